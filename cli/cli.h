@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The fastsm2 command-line tool: shared declarations.
+ *
+ * Layout:
+ *   main.c      command table, dispatch, help and version, error messages
+ *   options.c   the one option parser every subcommand uses
+ *   io.c        reading inputs whole, writing outputs atomically
+ *   keys.c      loading key files, the signer ID options
+ *   cmd_keys.c  keygen, pubkey
+ *   cmd_sig.c   sign, verify
+ *   cmd_enc.c   encrypt, decrypt
+ *   cmd_sm3.c   sm3
+ *   cmd_speed.c speed (runs fastsm2-speed)
+ *
+ * Exit codes: 0 success; 1 a well-formed request whose answer is "no" (a
+ * signature that does not verify, a ciphertext that does not decrypt);
+ * 2 usage errors and inputs that cannot be read or parsed.
+ */
+#ifndef FASTSM2_CLI_H
+#define FASTSM2_CLI_H
+
+#include <stddef.h>
+
+#include "fastsm2.h"
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define CLI_NORETURN __attribute__((noreturn))
+#else
+#define CLI_PRINTF(f, a)
+#define CLI_NORETURN
+#endif
+
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAIL = 1,  /* invalid signature, ciphertext that does not decrypt */
+    CLI_EXIT_USAGE = 2  /* bad usage, unreadable or unparsable input, I/O error */
+};
+
+/* ---- main.c ------------------------------------------------------------ */
+
+/* Print "fastsm2 <command>: <message>" as one line on stderr and return
+ * code, so that callers can write `return cli_fail(CLI_EXIT_USAGE, ...)`. */
+int cli_fail(int code, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* Print the help of the running subcommand on stdout. */
+void cli_command_help(void);
+
+/* ---- options.c --------------------------------------------------------- */
+
+/* One option of a subcommand. Exactly one of value and flag is set: value
+ * for an option that takes an argument ("--key FILE" or "--key=FILE"),
+ * flag for a switch ("--raw"). Both start out NULL / 0 in the caller. */
+typedef struct {
+    const char *name; /* with its dashes: "--key" */
+    const char **value;
+    int *flag;
+} cli_option;
+
+/* Parse argv[1..argc-1] (argv[0] is the subcommand's name) against opts.
+ * Operands (arguments that are not options, and everything after "--") are
+ * collected into operands[0..*noperands-1] (pointers into argv; operands
+ * has room for argc entries); pass operands = NULL for a subcommand that
+ * takes none. "--help" / "-h" print the subcommand's help and exit 0.
+ * Returns CLI_EXIT_OK or CLI_EXIT_USAGE (after a message). */
+int cli_parse_options(int argc, char **argv, const cli_option *opts, size_t nopts,
+                      char **operands, int *noperands);
+
+/* "--name is required" unless value is set. */
+int cli_require(const char *value, const char *name);
+
+/* ---- io.c -------------------------------------------------------------- */
+
+/* A growable byte buffer. Freed with cli_buf_free(), which wipes it. */
+typedef struct {
+    unsigned char *data;
+    size_t len;
+    size_t cap;
+} cli_buf;
+
+/* True when path names standard input or output: NULL or "-". */
+int cli_is_std(const char *path);
+
+/* Read a whole file (path NULL or "-" = stdin; stdin may be read once per
+ * run). Returns CLI_EXIT_OK, or CLI_EXIT_USAGE after a message naming path. */
+int cli_read_file(cli_buf *buf, const char *path);
+void cli_buf_free(cli_buf *buf);
+
+/* Wipe memory in a way the compiler keeps (it may hold a key). */
+void cli_wipe(void *p, size_t n);
+
+/* An output file, written in two steps so that a failure never leaves a
+ * partial file: cli_out_stage() writes the data to a temporary file in the
+ * destination's directory; cli_out_commit() renames it into place. Outputs
+ * that are not regular files (stdout, /dev/null, a FIFO) are written at
+ * commit. secret = 1 gives the file mode 0600. */
+typedef struct {
+    char *path;         /* destination (symlinks resolved), NULL = stdout */
+    char *tmp;          /* staged temporary file, NULL when none */
+    const void *data;   /* for direct outputs: written at commit */
+    size_t len;
+    int direct;         /* stdout or an existing non-regular file */
+} cli_out;
+
+int cli_out_stage(cli_out *out, const char *path, const void *data, size_t len, int secret);
+int cli_out_commit(cli_out *out);
+void cli_out_abort(cli_out *out);
+
+/* stage + commit in one call. */
+int cli_write_file(const char *path, const void *data, size_t len, int secret);
+
+/* ---- keys.c ------------------------------------------------------------ */
+
+/* Load a private key file (PKCS#8 or SEC1, PEM or DER). */
+int cli_load_privkey(fastsm2_privkey *key, const char *path);
+
+/* Load a public key file (SPKI PEM/DER or a bare SEC1 point); a private
+ * key file is accepted too, and its public key used. */
+int cli_load_pubkey(fastsm2_pubkey *pub, const char *path);
+
+/* The signer ID from --id STRING or --id-hex HEX (at most one). ptr = NULL
+ * and len = 0 mean "the default ID". */
+typedef struct {
+    const void *ptr;
+    size_t len;
+    unsigned char *owned;
+} cli_id;
+
+int cli_id_parse(cli_id *id, const char *id_str, const char *id_hex);
+void cli_id_free(cli_id *id);
+
+/* ---- subcommands: int cmd_X(int argc, char **argv), argv[0] = "X" -------- */
+
+int cmd_keygen(int argc, char **argv);
+int cmd_pubkey(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_encrypt(int argc, char **argv);
+int cmd_decrypt(int argc, char **argv);
+int cmd_sm3(int argc, char **argv);
+int cmd_speed(int argc, char **argv);
+
+#endif /* FASTSM2_CLI_H */

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fastsm2 -- SM2 (GB/T 32918) and SM3 (GB/T 32905) in C11.
+ *
+ * Conventions (read these once, they hold for every function below):
+ *  - Every function returns FASTSM2_OK (1) on success and a negative
+ *    FASTSM2_ERR_* code on failure, EXCEPT fastsm2_verify() and
+ *    fastsm2_verify_digest(), which return exactly 1 (valid) or 0 (anything
+ *    else) so that `if (fastsm2_verify(...))` can never accept a forgery.
+ *    Their *_status() twins return the named reason.
+ *  - Argument order: outputs first, then inputs; a length follows its pointer.
+ *  - Variable-size outputs take (out, size_t *outlen): on entry *outlen is the
+ *    capacity of out, on success the number of bytes written. On failure the
+ *    whole capacity of out is zeroed and *outlen is set to 0.
+ *  - Fixed-size outputs (signatures, digests, keys) are zeroed on failure.
+ *  - Object types are opaque, fixed-size, and may live on the stack. They hold
+ *    no pointers and no resources: copying with memcpy is fine, and
+ *    fastsm2_privkey_clear() wipes a private key.
+ *  - Objects are immutable once made, except through the *_set_id functions;
+ *    a key may be used by many threads at once if nobody calls *_set_id.
+ *  - Scalars and field elements in byte form are 32-byte big-endian.
+ */
+#ifndef FASTSM2_H
+#define FASTSM2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(FASTSM2_SHARED_BUILD)
+#define FASTSM2_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define FASTSM2_API __attribute__((visibility("default")))
+#else
+#define FASTSM2_API
+#endif
+
+#if defined(__GNUC__)
+#define FASTSM2_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define FASTSM2_WARN_UNUSED
+#endif
+
+#define FASTSM2_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+#define FASTSM2_OK 1
+#define FASTSM2_ERR_ARG (-1)            /* NULL pointer or meaningless argument */
+#define FASTSM2_ERR_BUFFER_TOO_SMALL (-2) /* output capacity too small */
+#define FASTSM2_ERR_DER (-3)            /* malformed or non-strict DER */
+#define FASTSM2_ERR_PEM (-4)            /* malformed PEM armour or base64 */
+#define FASTSM2_ERR_LENGTH (-5)         /* input of a wrong length */
+#define FASTSM2_ERR_SIG_RANGE (-6)      /* r or s = 0, >= n, or r + s = n */
+#define FASTSM2_ERR_PRIVATE_KEY (-7)    /* d = 0 or d >= n - 1 */
+#define FASTSM2_ERR_POINT (-8)          /* bad encoding, off the curve, infinity */
+#define FASTSM2_ERR_BAD_SIGNATURE (-9)  /* well-formed but does not verify */
+#define FASTSM2_ERR_DECRYPT (-10)       /* C3 check failed: no plaintext released */
+#define FASTSM2_ERR_CIPHERTEXT (-11)    /* truncated or malformed ciphertext */
+#define FASTSM2_ERR_ID (-12)            /* empty ID, or longer than 8191 bytes */
+#define FASTSM2_ERR_RANDOM (-13)        /* the OS CSPRNG failed */
+#define FASTSM2_ERR_KEY_FORMAT (-14)    /* key file of an unknown algorithm/curve */
+#define FASTSM2_ERR_KDF_ZERO (-15)      /* KDF output all zero (GB/T 32918.4 6.1 A5) */
+#define FASTSM2_ERR_NO_MEMORY (-16)     /* allocation failed */
+#define FASTSM2_ERR_CONFIRM (-17)       /* key exchange confirmation mismatch */
+#define FASTSM2_ERR_STATE (-18)         /* call out of order (key exchange) */
+#define FASTSM2_ERR_UNSUPPORTED (-19)   /* feature not built in (e.g. CUDA) */
+#define FASTSM2_ERR_SCALAR (-20)        /* a nonce or scalar out of [1, n-1] */
+
+/** Name and one-line description of a status code, e.g.
+ *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. */
+FASTSM2_API const char *fastsm2_strerror(int status);
+
+/** Short name of the code alone, e.g. "FASTSM2_ERR_DER". Never NULL. */
+FASTSM2_API const char *fastsm2_error_name(int status);
+
+/** Library version string. */
+FASTSM2_API const char *fastsm2_version(void);
+
+/** Name of the arithmetic backend chosen at start-up ("generic", ...).
+ *  Set FASTSM2_CPU=<name> in the environment to force one. */
+FASTSM2_API const char *fastsm2_backend_name(void);
+
+/* ------------------------------------------------------------------------ */
+/* SM3, GB/T 32905-2016                                                      */
+/* ------------------------------------------------------------------------ */
+
+#define FASTSM2_SM3_DIGEST_SIZE 32
+#define FASTSM2_SM3_BLOCK_SIZE 64
+
+/** Streaming SM3 state (GB/T 32905 clause 5). Opaque. */
+typedef struct {
+    uint64_t opaque[14];
+} fastsm2_sm3_ctx;
+
+/** GB/T 32905 5.1: start a hash (IV). */
+FASTSM2_API void fastsm2_sm3_init(fastsm2_sm3_ctx *ctx);
+/** GB/T 32905 5.2-5.3: absorb len bytes. */
+FASTSM2_API void fastsm2_sm3_update(fastsm2_sm3_ctx *ctx, const void *data, size_t len);
+/** GB/T 32905 5.2 padding and 5.3 output: write the 32-byte digest and
+ *  wipe ctx (init again to reuse it). */
+FASTSM2_API void fastsm2_sm3_final(unsigned char out[32], fastsm2_sm3_ctx *ctx);
+/** GB/T 32905 clause 5: one-shot SM3 of len bytes. */
+FASTSM2_API void fastsm2_sm3(unsigned char out[32], const void *data, size_t len);
+
+/** GB/T 32918.4-2016 5.4.3: the SM3 key derivation function
+ *  K = SM3(Z||ct=1) || SM3(Z||ct=2) || ... truncated to outlen bytes.
+ *  Returns FASTSM2_OK, or FASTSM2_ERR_ARG. (It does not reject an all-zero
+ *  output; encryption does.) */
+FASTSM2_API int fastsm2_kdf(unsigned char *out, size_t outlen, const void *z, size_t zlen);
+
+/* ------------------------------------------------------------------------ */
+/* Keys, GB/T 32918.1-2016 clause 6                                         */
+/* ------------------------------------------------------------------------ */
+
+/** Default signer ID of GB/T 32918.2 / GM/T 0009: "1234567812345678". */
+#define FASTSM2_DEFAULT_ID "1234567812345678"
+#define FASTSM2_DEFAULT_ID_LEN 16
+/** Longest ID: ENTL is a 16-bit count of bits (GB/T 32918.2 5.5). */
+#define FASTSM2_MAX_ID_LEN 8191
+/** IDs up to this length are kept in the key and their Z_A cached. */
+#define FASTSM2_CACHED_ID_MAX 128
+
+/** A private key d in [1, n-2] with (1+d)^-1 mod n, its public key, and a
+ *  cached Z_A for one ID (the default ID unless set). Opaque. */
+typedef struct {
+    uint64_t opaque[48];
+} fastsm2_privkey;
+
+/** A validated public key (on the curve, not infinity) with a cached Z_A for
+ *  one ID (the default unless set). Opaque. */
+typedef struct {
+    uint64_t opaque[36];
+} fastsm2_pubkey;
+
+/** GB/T 32918.1 6.1: generate a key pair, d uniform in [1, n-2] from the OS
+ *  CSPRNG (getrandom). FASTSM2_ERR_RANDOM if the OS fails. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_generate(fastsm2_privkey *key);
+
+/** GB/T 32918.1 6.1: load d (32 bytes big-endian). FASTSM2_ERR_PRIVATE_KEY
+ *  when d = 0 or d >= n-1. Computes P = dG and (1+d)^-1. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_from_bytes(fastsm2_privkey *key, const unsigned char d[32]);
+
+/** Write d as 32 bytes big-endian. */
+FASTSM2_API int fastsm2_privkey_to_bytes(unsigned char d[32], const fastsm2_privkey *key);
+
+/** The public key P = dG of a private key (with the same ID). */
+FASTSM2_API int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key);
+
+/** Wipe a private key. */
+FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
+
+/** GB/T 32918.1 6.2 and 4.2.9: load and validate a SEC1 point: 04||x||y
+ *  (65 bytes) or 02/03||x (33 bytes). FASTSM2_ERR_POINT for a point off the
+ *  curve, at infinity, with coordinates >= p, or a bad prefix;
+ *  FASTSM2_ERR_LENGTH for another length. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
+
+/** GB/T 32918.1 4.2.9: SEC1 encoding, 65 bytes (04||x||y), or 33 bytes
+ *  (02/03||x) when compressed is non-zero. */
+FASTSM2_API int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int compressed);
+
+/** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5). The ID is
+ *  1..8191 bytes (FASTSM2_ERR_ID otherwise). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_set_id(fastsm2_privkey *key, const void *id, size_t idlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, const void *id, size_t idlen);
+
+/** GB/T 32918.2 5.5: Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA).
+ *  id NULL means the key's current ID. */
+FASTSM2_API int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen);
+
+/* ------------------------------------------------------------------------ */
+/* Key files: PKCS#8 / SEC1 private keys, SPKI public keys, PEM or DER       */
+/* ------------------------------------------------------------------------ */
+
+/** Parse a private key file: PEM ("PRIVATE KEY", "EC PRIVATE KEY") or DER,
+ *  PKCS#8 or SEC1 (RFC 5915), with the curve sm2p256v1 named by the
+ *  id-ecPublicKey + sm2p256v1 or the SM2 algorithm OID. Strict DER.
+ *  Errors: FASTSM2_ERR_PEM, FASTSM2_ERR_DER, FASTSM2_ERR_KEY_FORMAT,
+ *  FASTSM2_ERR_PRIVATE_KEY, FASTSM2_ERR_POINT (an embedded public key that
+ *  does not match d). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen);
+
+/** Parse a public key file: SPKI in PEM ("PUBLIC KEY") or DER, with the
+ *  id-ecPublicKey+sm2p256v1 or SM2 OID; a bare SEC1 point is accepted too. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
+
+#define FASTSM2_KEYFMT_PKCS8 0 /* PKCS#8 PrivateKeyInfo (what openssl genpkey writes) */
+#define FASTSM2_KEYFMT_SEC1 1  /* RFC 5915 ECPrivateKey ("EC PRIVATE KEY") */
+#define FASTSM2_KEYFMT_DER 0   /* binary */
+#define FASTSM2_KEYFMT_PEM 2   /* base64 armour, NUL-terminated in out (not counted) */
+
+/** Write a private key: fmt = (PKCS8 or SEC1) | (DER or PEM). The curve is
+ *  named id-ecPublicKey + sm2p256v1, as OpenSSL 3 and GmSSL 3 write it. */
+FASTSM2_API int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
+/** Write a public key as SPKI: fmt = FASTSM2_KEYFMT_DER or _PEM. */
+FASTSM2_API int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int fmt);
+
+/* ------------------------------------------------------------------------ */
+/* Signatures, GB/T 32918.2-2016                                             */
+/* ------------------------------------------------------------------------ */
+
+#define FASTSM2_SIG_RAW_SIZE 64   /* r || s */
+#define FASTSM2_SIG_DER_MAX 72    /* SEQUENCE { INTEGER r, INTEGER s } */
+
+/** GB/T 32918.2 6.1: sign msg: e = SM3(Z_A || msg), then A3-A7 with a fresh
+ *  k from the OS CSPRNG. id NULL means the key's ID (cached Z_A); any other
+ *  ID is hashed unless it equals the cached one. Output raw r || s. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *id, size_t idlen, const void *msg, size_t msglen);
+
+/** GB/T 32918.2 6.1 A3-A7 on a given digest e (32 bytes). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32]);
+
+/** As fastsm2_sign_digest with a caller-chosen nonce k in [1, n-1]
+ *  (FASTSM2_ERR_SCALAR otherwise). FOR TESTS AND KNOWN ANSWERS ONLY: a
+ *  repeated or predictable k reveals the private key. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_with_nonce(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32], const unsigned char k[32]);
+
+/** GB/T 32918.2 7.1: verify a raw r || s signature on msg. Returns 1 if the
+ *  signature is valid and 0 in every other case (never a negative value). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen, const unsigned char sig[64]);
+
+/** GB/T 32918.2 7.1 B3-B7 on a digest e. Returns 1 or 0, as above. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64]);
+
+/** As fastsm2_verify, returning FASTSM2_OK for a valid signature or the named
+ *  reason: FASTSM2_ERR_SIG_RANGE (B1, B2, B5: r or s not in [1, n-1], or
+ *  r + s = n), FASTSM2_ERR_BAD_SIGNATURE (B7), FASTSM2_ERR_ID, FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen, const unsigned char sig[64]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64]);
+
+/** Encode raw r || s as strict DER (at most 72 bytes). */
+FASTSM2_API int fastsm2_sig_to_der(unsigned char *out, size_t *outlen, const unsigned char sig[64]);
+/** Decode a strict-DER signature into raw r || s: FASTSM2_ERR_DER for
+ *  non-minimal or negative INTEGERs, wrong lengths, trailing bytes;
+ *  FASTSM2_ERR_SIG_RANGE if r or s is 0 or >= n. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_from_der(unsigned char sig[64], const unsigned char *der, size_t derlen);
+
+/* ------------------------------------------------------------------------ */
+/* Public-key encryption, GB/T 32918.4-2016                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Flags for encrypt/decrypt; combine with |. Default 0 = DER, C1C3C2. */
+#define FASTSM2_CT_DER 0      /* GM/T 0009: SEQUENCE { x, y, C3, C2 } */
+#define FASTSM2_CT_RAW 1      /* 04 || x1 || y1 || ... */
+#define FASTSM2_CT_C1C3C2 0   /* GB/T 32918.4-2016 order (default) */
+#define FASTSM2_CT_C1C2C3 2   /* the 2010 draft order, for old peers (raw only
+                               * changes order; DER always holds C3 before C2) */
+
+/** Bytes needed to encrypt msglen bytes with these flags (an upper bound for
+ *  DER). */
+FASTSM2_API size_t fastsm2_ciphertext_size(size_t msglen, int flags);
+
+/** GB/T 32918.4 6.1: encrypt with a fresh k from the OS CSPRNG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags);
+
+/** As fastsm2_encrypt with a caller-chosen k in [1, n-1]. FOR TESTS AND
+ *  KNOWN ANSWERS ONLY. FASTSM2_ERR_KDF_ZERO if this k gives an all-zero t. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags, const unsigned char k[32]);
+
+/** GB/T 32918.4 7.1: decrypt. FASTSM2_ERR_CIPHERTEXT for a truncated or
+ *  malformed input, FASTSM2_ERR_POINT for C1 off the curve,
+ *  FASTSM2_ERR_DECRYPT when C3 does not match (out is zeroed: no plaintext
+ *  is released). The plaintext is ciphertext length - 97 bytes (raw). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct, size_t ctlen, int flags);
+
+/* ------------------------------------------------------------------------ */
+/* Key exchange, GB/T 32918.3-2016                                           */
+/* ------------------------------------------------------------------------ */
+
+#define FASTSM2_KX_INITIATOR 0 /* user A */
+#define FASTSM2_KX_RESPONDER 1 /* user B */
+
+/** One side of a key exchange. Opaque; wipe with fastsm2_kx_clear(). */
+typedef struct {
+    uint64_t opaque[96];
+} fastsm2_kx_ctx;
+
+/** Set up one side: own key and ID, the peer's public key and ID (a NULL ID
+ *  means that key's ID: the default unless set). GB/T 32918.3 6.1 (Z_A and
+ *  Z_B). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_init(fastsm2_kx_ctx *ctx, int role, const fastsm2_privkey *key, const void *id, size_t idlen, const fastsm2_pubkey *peer, const void *peer_id, size_t peer_idlen);
+
+/** GB/T 32918.3 6.1 A1-A3 / B1-B3: draw r in [1, n-1], write R = rG as a
+ *  65-byte SEC1 point to send to the peer. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start(fastsm2_kx_ctx *ctx, unsigned char R[65]);
+
+/** As fastsm2_kx_start with a caller-chosen r. FOR TESTS ONLY. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start_with_nonce(fastsm2_kx_ctx *ctx, unsigned char R[65], const unsigned char r[32]);
+
+/** GB/T 32918.3 6.1 A4-A8 / B4-B8: take the peer's R (SEC1, validated),
+ *  compute the shared point U (V) and the key K of klen bytes (1..65536,
+ *  else FASTSM2_ERR_LENGTH). FASTSM2_ERR_POINT if U is infinity. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, const unsigned char *peer_R, size_t peer_Rlen);
+
+/** The optional confirmation this side sends: the responder's S_B
+ *  (B9, prefix 0x02), the initiator's S_A (A10, prefix 0x03). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_confirmation(unsigned char out[32], const fastsm2_kx_ctx *ctx);
+
+/** Check the peer's confirmation: the initiator checks S_B against S_1 (A9),
+ *  the responder checks S_A against S_2 (B10). FASTSM2_ERR_CONFIRM on a
+ *  mismatch. Constant-time compare. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_verify_confirmation(const fastsm2_kx_ctx *ctx, const unsigned char in[32]);
+
+/** Wipe a key-exchange context. */
+FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Batches: many independent operations, spread over threads                */
+/* ------------------------------------------------------------------------ */
+
+/** Sign n digests (n*32 bytes) into n raw signatures (n*64 bytes), fresh k
+ *  for each. keys holds nkeys keys: 1 (one key signs all) or n (key i signs
+ *  digest i). threads = 0 means all online cores. Each item is GB/T 32918.2
+ *  6.1 A3-A7. FASTSM2_OK, or the first error (all signatures zeroed). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys, const unsigned char *digests, size_t n, unsigned threads);
+
+/** Verify n (digest, raw signature) pairs against pubs (npubs = 1 or n):
+ *  results[i] = 1 if valid, 0 otherwise (GB/T 32918.2 7.1 B3-B7).
+ *  Returns FASTSM2_OK if it ran (whatever the results), or FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n, unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FASTSM2_H */

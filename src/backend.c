@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Backend selection: once, at first use, by CPU features, after a
+ * known-answer self-test; FASTSM2_CPU=<name> forces one. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+extern const fs2_backend fs2_backend_generic;
+
+/* Fastest first; generic last as the fallback. */
+const fs2_backend *const fs2_backends[] = {
+    &fs2_backend_generic,
+    NULL,
+};
+
+static const fs2_backend *selected;
+static pthread_once_t select_once = PTHREAD_ONCE_INIT;
+
+/* Known answers: SM3("abc") (GB/T 32905 A.1) and 1*G, 2*G. */
+static int self_test(const fs2_backend *b)
+{
+    static const uint32_t abc_digest[8] = {0x66c7f0f4, 0x62eeedd9, 0xd1f2d46b, 0xdc10e4e2,
+                                           0x4167c487, 0x5cf2f7a2, 0x297da02b, 0x8f4ba8e0};
+    static const uint32_t iv[8] = {0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600,
+                                   0xa96f30bc, 0x163138aa, 0xe38dee4d, 0xb0fb0e4e};
+    static const uint64_t gx[4] = {0x715A4589334C74C7ULL, 0x8FE30BBFF2660BE1ULL, 0x5F9904466A39C994ULL,
+                                   0x32C4AE2C1F198119ULL};
+    static const uint64_t gy[4] = {0x02DF32E52139F0A0ULL, 0xD0A9877CC62A4740ULL, 0x59BDCEE36B692153ULL,
+                                   0xBC3736A2F4F6779CULL};
+    unsigned char block[64] = {'a', 'b', 'c', 0x80};
+    uint32_t st[8];
+    block[63] = 24;
+    memcpy(st, iv, sizeof st);
+    b->sm3_compress(st, block, 1);
+    if (memcmp(st, abc_digest, sizeof st))
+        return 0;
+    uint64_t one[4] = {1, 0, 0, 0}, two[4] = {2, 0, 0, 0};
+    fs2_affine g, g2a, g2b;
+    b->ecmult_gen(&g, one);
+    if (g.infinity || memcmp(g.x, gx, 32) || memcmp(g.y, gy, 32))
+        return 0;
+    b->ecmult_gen(&g2a, two);
+    b->ecmult_const(&g2b, &g, two);
+    return !g2a.infinity && !memcmp(&g2a, &g2b, sizeof g2a);
+}
+
+static void select_backend(void)
+{
+    const char *want = getenv("FASTSM2_CPU");
+    if (want && *want) {
+        for (size_t i = 0; fs2_backends[i]; i++)
+            if (!strcmp(fs2_backends[i]->name, want) && fs2_backends[i]->available() &&
+                self_test(fs2_backends[i])) {
+                selected = fs2_backends[i];
+                return;
+            }
+    }
+    for (size_t i = 0; fs2_backends[i]; i++)
+        if (fs2_backends[i]->available() && self_test(fs2_backends[i])) {
+            selected = fs2_backends[i];
+            return;
+        }
+    selected = &fs2_backend_generic;
+}
+
+const fs2_backend *fs2_backend_get(void)
+{
+    pthread_once(&select_once, select_backend);
+    return selected;
+}
+
+int fs2_backend_force(const char *name)
+{
+    fs2_backend_get();
+    for (size_t i = 0; fs2_backends[i]; i++)
+        if (!strcmp(fs2_backends[i]->name, name) && fs2_backends[i]->available()) {
+            selected = fs2_backends[i];
+            return 1;
+        }
+    return 0;
+}
+
+const char *fastsm2_backend_name(void)
+{
+    return fs2_backend_get()->name;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The backend seam (DESIGN.md section 2). A backend implements this small
+ * table; one is chosen at start-up from CPU features, after a known-answer
+ * self-test, or forced with FASTSM2_CPU=<name>. The portable "generic"
+ * backend is the reference every other one is tested against; tests iterate
+ * over fs2_backends[] so that no backend can go untested.
+ *
+ * Points cross the seam as fs2_affine in canonical form (plain integers mod
+ * p, 4 little-endian 64-bit limbs), so that each backend may keep its own
+ * internal representation (Montgomery, Solinas, 32-bit limbs, ...).
+ */
+#ifndef FS2_BACKEND_H
+#define FS2_BACKEND_H
+
+#include "internal.h"
+
+typedef struct {
+    uint64_t x[4];
+    uint64_t y[4];
+    uint64_t infinity; /* 1 for the point at infinity (x, y then zero), else 0 */
+} fs2_affine;
+
+typedef struct fs2_backend {
+    const char *name;
+    /* 1 if this CPU can run the backend. */
+    int (*available)(void);
+    /* SM3 compression of nblocks 64-byte blocks. */
+    void (*sm3_compress)(uint32_t state[8], const unsigned char *blocks, size_t nblocks);
+    /* r = k*G. k < n. Constant time in k. */
+    void (*ecmult_gen)(fs2_affine *r, const uint64_t k[4]);
+    /* r = k*P. P a validated affine point (not infinity), k < n. Constant
+     * time in k. */
+    void (*ecmult_const)(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
+    /* Verification core (GB/T 32918.2 7.1 B6-B7), variable time on public
+     * inputs: with (x1, y1) = s*G + t*P, return 1 iff the point is not
+     * infinity and (x1 mod n) == v, where v = (r - e) mod n. */
+    int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4]);
+} fs2_backend;
+
+/* All backends compiled in, generic first, NULL-terminated. */
+FS2_HIDDEN extern const fs2_backend *const fs2_backends[];
+
+/* The backend in use (chosen once, thread-safe). */
+FS2_HIDDEN const fs2_backend *fs2_backend_get(void);
+
+/* Force a backend by name for tests (0 if unknown or unavailable). */
+FS2_HIDDEN int fs2_backend_force(const char *name);
+
+/* Backend-independent point utilities (src/point/point_util.c, portable). */
+/* 1 iff (x, y) are < p and on the curve y^2 = x^3 + ax + b. */
+FS2_HIDDEN int fs2_point_on_curve_var(const fs2_affine *p);
+/* Decompress: y from x and the parity bit; 0 if x is not on the curve. */
+FS2_HIDDEN int fs2_point_decompress_var(fs2_affine *r, const uint64_t x[4], int y_odd);
+/* r = a + b for public points, any inputs (infinity, a == b, a == -b). */
+FS2_HIDDEN void fs2_point_add_var(fs2_affine *r, const fs2_affine *a, const fs2_affine *b);
+
+#endif

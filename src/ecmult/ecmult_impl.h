@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Scalar multiplication (DESIGN.md section 3), written over the group code
+ * of group_impl.h so that each backend compiles it with its own field:
+ *
+ *  fs2_ecmult_gen      k*G, constant time: 37 signed 7-bit windows, one
+ *                      precomputed affine table of 64 points per window
+ *                      (fs2_gen_table), each lookup a full scan with masks.
+ *  fs2_ecmult_const    k*P, constant time: 52 signed 5-bit windows over a
+ *                      table of 1P..16P, full-scan selection.
+ *  fs2_ecmult_verify_var  s*G + t*P, variable time (public inputs): wNAF of
+ *                      width 8 over the odd multiples of G (fs2_g_odd) and
+ *                      width 5 over those of P, interleaved, and the x check
+ *                      done projectively (no inversion).
+ *
+ * Scalars are canonical 4 x 64-bit little-endian integers < n.
+ */
+#ifndef FS2_ECMULT_IMPL_H
+#define FS2_ECMULT_IMPL_H
+
+#include "ecmult_tables.h"
+
+/* Bits [pos, pos + w) of a 256-bit k (zero past the top), w <= 8. pos is
+ * public. */
+static inline unsigned fs2_scalar_bits(const uint64_t k[4], unsigned pos, unsigned w)
+{
+    unsigned limb = pos / 64, off = pos % 64;
+    uint64_t v = 0;
+    if (limb < 4) {
+        v = k[limb] >> off;
+        if (off + w > 64 && limb + 1 < 4)
+            v |= k[limb + 1] << (64 - off);
+    }
+    return (unsigned)(v & ((1u << w) - 1));
+}
+
+/* Signed-digit recoding step for window width w: v = window bits + carry in
+ * [0, 2^w]; digits above 2^(w-1) become negative with a carry out. Returns
+ * |digit|, sets *neg to 1 for a negative digit and *carry to the carry out.
+ * Arithmetic only: no branch on the (secret) bits. */
+static inline unsigned fs2_recode_step(unsigned v, unsigned w, unsigned *neg, unsigned *carry)
+{
+    unsigned half = 1u << (w - 1);
+    unsigned c = (v + half - 1) >> w;   /* 1 iff v > half */
+    unsigned mask = 0u - c;
+    *carry = c;
+    *neg = c;
+    return (((1u << w) - v) & mask) | (v & ~mask);
+}
+
+/* All-ones if a == b (small unsigned ints), else 0, without branching. */
+static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)
+{
+    uint64_t x = (uint64_t)(a ^ b);
+    return (uint64_t)0 - ((x - 1) >> 63);
+}
+
+static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
+{
+    fs2_fe n;
+    fs2_fe_neg(&n, r);
+    fs2_fe_cmov(r, &n, mask);
+}
+
+/* r = k*G, constant time in k. */
+static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
+{
+    fs2_gej acc, sum, first;
+    uint64_t acc_inf = ~(uint64_t)0;
+    unsigned carry = 0;
+    fs2_gej_set_infinity(&acc);
+    for (unsigned i = 0; i < 37; i++) {
+        unsigned neg, c;
+        unsigned d = fs2_recode_step(fs2_scalar_bits(k, 7 * i, 7) + carry, 7, &neg, &c);
+        carry = c;
+        fs2_ge t;
+        memset(&t, 0, sizeof t);
+        for (unsigned j = 0; j < 64; j++) {
+            uint64_t m = fs2_eq_mask_u(d, j + 1);
+            for (int l = 0; l < 4; l++) {
+                t.x.v[l] |= fs2_gen_table[i][j].x[l] & m;
+                t.y.v[l] |= fs2_gen_table[i][j].y[l] & m;
+            }
+        }
+        fs2_fe_cneg(&t.y, (uint64_t)0 - neg);
+        uint64_t nz = ~fs2_eq_mask_u(d, 0);
+        fs2_gej_add_ge_masks(&sum, &acc, &t, NULL, NULL);
+        fs2_gej_set_ge(&first, &t);
+        fs2_gej_cmov(&acc, &sum, nz & ~acc_inf);
+        fs2_gej_cmov(&acc, &first, nz & acc_inf);
+        acc_inf &= ~nz;
+    }
+    *r = acc;
+}
+
+/* r = k*P for an affine P of order n, constant time in k. */
+static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
+{
+    fs2_gej tab[16], acc, t, sum;
+    unsigned digit[52], negs[52], carry = 0;
+
+    /* tab[j] = (j + 1) P: public, from P alone. */
+    fs2_gej_set_ge(&tab[0], p);
+    fs2_gej_double(&tab[1], &tab[0]);
+    for (int j = 2; j < 16; j++)
+        fs2_gej_add_ge_masks(&tab[j], &tab[j - 1], p, NULL, NULL);
+
+    for (unsigned i = 0; i < 52; i++) {
+        unsigned c;
+        digit[i] = fs2_recode_step(fs2_scalar_bits(k, 5 * i, 5) + carry, 5, &negs[i], &c);
+        carry = c;
+    }
+
+    uint64_t acc_inf = ~(uint64_t)0;
+    fs2_gej_set_infinity(&acc);
+    for (int i = 51; i >= 0; i--) {
+        if (i != 51)
+            for (int j = 0; j < 5; j++)
+                fs2_gej_double(&acc, &acc);
+        memset(&t, 0, sizeof t);
+        for (unsigned j = 0; j < 16; j++) {
+            uint64_t m = fs2_eq_mask_u(digit[i], j + 1);
+            for (int l = 0; l < 4; l++) {
+                t.x.v[l] |= tab[j].x.v[l] & m;
+                t.y.v[l] |= tab[j].y.v[l] & m;
+                t.z.v[l] |= tab[j].z.v[l] & m;
+            }
+        }
+        fs2_fe_cneg(&t.y, (uint64_t)0 - negs[i]);
+        if (i == 0) {
+            /* Only the last addition can meet acc = +-t with both finite
+             * (k = n + 2 d_0); the complete formula covers it. */
+            fs2_gej_add_complete(&acc, &acc, &t);
+        } else {
+            uint64_t nz = ~fs2_eq_mask_u(digit[i], 0);
+            fs2_gej_add_masks(&sum, &acc, &t, NULL, NULL);
+            fs2_gej_cmov(&acc, &sum, nz & ~acc_inf);
+            fs2_gej_cmov(&acc, &t, nz & acc_inf);
+            acc_inf &= ~nz;
+        }
+    }
+    fs2_wipe(digit, sizeof digit);
+    fs2_wipe(negs, sizeof negs);
+    *r = acc;
+}
+
+/* width-w NAF of a public 256-bit k: digits odd in (-2^(w-1), 2^(w-1)) or 0.
+ * Returns the number of digits (<= 257). */
+static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
+{
+    uint64_t v[5] = {k[0], k[1], k[2], k[3], 0};
+    int len = 0;
+    memset(out, 0, 258 * sizeof(int));
+    while (v[0] | v[1] | v[2] | v[3] | v[4]) {
+        int d = 0;
+        if (v[0] & 1) {
+            d = (int)(v[0] & ((1u << w) - 1));
+            if (d >= (1 << (w - 1)))
+                d -= 1 << w;
+            /* v -= d */
+            if (d > 0) {
+                uint64_t b = 0;
+                b = fs2_sbb(&v[0], v[0], (uint64_t)d, 0);
+                for (int i = 1; i < 5; i++)
+                    b = fs2_sbb(&v[i], v[i], 0, b);
+            } else {
+                uint64_t c = fs2_adc(&v[0], v[0], (uint64_t)(-d), 0);
+                for (int i = 1; i < 5; i++)
+                    c = fs2_adc(&v[i], v[i], 0, c);
+            }
+        }
+        out[len++] = d;
+        for (int i = 0; i < 4; i++)
+            v[i] = (v[i] >> 1) | (v[i + 1] << 63);
+        v[4] >>= 1;
+    }
+    return len;
+}
+
+/* Verification core: 1 iff s*G + t*P is finite and its x mod n equals v. */
+static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const uint64_t v[4])
+{
+    int ws[258], wt[258];
+    int ls = fs2_wnaf_var(ws, s, 8), lt = fs2_wnaf_var(wt, t, 5);
+    int len = ls > lt ? ls : lt;
+    fs2_gej ptab[8], acc, p2;
+    fs2_ge g;
+
+    fs2_gej_set_ge(&ptab[0], p);
+    fs2_gej_double(&p2, &ptab[0]);
+    for (int j = 1; j < 8; j++)
+        fs2_gej_add_var(&ptab[j], &ptab[j - 1], &p2);
+
+    fs2_gej_set_infinity(&acc);
+    for (int i = len - 1; i >= 0; i--) {
+        if (!fs2_gej_is_infinity_var(&acc))
+            fs2_gej_double(&acc, &acc);
+        if (ws[i]) {
+            int idx = (ws[i] > 0 ? ws[i] : -ws[i]) / 2;
+            memcpy(g.x.v, fs2_g_odd[idx].x, 32);
+            memcpy(g.y.v, fs2_g_odd[idx].y, 32);
+            if (ws[i] < 0)
+                fs2_fe_neg(&g.y, &g.y);
+            fs2_gej_add_ge_var(&acc, &acc, &g);
+        }
+        if (wt[i]) {
+            int idx = (wt[i] > 0 ? wt[i] : -wt[i]) / 2;
+            fs2_gej q = ptab[idx];
+            if (wt[i] < 0)
+                fs2_fe_neg(&q.y, &q.y);
+            fs2_gej_add_var(&acc, &acc, &q);
+        }
+    }
+    if (fs2_gej_is_infinity_var(&acc))
+        return 0;
+    /* x1 = X / Z^2; x1 mod n == v  <=>  X == v Z^2, or X == (v + n) Z^2 when
+     * v + n < p (x1 in [n, p)). */
+    fs2_fe z2, cand, vx;
+    fs2_fe_sqr(&z2, &acc.z);
+    fs2_fe_from_int(&vx, v);
+    fs2_fe_mul(&cand, &vx, &z2);
+    if (fs2_fe_eq_mask(&cand, &acc.x))
+        return 1;
+    uint64_t vn[4], c = 0;
+    for (int i = 0; i < 4; i++)
+        c = fs2_adc(&vn[i], v[i], FS2_N[i], c);
+    if (c || !fs2_lt_mask4(vn, FS2_P))
+        return 0;
+    fs2_fe_from_int(&vx, vn);
+    fs2_fe_mul(&cand, &vx, &z2);
+    return fs2_fe_eq_mask(&cand, &acc.x) != 0;
+}
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Names and descriptions of the status codes of include/fastsm2.h. */
+#include "internal.h"
+
+typedef struct {
+    int code;
+    const char *name;
+    const char *full; /* "NAME: description" */
+} fs2_error_entry;
+
+#define FS2_ERR_ENTRY(code, desc) { code, #code, #code ": " desc }
+
+static const fs2_error_entry fs2_errors[] = {
+    FS2_ERR_ENTRY(FASTSM2_OK, "success"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ARG, "NULL pointer or meaningless argument"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_BUFFER_TOO_SMALL, "output capacity too small"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_DER, "malformed or non-strict DER"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_PEM, "malformed PEM armour or base64"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_LENGTH, "input of a wrong length"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_SIG_RANGE, "r or s = 0, >= n, or r + s = n"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_PRIVATE_KEY, "d = 0 or d >= n - 1"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_POINT, "bad encoding, off the curve, infinity"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_BAD_SIGNATURE, "well-formed but does not verify"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_DECRYPT, "C3 check failed: no plaintext released"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_CIPHERTEXT, "truncated or malformed ciphertext"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ID, "empty ID, or longer than 8191 bytes"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_RANDOM, "the OS CSPRNG failed"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_KEY_FORMAT, "key file of an unknown algorithm/curve"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_KDF_ZERO, "KDF output all zero (GB/T 32918.4 6.1 A5)"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_NO_MEMORY, "allocation failed"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_CONFIRM, "key exchange confirmation mismatch"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_STATE, "call out of order (key exchange)"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_UNSUPPORTED, "feature not built in (e.g. CUDA)"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_SCALAR, "a nonce or scalar out of [1, n-1]"),
+};
+
+static const fs2_error_entry *fs2_error_find(int status)
+{
+    for (size_t i = 0; i < sizeof fs2_errors / sizeof fs2_errors[0]; i++)
+        if (fs2_errors[i].code == status)
+            return &fs2_errors[i];
+    return NULL;
+}
+
+const char *fastsm2_strerror(int status)
+{
+    const fs2_error_entry *e = fs2_error_find(status);
+    return e ? e->full : "FASTSM2_ERR_UNKNOWN: unknown status code";
+}
+
+const char *fastsm2_error_name(int status)
+{
+    const fs2_error_entry *e = fs2_error_find(status);
+    return e ? e->name : "FASTSM2_ERR_UNKNOWN";
+}
+
+const char *fastsm2_version(void)
+{
+    return FASTSM2_VERSION_STRING;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Portable constant-time arithmetic modulo p and modulo n (GB/T 32918.1
+ * clause 3 and Annex A), 4 x 64-bit little-endian limbs, Montgomery form
+ * (R = 2^256) for both moduli. Every function here runs in time independent
+ * of its operands' values unless its name ends in _var.
+ *
+ * p = 2^256 - 2^224 - 2^96 + 2^64 - 1, so p = -1 mod 2^64 and the Montgomery
+ * factor -p^-1 mod 2^64 is 1: each reduction step's multiplier is the low
+ * limb itself.
+ *
+ * These are static inline so that the point and scalar-multiplication code
+ * that includes them (a backend's compilation unit) gets them inlined.
+ */
+#ifndef FS2_FIELD_GENERIC_H
+#define FS2_FIELD_GENERIC_H
+
+#include <stdint.h>
+
+typedef unsigned __int128 fs2_u128;
+
+/* A field element: value * 2^256 mod p (Montgomery form), fully reduced. */
+typedef struct {
+    uint64_t v[4];
+} fs2_fe;
+
+/* A scalar mod n, canonical or Montgomery as each function says. */
+typedef struct {
+    uint64_t v[4];
+} fs2_sc;
+
+static const uint64_t FS2_P[4] = {0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFF00000000ULL, 0xFFFFFFFFFFFFFFFFULL,
+                                  0xFFFFFFFEFFFFFFFFULL};
+static const uint64_t FS2_N[4] = {0x53BBF40939D54123ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL,
+                                  0xFFFFFFFEFFFFFFFFULL};
+/* -n^-1 mod 2^64 */
+#define FS2_N0 0x327F9E8872350975ULL
+/* R^2 mod p and R^2 mod n, to enter Montgomery form. */
+static const uint64_t FS2_P_RR[4] = {0x0000000200000003ULL, 0x00000002FFFFFFFFULL, 0x0000000100000001ULL,
+                                     0x0000000400000002ULL};
+static const uint64_t FS2_N_RR[4] = {0x901192AF7C114F20ULL, 0x3464504ADE6FA2FAULL, 0x620FC84C3AFFE0D4ULL,
+                                     0x1EB5E412A22B3D3BULL};
+
+/* ---- 256-bit helpers ---------------------------------------------------- */
+
+static inline uint64_t fs2_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t carry)
+{
+    fs2_u128 t = (fs2_u128)a + b + carry;
+    *r = (uint64_t)t;
+    return (uint64_t)(t >> 64);
+}
+
+static inline uint64_t fs2_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t borrow)
+{
+    fs2_u128 t = (fs2_u128)a - b - borrow;
+    *r = (uint64_t)t;
+    return (uint64_t)(t >> 64) & 1;
+}
+
+/* r = (mask ? a : b) for mask all-ones or zero. */
+static inline void fs2_sel4(uint64_t r[4], uint64_t mask, const uint64_t a[4], const uint64_t b[4])
+{
+    for (int i = 0; i < 4; i++)
+        r[i] = (a[i] & mask) | (b[i] & ~mask);
+}
+
+/* All-ones if a == 0 (all four limbs), else 0. */
+static inline uint64_t fs2_is_zero_mask4(const uint64_t a[4])
+{
+    uint64_t z = a[0] | a[1] | a[2] | a[3];
+    return (uint64_t)0 - (((z | ((uint64_t)0 - z)) >> 63) ^ 1);
+}
+
+/* All-ones if a == b, else 0. */
+static inline uint64_t fs2_eq_mask4(const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t d[4] = {a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2], a[3] ^ b[3]};
+    return fs2_is_zero_mask4(d);
+}
+
+/* Reduce a 257-bit value (hi:t) known to be < 2m into [0, m). */
+static inline void fs2_reduce_once(uint64_t r[4], uint64_t hi, const uint64_t t[4], const uint64_t m[4])
+{
+    uint64_t d[4], b = 0;
+    for (int i = 0; i < 4; i++)
+        b = fs2_sbb(&d[i], t[i], m[i], b);
+    /* keep t only when the subtraction borrowed and there was no carry */
+    uint64_t keep = (uint64_t)0 - (b & (hi ^ 1));
+    fs2_sel4(r, keep, t, d);
+}
+
+static inline void fs2_modadd(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+{
+    uint64_t t[4], c = 0;
+    for (int i = 0; i < 4; i++)
+        c = fs2_adc(&t[i], a[i], b[i], c);
+    fs2_reduce_once(r, c, t, m);
+}
+
+static inline void fs2_modsub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4], const uint64_t m[4])
+{
+    uint64_t t[4], b_ = 0, c = 0;
+    for (int i = 0; i < 4; i++)
+        b_ = fs2_sbb(&t[i], a[i], b[i], b_);
+    uint64_t mask = (uint64_t)0 - b_;
+    for (int i = 0; i < 4; i++)
+        c = fs2_adc(&r[i], t[i], m[i] & mask, c);
+}
+
+/* Montgomery multiplication a*b*2^-256 mod m (CIOS), any odd m < 2^256 with
+ * n0 = -m^-1 mod 2^64; inputs < m. */
+static inline void fs2_mont_mul_generic(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                                        const uint64_t m[4], uint64_t n0)
+{
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
+    for (int i = 0; i < 4; i++) {
+        fs2_u128 c;
+        uint64_t bi = b[i];
+        c = (fs2_u128)a[0] * bi + t0;
+        t0 = (uint64_t)c;
+        c = (fs2_u128)a[1] * bi + t1 + (c >> 64);
+        t1 = (uint64_t)c;
+        c = (fs2_u128)a[2] * bi + t2 + (c >> 64);
+        t2 = (uint64_t)c;
+        c = (fs2_u128)a[3] * bi + t3 + (c >> 64);
+        t3 = (uint64_t)c;
+        c = (fs2_u128)t4 + (c >> 64);
+        t4 = (uint64_t)c;
+        uint64_t t5 = (uint64_t)(c >> 64);
+
+        uint64_t q = t0 * n0;
+        c = (fs2_u128)q * m[0] + t0;
+        c = (fs2_u128)q * m[1] + t1 + (c >> 64);
+        t0 = (uint64_t)c;
+        c = (fs2_u128)q * m[2] + t2 + (c >> 64);
+        t1 = (uint64_t)c;
+        c = (fs2_u128)q * m[3] + t3 + (c >> 64);
+        t2 = (uint64_t)c;
+        c = (fs2_u128)t4 + (c >> 64);
+        t3 = (uint64_t)c;
+        t4 = t5 + (uint64_t)(c >> 64);
+    }
+    uint64_t t[4] = {t0, t1, t2, t3};
+    fs2_reduce_once(r, t4, t, m);
+}
+
+/* ---- mod p ---------------------------------------------------------------- */
+
+/* Montgomery multiplication mod p: the generic CIOS loop with n0 = 1 (the
+ * multiplier q of each reduction step is t0 itself, as p = -1 mod 2^64). */
+static inline void fs2_fe_mul(fs2_fe *r, const fs2_fe *a, const fs2_fe *b)
+{
+    fs2_mont_mul_generic(r->v, a->v, b->v, FS2_P, 1);
+}
+
+static inline void fs2_fe_sqr(fs2_fe *r, const fs2_fe *a)
+{
+    fs2_mont_mul_generic(r->v, a->v, a->v, FS2_P, 1);
+}
+
+static inline void fs2_fe_add(fs2_fe *r, const fs2_fe *a, const fs2_fe *b)
+{
+    fs2_modadd(r->v, a->v, b->v, FS2_P);
+}
+
+static inline void fs2_fe_sub(fs2_fe *r, const fs2_fe *a, const fs2_fe *b)
+{
+    fs2_modsub(r->v, a->v, b->v, FS2_P);
+}
+
+static inline void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
+{
+    static const uint64_t zero[4] = {0, 0, 0, 0};
+    fs2_modsub(r->v, zero, a->v, FS2_P);
+}
+
+/* r = 2a, 3a, 4a, 8a */
+static inline void fs2_fe_dbl(fs2_fe *r, const fs2_fe *a) { fs2_fe_add(r, a, a); }
+
+static inline void fs2_fe_set(fs2_fe *r, const fs2_fe *a) { *r = *a; }
+
+/* r = mask ? a : r  (mask all-ones or zero) */
+static inline void fs2_fe_cmov(fs2_fe *r, const fs2_fe *a, uint64_t mask)
+{
+    fs2_sel4(r->v, mask, a->v, r->v);
+}
+
+static inline uint64_t fs2_fe_is_zero_mask(const fs2_fe *a) { return fs2_is_zero_mask4(a->v); }
+static inline uint64_t fs2_fe_eq_mask(const fs2_fe *a, const fs2_fe *b) { return fs2_eq_mask4(a->v, b->v); }
+
+/* From a canonical integer < p into Montgomery form, and back. */
+static inline void fs2_fe_from_int(fs2_fe *r, const uint64_t a[4])
+{
+    fs2_mont_mul_generic(r->v, a, FS2_P_RR, FS2_P, 1);
+}
+static inline void fs2_fe_to_int(uint64_t r[4], const fs2_fe *a)
+{
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    fs2_mont_mul_generic(r, a->v, one, FS2_P, 1);
+}
+
+/* Montgomery form of 1: 2^256 mod p. */
+static const fs2_fe FS2_FE_ONE = {{0x0000000000000001ULL, 0x00000000FFFFFFFFULL, 0x0000000000000000ULL,
+                                   0x0000000100000000ULL}};
+
+/* r = a^e for a public exponent e (4 limbs): fixed 4-bit windows, the same
+ * sequence of operations for every a. */
+static inline void fs2_fe_pow_pub(fs2_fe *r, const fs2_fe *a, const uint64_t e[4])
+{
+    fs2_fe tab[16], acc;
+    tab[0] = FS2_FE_ONE;
+    tab[1] = *a;
+    for (int i = 2; i < 16; i++)
+        fs2_fe_mul(&tab[i], &tab[i - 1], a);
+    acc = FS2_FE_ONE;
+    for (int i = 63; i >= 0; i--) {
+        for (int j = 0; j < 4; j++)
+            fs2_fe_sqr(&acc, &acc);
+        unsigned nib = (unsigned)(e[i / 16] >> (4 * (i % 16))) & 15; /* public */
+        fs2_fe_mul(&acc, &acc, &tab[nib]);
+    }
+    *r = acc;
+}
+
+/* r = a^-1 (a^(p-2); 0 maps to 0). Constant time. */
+static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
+{
+    static const uint64_t pm2[4] = {0xFFFFFFFFFFFFFFFDULL, 0xFFFFFFFF00000000ULL, 0xFFFFFFFFFFFFFFFFULL,
+                                    0xFFFFFFFEFFFFFFFFULL};
+    fs2_fe_pow_pub(r, a, pm2);
+}
+
+/* ---- mod n ---------------------------------------------------------------- */
+
+static inline void fs2_sc_add(fs2_sc *r, const fs2_sc *a, const fs2_sc *b) { fs2_modadd(r->v, a->v, b->v, FS2_N); }
+static inline void fs2_sc_sub(fs2_sc *r, const fs2_sc *a, const fs2_sc *b) { fs2_modsub(r->v, a->v, b->v, FS2_N); }
+/* Montgomery product a*b*2^-256 mod n. */
+static inline void fs2_sc_mont_mul(fs2_sc *r, const fs2_sc *a, const fs2_sc *b)
+{
+    fs2_mont_mul_generic(r->v, a->v, b->v, FS2_N, FS2_N0);
+}
+/* Canonical a -> Montgomery a*2^256 mod n. */
+static inline void fs2_sc_to_mont(fs2_sc *r, const fs2_sc *a)
+{
+    fs2_mont_mul_generic(r->v, a->v, FS2_N_RR, FS2_N, FS2_N0);
+}
+/* Canonical a -> a mod n for any a < 2^256 (2^256 < 2n). */
+static inline void fs2_sc_reduce(fs2_sc *r, const uint64_t a[4])
+{
+    fs2_reduce_once(r->v, 0, a, FS2_N);
+}
+
+/* r = a^-1 mod n for canonical a (a^(n-2)), result canonical. Constant time. */
+static inline void fs2_sc_inv(fs2_sc *r, const fs2_sc *a)
+{
+    static const uint64_t nm2[4] = {0x53BBF40939D54121ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL,
+                                    0xFFFFFFFEFFFFFFFFULL};
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    fs2_sc tab[16], acc, am;
+    fs2_sc_to_mont(&am, a);
+    fs2_sc_to_mont(&tab[0], (const fs2_sc *)one);
+    tab[1] = am;
+    for (int i = 2; i < 16; i++)
+        fs2_sc_mont_mul(&tab[i], &tab[i - 1], &am);
+    acc = tab[0];
+    for (int i = 63; i >= 0; i--) {
+        for (int j = 0; j < 4; j++)
+            fs2_sc_mont_mul(&acc, &acc, &acc);
+        unsigned nib = (unsigned)(nm2[i / 16] >> (4 * (i % 16))) & 15; /* public */
+        fs2_sc_mont_mul(&acc, &acc, &tab[nib]);
+    }
+    fs2_mont_mul_generic(r->v, acc.v, one, FS2_N, FS2_N0);
+}
+
+/* All-ones if a < b (canonical integers), else 0. Constant time. */
+static inline uint64_t fs2_lt_mask4(const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t t, br = 0;
+    for (int i = 0; i < 4; i++)
+        br = fs2_sbb(&t, a[i], b[i], br);
+    return (uint64_t)0 - br;
+}
+
+#endif

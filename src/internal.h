@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal helpers shared by every layer. Nothing here is exported. */
+#ifndef FS2_INTERNAL_H
+#define FS2_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fastsm2.h"
+
+#define FS2_HIDDEN __attribute__((visibility("hidden")))
+
+/* Wipe memory in a way the compiler will not remove. */
+FS2_HIDDEN void fs2_wipe(void *p, size_t n);
+
+/* Constant-time equality of two byte strings: 1 if equal, else 0. */
+FS2_HIDDEN int fs2_ct_memeq(const void *a, const void *b, size_t n);
+
+/* Mark a secret-derived but public-by-design value (a validity flag, the
+ * C3 outcome) as defined for the valgrind constant-time test; no-op
+ * otherwise. Every call site says why the value is public. */
+FS2_HIDDEN void fs2_declassify(const void *p, size_t n);
+
+/* Fill buf with n bytes from the OS CSPRNG (getrandom). 1 or 0. */
+FS2_HIDDEN int fs2_random_bytes(void *buf, size_t n);
+
+/* Big-endian loads/stores. */
+static inline uint32_t fs2_load32_be(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline void fs2_store32_be(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+static inline uint64_t fs2_load64_be(const unsigned char *p)
+{
+    return ((uint64_t)fs2_load32_be(p) << 32) | fs2_load32_be(p + 4);
+}
+static inline void fs2_store64_be(unsigned char *p, uint64_t v)
+{
+    fs2_store32_be(p, (uint32_t)(v >> 32));
+    fs2_store32_be(p + 4, (uint32_t)v);
+}
+
+/* 256-bit integers as 4 little-endian 64-bit limbs <-> 32 bytes big-endian. */
+static inline void fs2_u256_from_be(uint64_t r[4], const unsigned char b[32])
+{
+    for (int i = 0; i < 4; i++)
+        r[i] = fs2_load64_be(b + 24 - 8 * i);
+}
+static inline void fs2_u256_to_be(unsigned char b[32], const uint64_t a[4])
+{
+    for (int i = 0; i < 4; i++)
+        fs2_store64_be(b + 24 - 8 * i, a[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* SM3 internals (src/sm3)                                              */
+/* ------------------------------------------------------------------ */
+
+/* Portable SM3 compression of nblocks 64-byte blocks into state. */
+FS2_HIDDEN void fs2_sm3_compress_generic(uint32_t state[8], const unsigned char *blocks, size_t nblocks);
+
+/* KDF (GB/T 32918.4 5.4.3) XORed into a buffer: out[i] = in[i] ^ t[i] for
+ * t = KDF(z, len); in == NULL writes t itself. out may equal in. Returns 1
+ * if t had a non-zero byte, 0 if t was all zero (decided without branching
+ * on t). */
+FS2_HIDDEN int fs2_kdf_xor(unsigned char *out, const unsigned char *in, size_t len, const unsigned char *z, size_t zlen);
+
+/* ------------------------------------------------------------------ */
+/* Encoding internals (src/encoding). Byte-level: no arithmetic.         */
+/* ------------------------------------------------------------------ */
+
+/* Strict DER of an SM2 signature: SEQUENCE { INTEGER r, INTEGER s }.
+ * Decoding rejects non-minimal or negative INTEGERs, values wider than 256
+ * bits, indefinite or non-minimal lengths and trailing bytes
+ * (FASTSM2_ERR_DER). No range check against n here. */
+FS2_HIDDEN int fs2_sig_der_encode(unsigned char *out, size_t *outlen, const unsigned char r[32], const unsigned char s[32]);
+FS2_HIDDEN int fs2_sig_der_decode(unsigned char r[32], unsigned char s[32], const unsigned char *der, size_t derlen);
+
+/* GM/T 0009 ciphertext: SEQUENCE { INTEGER x, INTEGER y, OCTET STRING C3
+ * (32 bytes), OCTET STRING C2 }. Decoding is strict as above and returns
+ * pointers into der for C3 and C2 (FASTSM2_ERR_CIPHERTEXT when the structure
+ * is wrong, C3 is not 32 bytes, or x/y exceed 256 bits). */
+FS2_HIDDEN int fs2_ct_der_encode(unsigned char *out, size_t *outlen, const unsigned char x[32], const unsigned char y[32], const unsigned char c3[32], const unsigned char *c2, size_t c2len);
+FS2_HIDDEN int fs2_ct_der_decode(unsigned char x[32], unsigned char y[32], const unsigned char **c3, const unsigned char **c2, size_t *c2len, const unsigned char *der, size_t derlen);
+/* Exact DER length of a ciphertext holding c2len bytes of C2, at most (the
+ * INTEGERs may come out shorter). */
+FS2_HIDDEN size_t fs2_ct_der_max_size(size_t c2len);
+
+#endif

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Point arithmetic on sm2p256v1 (GB/T 32918.1 clause 3, A.1-A.3 of part 1):
+ * y^2 = x^3 - 3x + b in Jacobian coordinates (X/Z^2, Y/Z^3), Z = 0 for the
+ * point at infinity. Written over the fs2_fe_* interface of whichever field
+ * header the including backend chose, so every backend shares these
+ * formulas. Functions without _var run in constant time; the _var ones
+ * branch and are for public data only (verification).
+ *
+ * Naming follows libsecp256k1: fs2_ge = affine, fs2_gej = Jacobian.
+ */
+#ifndef FS2_GROUP_IMPL_H
+#define FS2_GROUP_IMPL_H
+
+typedef struct {
+    fs2_fe x, y;
+} fs2_ge;
+
+typedef struct {
+    fs2_fe x, y, z;
+} fs2_gej;
+
+static inline void fs2_gej_set_infinity(fs2_gej *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+static inline void fs2_gej_set_ge(fs2_gej *r, const fs2_ge *a)
+{
+    r->x = a->x;
+    r->y = a->y;
+    r->z = FS2_FE_ONE;
+}
+
+/* r = mask ? a : r */
+static inline void fs2_gej_cmov(fs2_gej *r, const fs2_gej *a, uint64_t mask)
+{
+    fs2_fe_cmov(&r->x, &a->x, mask);
+    fs2_fe_cmov(&r->y, &a->y, mask);
+    fs2_fe_cmov(&r->z, &a->z, mask);
+}
+
+/* r = 2a, a = -3 formulas (3M + 5S). Infinity stays infinity (Z3 = 0). */
+static inline void fs2_gej_double(fs2_gej *r, const fs2_gej *a)
+{
+    fs2_fe delta, gamma, beta, alpha, t0, t1;
+    fs2_fe_sqr(&delta, &a->z);
+    fs2_fe_sqr(&gamma, &a->y);
+    fs2_fe_mul(&beta, &a->x, &gamma);
+    fs2_fe_sub(&t0, &a->x, &delta);
+    fs2_fe_add(&t1, &a->x, &delta);
+    fs2_fe_mul(&alpha, &t0, &t1);
+    fs2_fe_add(&t0, &alpha, &alpha);
+    fs2_fe_add(&alpha, &alpha, &t0); /* alpha = 3 (X - delta)(X + delta) */
+    /* Z3 = (Y + Z)^2 - gamma - delta */
+    fs2_fe_add(&t0, &a->y, &a->z);
+    fs2_fe_sqr(&t0, &t0);
+    fs2_fe_sub(&t0, &t0, &gamma);
+    fs2_fe_sub(&r->z, &t0, &delta);
+    /* X3 = alpha^2 - 8 beta */
+    fs2_fe_add(&beta, &beta, &beta);
+    fs2_fe_add(&beta, &beta, &beta); /* beta = 4 beta */
+    fs2_fe_sqr(&t0, &alpha);
+    fs2_fe_add(&t1, &beta, &beta);
+    fs2_fe_sub(&r->x, &t0, &t1);
+    /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    fs2_fe_sub(&t0, &beta, &r->x);
+    fs2_fe_mul(&t0, &alpha, &t0);
+    fs2_fe_sqr(&t1, &gamma);
+    fs2_fe_add(&t1, &t1, &t1);
+    fs2_fe_add(&t1, &t1, &t1);
+    fs2_fe_add(&t1, &t1, &t1);
+    fs2_fe_sub(&r->y, &t0, &t1);
+}
+
+/* r = a + b with b affine (8M + 3S). No special cases: the caller rules out
+ * a = infinity and a = +-b (or repairs them with masks). h_zero/r_zero, if
+ * not NULL, receive all-ones masks for H = 0 and R = 0. */
+static inline void fs2_gej_add_ge_masks(fs2_gej *r, const fs2_gej *a, const fs2_ge *b, uint64_t *h_zero,
+                                        uint64_t *r_zero)
+{
+    fs2_fe z1z1, u2, s2, h, rr, hh, hhh, v, t;
+    fs2_fe_sqr(&z1z1, &a->z);
+    fs2_fe_mul(&u2, &b->x, &z1z1);
+    fs2_fe_mul(&s2, &b->y, &a->z);
+    fs2_fe_mul(&s2, &s2, &z1z1);
+    fs2_fe_sub(&h, &u2, &a->x);
+    fs2_fe_sub(&rr, &s2, &a->y);
+    if (h_zero)
+        *h_zero = fs2_fe_is_zero_mask(&h);
+    if (r_zero)
+        *r_zero = fs2_fe_is_zero_mask(&rr);
+    fs2_fe_sqr(&hh, &h);
+    fs2_fe_mul(&hhh, &h, &hh);
+    fs2_fe_mul(&v, &a->x, &hh);
+    fs2_fe_mul(&r->z, &a->z, &h);
+    fs2_fe_sqr(&t, &rr);
+    fs2_fe_sub(&t, &t, &hhh);
+    fs2_fe_sub(&t, &t, &v);
+    fs2_fe_sub(&t, &t, &v); /* X3 = R^2 - H^3 - 2V */
+    fs2_fe_sub(&v, &v, &t);
+    fs2_fe_mul(&v, &rr, &v);
+    fs2_fe_mul(&hhh, &a->y, &hhh);
+    fs2_fe_sub(&r->y, &v, &hhh);
+    r->x = t;
+}
+
+/* r = a + b, both Jacobian (12M + 4S), no special cases; masks as above. */
+static inline void fs2_gej_add_masks(fs2_gej *r, const fs2_gej *a, const fs2_gej *b, uint64_t *h_zero,
+                                     uint64_t *r_zero)
+{
+    fs2_fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
+    fs2_fe_sqr(&z1z1, &a->z);
+    fs2_fe_sqr(&z2z2, &b->z);
+    fs2_fe_mul(&u1, &a->x, &z2z2);
+    fs2_fe_mul(&u2, &b->x, &z1z1);
+    fs2_fe_mul(&s1, &a->y, &b->z);
+    fs2_fe_mul(&s1, &s1, &z2z2);
+    fs2_fe_mul(&s2, &b->y, &a->z);
+    fs2_fe_mul(&s2, &s2, &z1z1);
+    fs2_fe_sub(&h, &u2, &u1);
+    fs2_fe_sub(&rr, &s2, &s1);
+    if (h_zero)
+        *h_zero = fs2_fe_is_zero_mask(&h);
+    if (r_zero)
+        *r_zero = fs2_fe_is_zero_mask(&rr);
+    fs2_fe_sqr(&hh, &h);
+    fs2_fe_mul(&hhh, &h, &hh);
+    fs2_fe_mul(&v, &u1, &hh);
+    fs2_fe_mul(&t, &a->z, &b->z);
+    fs2_fe_mul(&r->z, &t, &h);
+    fs2_fe_sqr(&t, &rr);
+    fs2_fe_sub(&t, &t, &hhh);
+    fs2_fe_sub(&t, &t, &v);
+    fs2_fe_sub(&t, &t, &v);
+    fs2_fe_sub(&v, &v, &t);
+    fs2_fe_mul(&v, &rr, &v);
+    fs2_fe_mul(&hhh, &s1, &hhh);
+    fs2_fe_sub(&r->y, &v, &hhh);
+    r->x = t;
+}
+
+/* r = a + b for any a, b (infinity, a = b, a = -b), constant time: the sum,
+ * the double of a and both inputs are all computed, then selected by masks. */
+static inline void fs2_gej_add_complete(fs2_gej *r, const fs2_gej *a, const fs2_gej *b)
+{
+    fs2_gej sum, dbl;
+    uint64_t hz, rz;
+    uint64_t a_inf = fs2_fe_is_zero_mask(&a->z), b_inf = fs2_fe_is_zero_mask(&b->z);
+    fs2_gej_add_masks(&sum, a, b, &hz, &rz);
+    fs2_gej_double(&dbl, a);
+    fs2_gej_cmov(&sum, &dbl, hz & rz & ~a_inf & ~b_inf);
+    fs2_gej_cmov(&sum, b, a_inf);
+    fs2_gej_cmov(&sum, a, b_inf);
+    *r = sum;
+}
+
+/* Affine (x, y) of a, in constant time; all-ones mask returned if a is
+ * infinity (then x = y = 0). */
+static inline uint64_t fs2_gej_to_ge(fs2_ge *r, const fs2_gej *a)
+{
+    fs2_fe zi, zi2;
+    uint64_t inf = fs2_fe_is_zero_mask(&a->z);
+    fs2_fe_inv(&zi, &a->z);
+    fs2_fe_sqr(&zi2, &zi);
+    fs2_fe_mul(&r->x, &a->x, &zi2);
+    fs2_fe_mul(&zi2, &zi2, &zi);
+    fs2_fe_mul(&r->y, &a->y, &zi2);
+    return inf;
+}
+
+/* ---- variable time, public data only ----------------------------------- */
+
+static inline int fs2_gej_is_infinity_var(const fs2_gej *a)
+{
+    return fs2_fe_is_zero_mask(&a->z) != 0;
+}
+
+static inline void fs2_gej_add_ge_var(fs2_gej *r, const fs2_gej *a, const fs2_ge *b)
+{
+    uint64_t hz, rz;
+    if (fs2_gej_is_infinity_var(a)) {
+        fs2_gej_set_ge(r, b);
+        return;
+    }
+    fs2_gej t;
+    fs2_gej_add_ge_masks(&t, a, b, &hz, &rz);
+    if (hz) {
+        if (rz)
+            fs2_gej_double(r, a);
+        else
+            fs2_gej_set_infinity(r);
+        return;
+    }
+    *r = t;
+}
+
+static inline void fs2_gej_add_var(fs2_gej *r, const fs2_gej *a, const fs2_gej *b)
+{
+    uint64_t hz, rz;
+    if (fs2_gej_is_infinity_var(a)) {
+        *r = *b;
+        return;
+    }
+    if (fs2_gej_is_infinity_var(b)) {
+        *r = *a;
+        return;
+    }
+    fs2_gej t;
+    fs2_gej_add_masks(&t, a, b, &hz, &rz);
+    if (hz) {
+        if (rz)
+            fs2_gej_double(r, a);
+        else
+            fs2_gej_set_infinity(r);
+        return;
+    }
+    *r = t;
+}
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal layout of the public opaque objects, and helpers shared by the
+ * protocol files (keys, signatures, encryption, key exchange). */
+#ifndef FS2_PROTOCOL_H
+#define FS2_PROTOCOL_H
+
+#include "backend.h"
+#include "field/field_generic.h"
+
+#define FS2_PRIV_MAGIC 0x66733270726976ULL /* "fs2priv" */
+#define FS2_PUB_MAGIC 0x6673327075626bULL  /* "fs2pubk" */
+#define FS2_KX_MAGIC 0x6673326b785f6dULL   /* "fs2kx_m" */
+
+/* Public half shared by both key objects: the point and the cached Z_A. */
+typedef struct {
+    fs2_affine pt;
+    unsigned char za[32];
+    uint32_t idlen;     /* the ID whose Z_A is cached: 1..8191 bytes */
+    uint32_t id_stored; /* 1 if id[] holds it (idlen <= FASTSM2_CACHED_ID_MAX) */
+    unsigned char id[FASTSM2_CACHED_ID_MAX];
+} fs2_pubpart;
+
+typedef struct {
+    uint64_t magic;
+    fs2_pubpart pub;
+} fs2_pub;
+
+typedef struct {
+    uint64_t magic;
+    fs2_pubpart pub;
+    uint64_t d[4];  /* secret, canonical */
+    fs2_sc dinv_m;  /* secret: (1 + d)^-1 * 2^256 mod n (Montgomery form) */
+} fs2_priv;
+
+_Static_assert(sizeof(fs2_pub) <= sizeof(fastsm2_pubkey), "fastsm2_pubkey too small");
+_Static_assert(sizeof(fs2_priv) <= sizeof(fastsm2_privkey), "fastsm2_privkey too small");
+
+/* Checked access to the objects: NULL unless made by the library. The
+ * public metadata is declassified for the constant-time test. */
+FS2_HIDDEN const fs2_priv *fs2_priv_get(const fastsm2_privkey *key);
+FS2_HIDDEN const fs2_pub *fs2_pub_get(const fastsm2_pubkey *pub);
+
+/* Z_A for (pub, id); id NULL: the cached one. FASTSM2_ERR_ID for bad lengths. */
+FS2_HIDDEN int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen);
+
+/* Set the cached ID (and Z_A) of a public part. */
+FS2_HIDDEN int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen);
+
+/* A uniform scalar in [1, n - 1 - extra] from the OS CSPRNG (extra = 0 for
+ * nonces, 1 for private keys). 1 or 0 if the OS failed. */
+FS2_HIDDEN int fs2_random_scalar(uint64_t k[4], unsigned extra);
+
+/* Load 32 big-endian bytes as a canonical integer; all-ones mask if it lies
+ * in [1, n - 1 - extra]. Constant time. */
+FS2_HIDDEN uint64_t fs2_scalar_load_check(uint64_t k[4], const unsigned char b[32], unsigned extra);
+
+/* Load a SEC1 point (65 or 33 bytes) and validate it. */
+FS2_HIDDEN int fs2_point_load(fs2_affine *r, const unsigned char *in, size_t inlen);
+/* 65-byte 04||x||y */
+FS2_HIDDEN void fs2_point_store(unsigned char out[65], const fs2_affine *p);
+
+/* Sign e with nonce k (canonical, in [1, n-1]). FASTSM2_OK, or
+ * FASTSM2_ERR_SCALAR when this k gives r = 0, r + k = n or s = 0. */
+FS2_HIDDEN int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4]);
+
+#endif

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Constant-time test, in the manner of libsecp256k1's ctime tests: every
+ * secret (private key bytes, the private key object, nonces, key-exchange
+ * scalars, decrypted plaintext) is marked as undefined memory for valgrind
+ * memcheck before the library sees it. Memcheck then reports any branch,
+ * memory address or variable-time use that depends on it ("Conditional jump
+ * or move depends on uninitialised value(s)", "Use of uninitialised value of
+ * size 8"), and tests/CMakeLists.txt runs this program with
+ * --error-exitcode=42. After each call the test marks the status and the
+ * public outputs defined again before it looks at them.
+ *
+ * Values the library computes from secrets but that are public by design
+ * (validity flags, the C3 comparison result, the public key...) are the
+ * library's to declassify (fs2_declassify); the test never does that for it.
+ *
+ * The whole sequence runs once per backend in fs2_backends[] that this CPU
+ * can run. Run it outside valgrind and it is a plain functional test.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <valgrind/memcheck.h>
+
+#include "backend.h"
+#include "fastsm2.h"
+
+static unsigned long passed, failed;
+
+#define CT_CHECK(cond)                                                           \
+    do {                                                                         \
+        if (cond) {                                                              \
+            passed++;                                                            \
+        } else {                                                                 \
+            failed++;                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                        \
+    } while (0)
+
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+
+/* The GB/T 32918.5 examples (hex in the shared vectors file; repeated here
+ * as bytes because this program is kept free of the test harness). */
+static const unsigned char D_SIGN[32] = {
+    0x39, 0x45, 0x20, 0x8F, 0x7B, 0x21, 0x44, 0xB1, 0x3F, 0x36, 0xE3, 0x8A, 0xC6, 0xD3, 0x9F, 0x95,
+    0x88, 0x93, 0x93, 0x69, 0x28, 0x60, 0xB5, 0x1A, 0x42, 0xFB, 0x81, 0xEF, 0x4D, 0xF7, 0xC5, 0xB8};
+static const unsigned char PX_SIGN[32] = {
+    0x09, 0xF9, 0xDF, 0x31, 0x1E, 0x54, 0x21, 0xA1, 0x50, 0xDD, 0x7D, 0x16, 0x1E, 0x4B, 0xC5, 0xC6,
+    0x72, 0x17, 0x9F, 0xAD, 0x18, 0x33, 0xFC, 0x07, 0x6B, 0xB0, 0x8F, 0xF3, 0x56, 0xF3, 0x50, 0x20};
+static const unsigned char PY_SIGN[32] = {
+    0xCC, 0xEA, 0x49, 0x0C, 0xE2, 0x67, 0x75, 0xA5, 0x2D, 0xC6, 0xEA, 0x71, 0x8C, 0xC1, 0xAA, 0x60,
+    0x0A, 0xED, 0x05, 0xFB, 0xF3, 0x5E, 0x08, 0x4A, 0x66, 0x32, 0xF6, 0x07, 0x2D, 0xA9, 0xAD, 0x13};
+static const unsigned char E_SIGN[32] = {
+    0xF0, 0xB4, 0x3E, 0x94, 0xBA, 0x45, 0xAC, 0xCA, 0xAC, 0xE6, 0x92, 0xED, 0x53, 0x43, 0x82, 0xEB,
+    0x17, 0xE6, 0xAB, 0x5A, 0x19, 0xCE, 0x7B, 0x31, 0xF4, 0x48, 0x6F, 0xDF, 0xC0, 0xD2, 0x86, 0x40};
+static const unsigned char K_SIGN[32] = {
+    0x59, 0x27, 0x6E, 0x27, 0xD5, 0x06, 0x86, 0x1A, 0x16, 0x68, 0x0F, 0x3A, 0xD9, 0xC0, 0x2D, 0xCC,
+    0xEF, 0x3C, 0xC1, 0xFA, 0x3C, 0xDB, 0xE4, 0xCE, 0x6D, 0x54, 0xB8, 0x0D, 0xEA, 0xC1, 0xBC, 0x21};
+static const unsigned char RS_SIGN[64] = {
+    0xF5, 0xA0, 0x3B, 0x06, 0x48, 0xD2, 0xC4, 0x63, 0x0E, 0xEA, 0xC5, 0x13, 0xE1, 0xBB, 0x81, 0xA1,
+    0x59, 0x44, 0xDA, 0x38, 0x27, 0xD5, 0xB7, 0x41, 0x43, 0xAC, 0x7E, 0xAC, 0xEE, 0xE7, 0x20, 0xB3,
+    0xB1, 0xB6, 0xAA, 0x29, 0xDF, 0x21, 0x2F, 0xD8, 0x76, 0x31, 0x82, 0xBC, 0x0D, 0x42, 0x1C, 0xA1,
+    0xBB, 0x90, 0x38, 0xFD, 0x1F, 0x7F, 0x42, 0xD4, 0x84, 0x0B, 0x69, 0xC4, 0x85, 0xBB, 0xC1, 0xAA};
+static const char MSG_ENC[] = "encryption standard";
+static const unsigned char C3_ENC[32] = {
+    0x59, 0x98, 0x3C, 0x18, 0xF8, 0x09, 0xE2, 0x62, 0x92, 0x3C, 0x53, 0xAE, 0xC2, 0x95, 0xD3, 0x03,
+    0x83, 0xB5, 0x4E, 0x39, 0xD6, 0x09, 0xD1, 0x60, 0xAF, 0xCB, 0x19, 0x08, 0xD0, 0xBD, 0x87, 0x66};
+static const unsigned char C2_ENC[19] = {0x21, 0x88, 0x6C, 0xA9, 0x89, 0xCA, 0x9C, 0x7D, 0x58, 0x08,
+                                         0x73, 0x07, 0xCA, 0x93, 0x09, 0x2D, 0x65, 0x1E, 0xFA};
+static const unsigned char DA_KX[32] = {
+    0x81, 0xEB, 0x26, 0xE9, 0x41, 0xBB, 0x5A, 0xF1, 0x6D, 0xF1, 0x16, 0x49, 0x5F, 0x90, 0x69, 0x52,
+    0x72, 0xAE, 0x2C, 0xD6, 0x3D, 0x6C, 0x4A, 0xE1, 0x67, 0x84, 0x18, 0xBE, 0x48, 0x23, 0x00, 0x29};
+static const unsigned char RA_KX[32] = {
+    0xD4, 0xDE, 0x15, 0x47, 0x4D, 0xB7, 0x4D, 0x06, 0x49, 0x1C, 0x44, 0x0D, 0x30, 0x5E, 0x01, 0x24,
+    0x00, 0x99, 0x0F, 0x3E, 0x39, 0x0C, 0x7E, 0x87, 0x15, 0x3C, 0x12, 0xDB, 0x2E, 0xA6, 0x0B, 0xB3};
+static const unsigned char DB_KX[32] = {
+    0x78, 0x51, 0x29, 0x91, 0x7D, 0x45, 0xA9, 0xEA, 0x54, 0x37, 0xA5, 0x93, 0x56, 0xB8, 0x23, 0x38,
+    0xEA, 0xAD, 0xDA, 0x6C, 0xEB, 0x19, 0x90, 0x88, 0xF1, 0x4A, 0xE1, 0x0D, 0xEF, 0xA2, 0x29, 0xB5};
+static const unsigned char RB_KX[32] = {
+    0x7E, 0x07, 0x12, 0x48, 0x14, 0xB3, 0x09, 0x48, 0x91, 0x25, 0xEA, 0xED, 0x10, 0x11, 0x13, 0x16,
+    0x4E, 0xBF, 0x0F, 0x34, 0x58, 0xC5, 0xBD, 0x88, 0x33, 0x5C, 0x1F, 0x9D, 0x59, 0x62, 0x43, 0xD6};
+static const unsigned char K_KX[16] = {0x6C, 0x89, 0x34, 0x73, 0x54, 0xDE, 0x24, 0x84,
+                                       0xC6, 0x0B, 0x4A, 0xB1, 0xFD, 0xE4, 0xC6, 0xE5};
+static const unsigned char SB_KX[32] = {
+    0xD3, 0xA0, 0xFE, 0x15, 0xDE, 0xE1, 0x85, 0xCE, 0xAE, 0x90, 0x7A, 0x6B, 0x59, 0x5C, 0xC3, 0x2A,
+    0x26, 0x6E, 0xD7, 0xB3, 0x36, 0x7E, 0x99, 0x83, 0xA8, 0x96, 0xDC, 0x32, 0xFA, 0x20, 0xF8, 0xEB};
+static const unsigned char SA_KX[32] = {
+    0x18, 0xC7, 0x89, 0x4B, 0x38, 0x16, 0xDF, 0x16, 0xCF, 0x07, 0xB0, 0x5C, 0x5E, 0xC0, 0xBE, 0xF5,
+    0xD6, 0x55, 0xD5, 0x8F, 0x77, 0x9C, 0xC1, 0xB4, 0x00, 0xA4, 0xF3, 0x88, 0x46, 0x44, 0xDB, 0x88};
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+/* Load d as a secret; return the status (public). */
+static int load_secret_key(fastsm2_privkey *key, const unsigned char d_in[32])
+{
+    unsigned char d[32];
+    memcpy(d, d_in, 32);
+    SECRET(d, 32);
+    int st = fastsm2_privkey_from_bytes(key, d);
+    PUBLIC(&st, sizeof st);
+    memset(d, 0, 32); /* a store of defined zeros: no report */
+    return st;
+}
+
+/* The public key of a key whose object is secret: P is public, declassify
+ * the copy we take. */
+static int public_of(fastsm2_pubkey *pub, const fastsm2_privkey *key)
+{
+    int st = fastsm2_privkey_pubkey(pub, key);
+    PUBLIC(&st, sizeof st);
+    PUBLIC(pub, sizeof *pub);
+    return st;
+}
+
+static void run_backend(const char *name)
+{
+    printf("backend %s\n", name);
+    fflush(stdout);
+
+    fastsm2_privkey key;
+    fastsm2_pubkey pub;
+    int st;
+
+    /* ---- key generation core: P = dG and (1+d)^-1 from secret d ---- */
+    st = load_secret_key(&key, D_SIGN);
+    CT_CHECK(st == FASTSM2_OK);
+    if (st != FASTSM2_OK)
+        return;
+    CT_CHECK(public_of(&pub, &key) == FASTSM2_OK);
+    {
+        unsigned char pt[65];
+        size_t len = sizeof pt;
+        st = fastsm2_pubkey_to_bytes(pt, &len, &pub, 0);
+        CT_CHECK(st == FASTSM2_OK && len == 65 && pt[0] == 0x04 && memcmp(pt + 1, PX_SIGN, 32) == 0 &&
+                 memcmp(pt + 33, PY_SIGN, 32) == 0);
+    }
+
+    /* ---- sign_digest: fresh k from the CSPRNG ---- */
+    {
+        unsigned char sig[64];
+        SECRET(&key, sizeof key);
+        st = fastsm2_sign_digest(sig, &key, E_SIGN);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(sig, 64);
+        CT_CHECK(st == FASTSM2_OK && fastsm2_verify_digest(&pub, E_SIGN, sig) == 1);
+    }
+
+    /* ---- sign_digest_with_nonce: secret key and secret k ---- */
+    {
+        unsigned char sig[64], k[32];
+        memcpy(k, K_SIGN, 32);
+        SECRET(&key, sizeof key);
+        SECRET(k, 32);
+        st = fastsm2_sign_digest_with_nonce(sig, &key, E_SIGN, k);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(sig, 64);
+        CT_CHECK(st == FASTSM2_OK && memcmp(sig, RS_SIGN, 64) == 0);
+        CT_CHECK(fastsm2_verify_digest(&pub, E_SIGN, sig) == 1);
+    }
+
+    /* ---- sign (message API, the key's cached Z_A) ---- */
+    {
+        unsigned char sig[64];
+        const char msg[] = "message digest";
+        SECRET(&key, sizeof key);
+        st = fastsm2_sign(sig, &key, NULL, 0, msg, sizeof msg - 1);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(sig, 64);
+        CT_CHECK(st == FASTSM2_OK && fastsm2_verify(&pub, NULL, 0, msg, sizeof msg - 1, sig) == 1);
+        CT_CHECK(fastsm2_verify_digest(&pub, E_SIGN, sig) == 1);
+    }
+
+    /* ---- encrypt with a secret k and a secret plaintext ---- */
+    unsigned char ct[200];
+    size_t ctlen = sizeof ct;
+    {
+        unsigned char k[32], msg[sizeof MSG_ENC - 1];
+        memcpy(k, K_SIGN, 32);
+        memcpy(msg, MSG_ENC, sizeof msg);
+        SECRET(k, 32);
+        SECRET(msg, sizeof msg);
+        st = fastsm2_encrypt_with_nonce(ct, &ctlen, &pub, msg, sizeof msg, FASTSM2_CT_RAW, k);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(&ctlen, sizeof ctlen);
+        PUBLIC(ct, sizeof ct);
+        CT_CHECK(st == FASTSM2_OK && ctlen == 97 + sizeof msg && memcmp(ct + 1, RS_SIGN, 0) == 0 &&
+                 memcmp(ct + 65, C3_ENC, 32) == 0 && memcmp(ct + 97, C2_ENC, sizeof C2_ENC) == 0);
+    }
+
+    /* ---- decrypt: secret key; the plaintext is secret until C3 checks ---- */
+    {
+        unsigned char out[64];
+        size_t outlen = sizeof out;
+        SECRET(&key, sizeof key);
+        st = fastsm2_decrypt(out, &outlen, &key, ct, ctlen, FASTSM2_CT_RAW);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(&outlen, sizeof outlen);
+        PUBLIC(out, sizeof out);
+        CT_CHECK(st == FASTSM2_OK && outlen == sizeof MSG_ENC - 1 && memcmp(out, MSG_ENC, outlen) == 0);
+
+        /* The failure path (C3 mismatch) must not leak the plaintext
+         * either: a flipped C2 byte. */
+        unsigned char bad[200];
+        memcpy(bad, ct, ctlen);
+        bad[100] ^= 0x01;
+        outlen = sizeof out;
+        SECRET(&key, sizeof key);
+        st = fastsm2_decrypt(out, &outlen, &key, bad, ctlen, FASTSM2_CT_RAW);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(&outlen, sizeof outlen);
+        PUBLIC(out, sizeof out);
+        CT_CHECK(st == FASTSM2_ERR_DECRYPT && outlen == 0 && all_zero(out, sizeof out));
+
+        /* The DER form, encrypted with a fresh k. */
+        unsigned char der[200];
+        size_t derlen = sizeof der;
+        st = fastsm2_encrypt(der, &derlen, &pub, MSG_ENC, sizeof MSG_ENC - 1, FASTSM2_CT_DER);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(&derlen, sizeof derlen);
+        PUBLIC(der, sizeof der);
+        CT_CHECK(st == FASTSM2_OK);
+        outlen = sizeof out;
+        SECRET(&key, sizeof key);
+        st = fastsm2_decrypt(out, &outlen, &key, der, derlen, FASTSM2_CT_DER);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(&outlen, sizeof outlen);
+        PUBLIC(out, sizeof out);
+        CT_CHECK(st == FASTSM2_OK && outlen == sizeof MSG_ENC - 1 && memcmp(out, MSG_ENC, outlen) == 0);
+    }
+
+    /* ---- private key serialization ---- */
+    {
+        static const int fmts[4] = {FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM,
+                                    FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM};
+        for (int i = 0; i < 4; i++) {
+            unsigned char out[512];
+            size_t outlen = sizeof out;
+            SECRET(&key, sizeof key);
+            st = fastsm2_privkey_serialize(out, &outlen, &key, fmts[i]);
+            PUBLIC(&st, sizeof st);
+            PUBLIC(&outlen, sizeof outlen);
+            PUBLIC(out, sizeof out);
+            CT_CHECK(st == FASTSM2_OK);
+            /* It loads back to the same d (the parse sees public bytes). */
+            fastsm2_privkey back;
+            unsigned char d[32];
+            st = fastsm2_privkey_parse(&back, out, outlen);
+            PUBLIC(&st, sizeof st);
+            CT_CHECK(st == FASTSM2_OK);
+            st = fastsm2_privkey_to_bytes(d, &back);
+            PUBLIC(&st, sizeof st);
+            PUBLIC(d, 32);
+            CT_CHECK(st == FASTSM2_OK && memcmp(d, D_SIGN, 32) == 0);
+            fastsm2_privkey_clear(&back);
+        }
+    }
+    fastsm2_privkey_clear(&key);
+
+    /* ---- key exchange: secret keys, secret r_A / r_B ---- */
+    {
+        fastsm2_privkey ka, kb;
+        fastsm2_pubkey pa, pb;
+        int sa = load_secret_key(&ka, DA_KX), sb = load_secret_key(&kb, DB_KX);
+        CT_CHECK(sa == FASTSM2_OK && sb == FASTSM2_OK);
+        if (sa != FASTSM2_OK || sb != FASTSM2_OK)
+            return;
+        CT_CHECK(public_of(&pa, &ka) == FASTSM2_OK);
+        CT_CHECK(public_of(&pb, &kb) == FASTSM2_OK);
+
+        fastsm2_kx_ctx a, b;
+        SECRET(&ka, sizeof ka);
+        st = fastsm2_kx_init(&a, FASTSM2_KX_INITIATOR, &ka, NULL, 0, &pb, NULL, 0);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+        SECRET(&kb, sizeof kb);
+        st = fastsm2_kx_init(&b, FASTSM2_KX_RESPONDER, &kb, NULL, 0, &pa, NULL, 0);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+
+        unsigned char r[32], RA[65], RB[65];
+        memcpy(r, RA_KX, 32);
+        SECRET(r, 32);
+        st = fastsm2_kx_start_with_nonce(&a, RA, r);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(RA, 65);
+        CT_CHECK(st == FASTSM2_OK && RA[0] == 0x04);
+        memcpy(r, RB_KX, 32);
+        SECRET(r, 32);
+        st = fastsm2_kx_start_with_nonce(&b, RB, r);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(RB, 65);
+        CT_CHECK(st == FASTSM2_OK && RB[0] == 0x04);
+
+        unsigned char kA[16], kB[16];
+        st = fastsm2_kx_compute(&b, kB, 16, RA, 65);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(kB, 16);
+        CT_CHECK(st == FASTSM2_OK && memcmp(kB, K_KX, 16) == 0);
+        st = fastsm2_kx_compute(&a, kA, 16, RB, 65);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(kA, 16);
+        CT_CHECK(st == FASTSM2_OK && memcmp(kA, K_KX, 16) == 0);
+
+        unsigned char cb[32], ca[32];
+        st = fastsm2_kx_confirmation(cb, &b);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(cb, 32);
+        CT_CHECK(st == FASTSM2_OK && memcmp(cb, SB_KX, 32) == 0);
+        st = fastsm2_kx_confirmation(ca, &a);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(ca, 32);
+        CT_CHECK(st == FASTSM2_OK && memcmp(ca, SA_KX, 32) == 0);
+
+        st = fastsm2_kx_verify_confirmation(&a, cb);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+        st = fastsm2_kx_verify_confirmation(&b, ca);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+        cb[5] ^= 0x40;
+        st = fastsm2_kx_verify_confirmation(&a, cb);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_ERR_CONFIRM);
+
+        /* A random r (from the CSPRNG) and a fresh exchange. */
+        fastsm2_kx_ctx a2, b2;
+        SECRET(&ka, sizeof ka);
+        SECRET(&kb, sizeof kb);
+        st = fastsm2_kx_init(&a2, FASTSM2_KX_INITIATOR, &ka, "A", 1, &pb, "B", 1);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+        st = fastsm2_kx_init(&b2, FASTSM2_KX_RESPONDER, &kb, "B", 1, &pa, "A", 1);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+        st = fastsm2_kx_start(&a2, RA);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(RA, 65);
+        CT_CHECK(st == FASTSM2_OK);
+        st = fastsm2_kx_start(&b2, RB);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(RB, 65);
+        CT_CHECK(st == FASTSM2_OK);
+        unsigned char k1[40], k2[40];
+        st = fastsm2_kx_compute(&a2, k1, 40, RB, 65);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(k1, 40);
+        CT_CHECK(st == FASTSM2_OK);
+        st = fastsm2_kx_compute(&b2, k2, 40, RA, 65);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(k2, 40);
+        CT_CHECK(st == FASTSM2_OK && memcmp(k1, k2, 40) == 0);
+
+        fastsm2_kx_clear(&a);
+        fastsm2_kx_clear(&b);
+        fastsm2_kx_clear(&a2);
+        fastsm2_kx_clear(&b2);
+        fastsm2_privkey_clear(&ka);
+        fastsm2_privkey_clear(&kb);
+    }
+}
+
+int main(void)
+{
+    int ran = 0;
+    for (size_t i = 0; fs2_backends[i] != NULL; i++) {
+        const fs2_backend *be = fs2_backends[i];
+        if (!be->available()) {
+            printf("backend %s: not available on this CPU, skipped\n", be->name);
+            continue;
+        }
+        int forced = fs2_backend_force(be->name);
+        CT_CHECK(forced == 1);
+        if (forced != 1)
+            continue;
+        CT_CHECK(strcmp(fastsm2_backend_name(), be->name) == 0);
+        run_backend(be->name);
+        ran++;
+    }
+    CT_CHECK(ran > 0);
+    printf("ctime_test: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 && passed > 0 ? 0 : 1;
+}

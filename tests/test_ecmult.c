@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Scalar multiplication of every backend in the dispatch table against
+ * OpenSSL's EC_POINT_mul on the SM2 group: kG, kP (constant-time paths) and
+ * the verification check sG + tP, on random and edge scalars, including
+ * k in [n-40, n-1], where the last window of kP meets the doubling case. */
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/obj_mac.h>
+#include <string.h>
+
+#include "backend.h"
+#include "testutil.h"
+
+static EC_GROUP *grp;
+static BN_CTX *bnctx;
+static BIGNUM *N;
+
+static void affine_from_ossl(fs2_affine *r, const EC_POINT *pt)
+{
+    memset(r, 0, sizeof *r);
+    if (EC_POINT_is_at_infinity(grp, pt)) {
+        r->infinity = 1;
+        return;
+    }
+    BIGNUM *x = BN_new(), *y = BN_new();
+    unsigned char b[32];
+    EC_POINT_get_affine_coordinates(grp, pt, x, y, bnctx);
+    BN_bn2binpad(x, b, 32);
+    fs2_u256_from_be(r->x, b);
+    BN_bn2binpad(y, b, 32);
+    fs2_u256_from_be(r->y, b);
+    BN_free(x);
+    BN_free(y);
+}
+
+static BIGNUM *bn_of(const uint64_t k[4])
+{
+    unsigned char b[32];
+    fs2_u256_to_be(b, k);
+    return BN_bin2bn(b, 32, NULL);
+}
+
+static void limbs_of(uint64_t k[4], const BIGNUM *a)
+{
+    unsigned char b[32];
+    BN_bn2binpad(a, b, 32);
+    fs2_u256_from_be(k, b);
+}
+
+static int affine_eq(const fs2_affine *a, const fs2_affine *b)
+{
+    if (a->infinity || b->infinity)
+        return a->infinity == b->infinity;
+    return !memcmp(a->x, b->x, 32) && !memcmp(a->y, b->y, 32);
+}
+
+/* A scalar to test: i < 64 are edges, the rest random (< n). */
+static void scalar_case(uint64_t k[4], int i)
+{
+    BIGNUM *t = BN_new();
+    if (i < 40) { /* n - 1 - i */
+        BN_copy(t, N);
+        BN_sub_word(t, 1 + (unsigned)i);
+    } else if (i < 50) { /* small */
+        BN_set_word(t, (unsigned)(i - 39));
+    } else if (i < 60) { /* powers of two, and 2^k - 1 */
+        BN_one(t);
+        BN_lshift(t, t, (i - 50) * 28);
+        if (i & 1)
+            BN_sub_word(t, 1);
+        if (BN_is_zero(t))
+            BN_one(t);
+    } else {
+        BN_rand_range(t, N);
+        if (BN_is_zero(t))
+            BN_one(t);
+    }
+    limbs_of(k, t);
+    BN_free(t);
+}
+
+static void test_backend(const fs2_backend *b)
+{
+    EC_POINT *pt = EC_POINT_new(grp), *q = EC_POINT_new(grp);
+    fs2_affine got, want, base;
+    BIGNUM *pk = BN_new();
+
+    /* a random public point P = pk G */
+    BN_rand_range(pk, N);
+    EC_POINT_mul(grp, q, pk, NULL, NULL, bnctx);
+    affine_from_ossl(&base, q);
+
+    for (int i = 0; i < 400; i++) {
+        uint64_t k[4];
+        scalar_case(k, i);
+        BIGNUM *bk = bn_of(k);
+        /* kG */
+        EC_POINT_mul(grp, pt, bk, NULL, NULL, bnctx);
+        affine_from_ossl(&want, pt);
+        b->ecmult_gen(&got, k);
+        CHECK(affine_eq(&got, &want));
+        /* kP */
+        EC_POINT_mul(grp, pt, NULL, q, bk, bnctx);
+        affine_from_ossl(&want, pt);
+        b->ecmult_const(&got, &base, k);
+        CHECK(affine_eq(&got, &want));
+        /* kG as a variable base (P = G) */
+        if (i < 45) {
+            fs2_affine g;
+            uint64_t one[4] = {1, 0, 0, 0};
+            b->ecmult_gen(&g, one);
+            EC_POINT_mul(grp, pt, bk, NULL, NULL, bnctx);
+            affine_from_ossl(&want, pt);
+            b->ecmult_const(&got, &g, k);
+            CHECK(affine_eq(&got, &want));
+        }
+        /* sG + tP: x mod n must match v exactly */
+        uint64_t t[4], v[4];
+        scalar_case(t, (i * 7 + 3) % 400);
+        BIGNUM *bt = bn_of(t), *x = BN_new();
+        EC_POINT_mul(grp, pt, bk, q, bt, bnctx);
+        if (!EC_POINT_is_at_infinity(grp, pt)) {
+            EC_POINT_get_affine_coordinates(grp, pt, x, NULL, bnctx);
+            BN_nnmod(x, x, N, bnctx);
+            limbs_of(v, x);
+            CHECK(b->verify_check(k, t, &base, v) == 1);
+            BN_add_word(x, 1);
+            BN_nnmod(x, x, N, bnctx);
+            limbs_of(v, x);
+            CHECK(b->verify_check(k, t, &base, v) == 0);
+        }
+        BN_free(bt);
+        BN_free(x);
+        BN_free(bk);
+    }
+    /* sG + tP = infinity (t P = -s G) must fail whatever v is */
+    {
+        uint64_t s[4] = {5, 0, 0, 0}, t[4], v[4] = {0, 0, 0, 0};
+        BIGNUM *bt = BN_new(), *inv = BN_new();
+        /* t = -5 / pk mod n, so t P = -5 G */
+        BN_mod_inverse(inv, pk, N, bnctx);
+        BN_set_word(bt, 5);
+        BN_mod_mul(bt, bt, inv, N, bnctx);
+        BN_sub(bt, N, bt);
+        limbs_of(t, bt);
+        CHECK(b->verify_check(s, t, &base, v) == 0);
+        BN_free(bt);
+        BN_free(inv);
+    }
+    BN_free(pk);
+    EC_POINT_free(pt);
+    EC_POINT_free(q);
+}
+
+static void test_point_util(void)
+{
+    EC_POINT *pt = EC_POINT_new(grp), *q = EC_POINT_new(grp), *s = EC_POINT_new(grp);
+    BIGNUM *a = BN_new(), *c = BN_new();
+    for (int i = 0; i < 200; i++) {
+        fs2_affine pa, pb, sum, want, dec;
+        BN_rand_range(a, N);
+        BN_rand_range(c, N);
+        if (i % 10 == 1)
+            BN_copy(c, a); /* doubling */
+        if (i % 10 == 2)
+            BN_sub(c, N, a); /* sum at infinity */
+        EC_POINT_mul(grp, pt, a, NULL, NULL, bnctx);
+        EC_POINT_mul(grp, q, c, NULL, NULL, bnctx);
+        EC_POINT_add(grp, s, pt, q, bnctx);
+        affine_from_ossl(&pa, pt);
+        affine_from_ossl(&pb, q);
+        affine_from_ossl(&want, s);
+        fs2_point_add_var(&sum, &pa, &pb);
+        CHECK(affine_eq(&sum, &want));
+        CHECK(fs2_point_on_curve_var(&pa) == 1);
+        CHECK(fs2_point_decompress_var(&dec, pa.x, (int)(pa.y[0] & 1)) == 1);
+        CHECK(affine_eq(&dec, &pa));
+        pa.y[0] ^= 1;
+        CHECK(fs2_point_on_curve_var(&pa) == 0);
+    }
+    /* x not on the curve: roughly half of all x */
+    int rejected = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t x[4] = {(uint64_t)i, 0, 0, 0};
+        fs2_affine r;
+        rejected += !fs2_point_decompress_var(&r, x, 0);
+    }
+    CHECK(rejected > 10 && rejected < 54);
+    BN_free(a);
+    BN_free(c);
+    EC_POINT_free(pt);
+    EC_POINT_free(q);
+    EC_POINT_free(s);
+}
+
+int main(void)
+{
+    grp = EC_GROUP_new_by_curve_name(NID_sm2);
+    bnctx = BN_CTX_new();
+    N = BN_dup(EC_GROUP_get0_order(grp));
+    int tested = 0;
+    for (size_t i = 0; fs2_backends[i]; i++) {
+        if (!fs2_backends[i]->available())
+            continue;
+        printf("backend %s\n", fs2_backends[i]->name);
+        test_backend(fs2_backends[i]);
+        tested++;
+    }
+    CHECK(tested >= 1);
+    test_point_util();
+    BN_free(N);
+    BN_CTX_free(bnctx);
+    EC_GROUP_free(grp);
+    return fs2t_finish("test_ecmult");
+}

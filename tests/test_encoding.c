@@ -1,0 +1,1239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The encoding layer: DER signatures, GM/T 0009 ciphertexts, PKCS#8 / SEC1 /
+ * SPKI key files in DER and PEM. OpenSSL 3's libcrypto is the reference:
+ * our outputs must be byte-identical to its, its files must load here and
+ * ours there. Then a table of bad inputs with the exact error each must give,
+ * and a mutation fuzz (run under ASan too).
+ */
+#include "testutil.h"
+#include "internal.h"
+
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static const unsigned char N[32] = {
+    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0x72, 0x03, 0xDF, 0x6B, 0x21, 0xC6, 0x05, 0x2B, 0x53, 0xBB, 0xF4, 0x09, 0x39, 0xD5, 0x41, 0x23,
+};
+
+/* Files made by the openssl 3.0 command line: `openssl genpkey -algorithm
+ * SM2`, `openssl ec -in k.pem` (OpenSSL 3.0 labels it SM2 PRIVATE KEY) and
+ * `openssl pkey -in k.pem -pubout`. */
+static const char file_pkcs8_pem[] =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIGHAgEAMBMGByqGSM49AgEGCCqBHM9VAYItBG0wawIBAQQgIR9dVybywS6XYse4\n"
+    "rYKyCFpYFdzmt6bOH5MLXY3o9bKhRANCAASIaTMLSpJMaSQyVEhQXYnV8Mx8vall\n"
+    "AH/nrSMyi4PnsciRZWYLnG8iq7Izhr5Lk9U8oWrX3476MVv95klSuDDM\n"
+    "-----END PRIVATE KEY-----\n";
+static const char file_sec1_pem[] =
+    "-----BEGIN SM2 PRIVATE KEY-----\n"
+    "MHcCAQEEICEfXVcm8sEul2LHuK2CsghaWBXc5remzh+TC12N6PWyoAoGCCqBHM9V\n"
+    "AYItoUQDQgAEiGkzC0qSTGkkMlRIUF2J1fDMfL2pZQB/560jMouD57HIkWVmC5xv\n"
+    "IquyM4a+S5PVPKFq19+O+jFb/eZJUrgwzA==\n"
+    "-----END SM2 PRIVATE KEY-----\n";
+static const char file_spki_pem[] =
+    "-----BEGIN PUBLIC KEY-----\n"
+    "MFkwEwYHKoZIzj0CAQYIKoEcz1UBgi0DQgAEiGkzC0qSTGkkMlRIUF2J1fDMfL2p\n"
+    "ZQB/560jMouD57HIkWVmC5xvIquyM4a+S5PVPKFq19+O+jFb/eZJUrgwzA==\n"
+    "-----END PUBLIC KEY-----\n";
+static const char file_d_hex[] = "211F5D5726F2C12E9762C7B8AD82B2085A5815DCE6B7A6CE1F930B5D8DE8F5B2";
+
+static const unsigned char oid_sm2[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
+static const unsigned char oid_p256[] = {0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07};
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
+/* Move the contents of a memory BIO into out; frees the BIO. */
+static size_t bio_drain(BIO *b, unsigned char *out, size_t cap)
+{
+    char *data;
+    long n = BIO_get_mem_data(b, &data);
+    size_t k = n > 0 ? (size_t)n : 0;
+    if (k > cap)
+        k = 0;
+    memcpy(out, data, k);
+    BIO_free(b);
+    return k;
+}
+
+static EVP_PKEY *ossl_sm2_key(void)
+{
+    EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "SM2");
+    if (k == NULL) {
+        fprintf(stderr, "OpenSSL cannot make SM2 keys\n");
+        exit(2);
+    }
+    return k;
+}
+
+static void ossl_priv_bytes(unsigned char d[32], const EVP_PKEY *k)
+{
+    BIGNUM *bn = NULL;
+    CHECK(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, &bn) == 1);
+    CHECK(BN_bn2binpad(bn, d, 32) == 32);
+    BN_clear_free(bn);
+}
+
+static size_t ossl_pkcs8_der(unsigned char *out, size_t cap, EVP_PKEY *k)
+{
+    BIO *b = BIO_new(BIO_s_mem());
+    CHECK(i2d_PKCS8PrivateKey_bio(b, k, NULL, NULL, 0, NULL, NULL) == 1);
+    return bio_drain(b, out, cap);
+}
+
+static size_t ossl_pkcs8_pem(unsigned char *out, size_t cap, EVP_PKEY *k)
+{
+    BIO *b = BIO_new(BIO_s_mem());
+    CHECK(PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL) == 1);
+    return bio_drain(b, out, cap);
+}
+
+static size_t ossl_sec1_der(unsigned char *out, size_t cap, EVP_PKEY *k)
+{
+    unsigned char *p = NULL;
+    int n = i2d_PrivateKey(k, &p);
+    CHECK(n > 0 && (size_t)n <= cap);
+    if (n <= 0 || (size_t)n > cap) {
+        OPENSSL_free(p);
+        return 0;
+    }
+    memcpy(out, p, (size_t)n);
+    OPENSSL_clear_free(p, (size_t)n);
+    return (size_t)n;
+}
+
+/* PEM armour as OpenSSL's generic writer makes it, for any label. */
+static size_t ossl_pem(unsigned char *out, size_t cap, const char *label, const unsigned char *der, size_t derlen)
+{
+    BIO *b = BIO_new(BIO_s_mem());
+    CHECK(PEM_write_bio(b, label, "", der, (long)derlen) > 0);
+    return bio_drain(b, out, cap);
+}
+
+static size_t ossl_spki_der(unsigned char *out, size_t cap, EVP_PKEY *k)
+{
+    unsigned char *p = NULL;
+    int n = i2d_PUBKEY(k, &p);
+    CHECK(n > 0 && (size_t)n <= cap);
+    if (n <= 0 || (size_t)n > cap) {
+        OPENSSL_free(p);
+        return 0;
+    }
+    memcpy(out, p, (size_t)n);
+    OPENSSL_free(p);
+    return (size_t)n;
+}
+
+static size_t ossl_spki_pem(unsigned char *out, size_t cap, EVP_PKEY *k)
+{
+    BIO *b = BIO_new(BIO_s_mem());
+    CHECK(PEM_write_bio_PUBKEY(b, k) == 1);
+    return bio_drain(b, out, cap);
+}
+
+/* Random 32-byte number with a random count of leading zero bytes and a
+ * random top bit, to hit every INTEGER length. */
+static void rand_scalar(unsigned char a[32])
+{
+    fs2t_rand_bytes(a, 32);
+    unsigned r = (unsigned)fs2t_rand_u64();
+    size_t z = (r & 3) == 0 ? (r >> 2) % 33 : 0;
+    memset(a, 0, z);
+    if (z < 32 && (r & 0x100))
+        a[z] |= 0x80;
+}
+
+/* ---- signatures -------------------------------------------------------------- */
+
+static void test_sig_der_vs_openssl(void)
+{
+    for (int iter = 0; iter < 2000; iter++) {
+        unsigned char sig[64], der[80], back[64], *op = NULL;
+        size_t len = sizeof der;
+        rand_scalar(sig);
+        rand_scalar(sig + 32);
+        CHECK_STATUS(fastsm2_sig_to_der(der, &len, sig), FASTSM2_OK);
+        CHECK(len <= FASTSM2_SIG_DER_MAX);
+
+        ECDSA_SIG *es = ECDSA_SIG_new();
+        ECDSA_SIG_set0(es, BN_bin2bn(sig, 32, NULL), BN_bin2bn(sig + 32, 32, NULL));
+        int n = i2d_ECDSA_SIG(es, &op);
+        CHECK(n > 0 && (size_t)n == len && memcmp(op, der, len) == 0);
+        OPENSSL_free(op);
+        ECDSA_SIG_free(es);
+
+        CHECK_STATUS(fs2_sig_der_decode(back, back + 32, der, len), FASTSM2_OK);
+        CHECK(memcmp(back, sig, 64) == 0);
+    }
+    /* r = 0, s = 2^255: 30 26 02 01 00 02 21 00 80 00 ... */
+    unsigned char sig[64] = {0}, der[80];
+    size_t len = sizeof der;
+    sig[32] = 0x80;
+    CHECK_STATUS(fastsm2_sig_to_der(der, &len, sig), FASTSM2_OK);
+    CHECK(len == 40 && der[0] == 0x30 && der[1] == 38 && der[2] == 2 && der[3] == 1 && der[4] == 0 && der[5] == 2 &&
+          der[6] == 33 && der[7] == 0 && der[8] == 0x80);
+    /* The largest form is 72 bytes; a 71-byte buffer is too small. */
+    memset(sig, 0xFF, 64);
+    len = 71;
+    memset(der, 0xAA, sizeof der);
+    CHECK_STATUS(fastsm2_sig_to_der(der, &len, sig), FASTSM2_ERR_BUFFER_TOO_SMALL);
+    CHECK(len == 0 && all_zero(der, 71) && der[71] == 0xAA);
+    len = 72;
+    CHECK_STATUS(fastsm2_sig_to_der(der, &len, sig), FASTSM2_OK);
+    CHECK(len == 72);
+    CHECK_STATUS(fastsm2_sig_to_der(der, NULL, sig), FASTSM2_ERR_ARG);
+    len = sizeof der;
+    CHECK_STATUS(fastsm2_sig_to_der(der, &len, NULL), FASTSM2_ERR_ARG);
+    CHECK(len == 0);
+    CHECK_STATUS(fastsm2_sig_from_der(NULL, der, 72), FASTSM2_ERR_ARG);
+}
+
+/* Build SEQUENCE { INTEGER r (rlen bytes as given), INTEGER s } by hand. */
+static size_t raw_sig(unsigned char *out, const unsigned char *r, size_t rlen, const unsigned char *s, size_t slen)
+{
+    size_t o = 0;
+    out[o++] = 0x30;
+    out[o++] = (unsigned char)(4 + rlen + slen);
+    out[o++] = 2;
+    out[o++] = (unsigned char)rlen;
+    memcpy(out + o, r, rlen);
+    o += rlen;
+    out[o++] = 2;
+    out[o++] = (unsigned char)slen;
+    memcpy(out + o, s, slen);
+    return o + slen;
+}
+
+static void test_sig_der_bad(void)
+{
+    unsigned char good[64], der[160], bad[160], sig[64];
+    size_t len = sizeof der;
+    unsigned char r[33], s[33];
+
+    memset(good, 0x11, 32);
+    memset(good + 32, 0x22, 32);
+    CHECK_STATUS(fastsm2_sig_to_der(der, &len, good), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, der, len), FASTSM2_OK);
+    CHECK(memcmp(sig, good, 64) == 0);
+
+    /* Truncated at every length. */
+    for (size_t k = 0; k < len; k++) {
+        memset(sig, 0xAA, 64);
+        CHECK_STATUS(fastsm2_sig_from_der(sig, der, k), FASTSM2_ERR_DER);
+        CHECK(all_zero(sig, 64));
+    }
+    /* Trailing bytes, after the SEQUENCE and inside it. */
+    memcpy(bad, der, len);
+    bad[len] = 0;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len + 1), FASTSM2_ERR_DER);
+    bad[1]++;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len + 1), FASTSM2_ERR_DER);
+    /* Non-minimal length of the SEQUENCE: 30 81 44. */
+    bad[0] = 0x30;
+    bad[1] = 0x81;
+    memcpy(bad + 2, der + 1, len - 1);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len + 1), FASTSM2_ERR_DER);
+    /* 30 82 00 44. */
+    bad[1] = 0x82;
+    bad[2] = 0x00;
+    memcpy(bad + 3, der + 1, len - 1);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len + 2), FASTSM2_ERR_DER);
+    /* Indefinite length: 30 80 ... 00 00. */
+    bad[1] = 0x80;
+    memcpy(bad + 2, der + 2, len - 2);
+    bad[len] = 0;
+    bad[len + 1] = 0;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len + 2), FASTSM2_ERR_DER);
+    /* Length past the end. */
+    memcpy(bad, der, len);
+    bad[1] = 0x7F;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len), FASTSM2_ERR_DER);
+    bad[1] = 0x84;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len), FASTSM2_ERR_DER);
+    bad[1] = 0x89; /* more length bytes than a size_t */
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len), FASTSM2_ERR_DER);
+    /* Wrong outer tag (SET), high tag number form. */
+    memcpy(bad, der, len);
+    bad[0] = 0x31;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len), FASTSM2_ERR_DER);
+    bad[0] = 0x3F;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len), FASTSM2_ERR_DER);
+    /* INTEGER tagged as OCTET STRING. */
+    memcpy(bad, der, len);
+    bad[2] = 0x04;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, len), FASTSM2_ERR_DER);
+
+    memset(s, 0x22, sizeof s);
+    /* Non-minimal INTEGER: 00 before a byte with the top bit clear. */
+    r[0] = 0;
+    memset(r + 1, 0x11, 32);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 33, s, 32)), FASTSM2_ERR_DER);
+    /* Non-minimal INTEGER: 00 00 01. */
+    r[0] = 0;
+    r[1] = 0;
+    r[2] = 1;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 3, s, 32)), FASTSM2_ERR_DER);
+    /* Non-minimal negative INTEGER: FF FF. */
+    r[0] = 0xFF;
+    r[1] = 0xFF;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 2, s, 32)), FASTSM2_ERR_DER);
+    /* Negative INTEGERs. */
+    memset(r, 0x91, 32);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 32, s, 32)), FASTSM2_ERR_DER);
+    r[0] = 0x80;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, s, 32, r, 1)), FASTSM2_ERR_DER);
+    /* Empty INTEGER. */
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 0, s, 32)), FASTSM2_ERR_DER);
+    /* 33-byte r (no sign byte): wider than 256 bits. */
+    memset(r, 0x11, 33);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 33, s, 32)), FASTSM2_ERR_DER);
+    /* 00 + 32 bytes with top bit set: fine (r = 0x91..91 < n). */
+    r[0] = 0;
+    memset(r + 1, 0x91, 32);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r, 33, s, 32)), FASTSM2_OK);
+    CHECK(sig[0] == 0x91 && sig[31] == 0x91 && sig[32] == 0x22);
+    /* 34 bytes: 00 00 80 ... */
+    unsigned char r34[34] = {0, 0, 0x80};
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, r34, 34, s, 32)), FASTSM2_ERR_DER);
+    /* Third INTEGER. */
+    size_t n = raw_sig(bad, s, 32, s, 32);
+    bad[1] += 3;
+    bad[n++] = 2;
+    bad[n++] = 1;
+    bad[n++] = 1;
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, n), FASTSM2_ERR_DER);
+    /* One INTEGER only. */
+    bad[0] = 0x30;
+    bad[1] = 34;
+    bad[2] = 2;
+    bad[3] = 32;
+    memcpy(bad + 4, s, 32);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, 36), FASTSM2_ERR_DER);
+
+    /* Range: r = 0, s = 0, r = n, s = n, r = n-1 and s = n-1 (valid), 1. */
+    unsigned char nm1[32], one[1] = {1}, zero[1] = {0}, nn[33];
+    memcpy(nm1, N, 32);
+    nm1[31]--;
+    nn[0] = 0;
+    memcpy(nn + 1, N, 32);
+    memset(sig, 0xAA, 64);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, zero, 1, s, 32)), FASTSM2_ERR_SIG_RANGE);
+    CHECK(all_zero(sig, 64));
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, s, 32, zero, 1)), FASTSM2_ERR_SIG_RANGE);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, nn, 33, s, 32)), FASTSM2_ERR_SIG_RANGE);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, s, 32, nn, 33)), FASTSM2_ERR_SIG_RANGE);
+    memcpy(nn + 1, nm1, 32);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, nn, 33, nn, 33)), FASTSM2_OK);
+    CHECK(memcmp(sig, nm1, 32) == 0 && memcmp(sig + 32, nm1, 32) == 0);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, one, 1, one, 1)), FASTSM2_OK);
+    CHECK(sig[31] == 1 && sig[63] == 1 && all_zero(sig, 31));
+    /* 2^256 - 1 (00 FF..FF): fits 32 bytes but is >= n. */
+    memset(nn + 1, 0xFF, 32);
+    CHECK_STATUS(fastsm2_sig_from_der(sig, bad, raw_sig(bad, s, 32, nn, 33)), FASTSM2_ERR_SIG_RANGE);
+    /* The internal decoder has no range check. */
+    CHECK_STATUS(fs2_sig_der_decode(sig, sig + 32, bad, raw_sig(bad, s, 32, nn, 33)), FASTSM2_OK);
+}
+
+/* ---- ciphertexts ------------------------------------------------------------- */
+
+static void test_ct_der(void)
+{
+    /* OpenSSL's SM2 ciphertexts decode and re-encode to the same bytes. */
+    EVP_PKEY *k = ossl_sm2_key();
+    static unsigned char msg[70000], ct[70300], re[70300];
+    fs2t_rand_bytes(msg, sizeof msg);
+    for (int iter = 0; iter < 60; iter++) {
+        size_t mlen = iter == 0 ? 70000 : iter == 1 ? 128 : iter == 2 ? 1 : 1 + fs2t_rand_u64() % 300;
+        size_t ctlen = sizeof ct, relen = sizeof re, c2len;
+        const unsigned char *c3, *c2;
+        unsigned char x[32], y[32];
+        EVP_PKEY_CTX *c = EVP_PKEY_CTX_new(k, NULL);
+        CHECK(EVP_PKEY_encrypt_init(c) == 1 && EVP_PKEY_encrypt(c, ct, &ctlen, msg, mlen) == 1);
+        EVP_PKEY_CTX_free(c);
+        CHECK_STATUS(fs2_ct_der_decode(x, y, &c3, &c2, &c2len, ct, ctlen), FASTSM2_OK);
+        CHECK(c2len == mlen && c3 != NULL && c2 != NULL);
+        CHECK(ctlen <= fs2_ct_der_max_size(mlen));
+        CHECK_STATUS(fs2_ct_der_encode(re, &relen, x, y, c3, c2, c2len), FASTSM2_OK);
+        CHECK(relen == ctlen && memcmp(re, ct, ctlen) == 0);
+    }
+    EVP_PKEY_free(k);
+
+    /* INTEGERs: leading zero bytes dropped, sign byte added. */
+    unsigned char x[32], y[32], c3[32], c2[300], out[400], x2[32], y2[32];
+    size_t len = sizeof out, c2len;
+    const unsigned char *pc3, *pc2;
+    memset(x, 0, 32);
+    x[2] = 0x7F;
+    memset(y, 0xFF, 32);
+    memset(c3, 0x33, 32);
+    memset(c2, 0x44, sizeof c2);
+    CHECK_STATUS(fs2_ct_der_encode(out, &len, x, y, c3, c2, 200), FASTSM2_OK);
+    /* 30 82 len | 02 1E 7F 00.. | 02 21 00 FF.. | 04 20 | 04 81 C8 */
+    CHECK(out[0] == 0x30 && out[1] == 0x82 && out[4] == 2 && out[5] == 30 && out[6] == 0x7F);
+    CHECK(out[36] == 2 && out[37] == 33 && out[38] == 0 && out[39] == 0xFF);
+    CHECK(out[71] == 4 && out[72] == 32 && out[105] == 4 && out[106] == 0x81 && out[107] == 200);
+    CHECK(len == 108 + 200 && (size_t)((out[2] << 8) | out[3]) == len - 4);
+    CHECK(len <= fs2_ct_der_max_size(200));
+    CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, out, len), FASTSM2_OK);
+    CHECK(memcmp(x2, x, 32) == 0 && memcmp(y2, y, 32) == 0 && pc3 == out + 73 && pc2 == out + 108 && c2len == 200);
+    /* Exact sizes for every C2 length class, max_size exact for top-bit x, y. */
+    size_t lens[] = {0, 1, 20, 21, 22, 127, 128, 255, 256, 299};
+    memset(x, 0xFF, 32);
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        len = sizeof out;
+        CHECK_STATUS(fs2_ct_der_encode(out, &len, x, y, c3, c2, lens[i]), FASTSM2_OK);
+        CHECK(len == fs2_ct_der_max_size(lens[i]));
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, out, len), FASTSM2_OK);
+        CHECK(c2len == lens[i]);
+        /* Buffer one byte short. */
+        size_t small = len - 1;
+        memset(out, 0xAA, sizeof out);
+        CHECK_STATUS(fs2_ct_der_encode(out, &small, x, y, c3, c2, lens[i]), FASTSM2_ERR_BUFFER_TOO_SMALL);
+        CHECK(small == 0 && all_zero(out, len - 1));
+    }
+    len = sizeof out;
+    CHECK_STATUS(fs2_ct_der_encode(out, &len, x, y, c3, NULL, 5), FASTSM2_ERR_ARG);
+
+    /* Bad ciphertexts. */
+    len = sizeof out;
+    CHECK_STATUS(fs2_ct_der_encode(out, &len, x, y, c3, c2, 10), FASTSM2_OK);
+    for (size_t t = 0; t < len; t++) {
+        memset(x2, 0xAA, 32);
+        pc2 = out;
+        c2len = 77;
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, out, t), FASTSM2_ERR_CIPHERTEXT);
+        CHECK(all_zero(x2, 32) && pc2 == NULL && c2len == 0);
+    }
+    unsigned char bad[400];
+    memcpy(bad, out, len);
+    bad[len] = 0;
+    CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, bad, len + 1), FASTSM2_ERR_CIPHERTEXT);
+    /* C3 of 31 bytes: 04 1F inside, shift everything. */
+    {
+        size_t o = 0, body;
+        unsigned char b[200];
+        b[o++] = 0x30;
+        b[o++] = 0; /* patched */
+        b[o++] = 2, b[o++] = 1, b[o++] = 5;
+        b[o++] = 2, b[o++] = 1, b[o++] = 6;
+        b[o++] = 4, b[o++] = 31;
+        memset(b + o, 0x33, 31), o += 31;
+        b[o++] = 4, b[o++] = 2, b[o++] = 9, b[o++] = 9;
+        body = o - 2;
+        b[1] = (unsigned char)body;
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, o), FASTSM2_ERR_CIPHERTEXT);
+        /* With 32 bytes of C3 and an empty C2 it parses. */
+        o = 8;
+        b[o++] = 4, b[o++] = 32;
+        memset(b + o, 0x33, 32), o += 32;
+        b[o++] = 4, b[o++] = 0;
+        b[1] = (unsigned char)(o - 2);
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, o), FASTSM2_OK);
+        CHECK(c2len == 0 && x2[31] == 5 && y2[31] == 6 && all_zero(x2, 31));
+        /* Negative x. */
+        b[4] = 0x85;
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, o), FASTSM2_ERR_CIPHERTEXT);
+        b[4] = 5;
+        /* C2 as a BIT STRING. */
+        b[o - 2] = 3;
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, o), FASTSM2_ERR_CIPHERTEXT);
+        b[o - 2] = 4;
+        /* Non-minimal length of C2: 04 81 00 is not allowed (00 < 128). */
+        b[o - 1] = 0x81;
+        b[o] = 0;
+        b[1]++;
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, o + 1), FASTSM2_ERR_CIPHERTEXT);
+    }
+    /* x of 33 significant bytes. */
+    {
+        unsigned char b[120];
+        size_t o = 0;
+        b[o++] = 0x30, b[o++] = 0;
+        b[o++] = 2, b[o++] = 33, b[o++] = 1;
+        memset(b + o, 0x11, 32), o += 32;
+        b[o++] = 2, b[o++] = 1, b[o++] = 6;
+        b[o++] = 4, b[o++] = 32;
+        memset(b + o, 0x33, 32), o += 32;
+        b[o++] = 4, b[o++] = 0;
+        b[1] = (unsigned char)(o - 2);
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, o), FASTSM2_ERR_CIPHERTEXT);
+    }
+}
+
+/* ---- PEM armour ----------------------------------------------------------- */
+
+/* Parse text as a private key; compare d when OK. */
+static int parse_priv_text(const char *text, unsigned char d[32])
+{
+    fastsm2_privkey key;
+    int ret = fastsm2_privkey_parse(&key, (const unsigned char *)text, strlen(text));
+    if (ret == FASTSM2_OK)
+        CHECK(fastsm2_privkey_to_bytes(d, &key) == FASTSM2_OK);
+    else
+        CHECK(all_zero((const unsigned char *)&key, sizeof key));
+    return ret;
+}
+
+/* s with the first `from` replaced by `to`; the result lives in one of four
+ * rotating buffers, so calls may nest. */
+static char *replace(const char *s, const char *from, const char *to)
+{
+    static char bufs[4][4096];
+    static int next;
+    char *buf = bufs[next++ & 3];
+    const char *at = strstr(s, from);
+    if (at == NULL) {
+        fprintf(stderr, "replace: '%s' not found\n", from);
+        exit(2);
+    }
+    size_t pre = (size_t)(at - s);
+    snprintf(buf, sizeof bufs[0], "%.*s%s%s", (int)pre, s, to, at + strlen(from));
+    return buf;
+}
+
+static void test_openssl_files(void)
+{
+    unsigned char d[32], want_d[32], out[1024];
+    size_t len;
+    fastsm2_privkey key;
+    fastsm2_pubkey pub;
+
+    fs2t_unhex(want_d, 32, file_d_hex);
+    CHECK_STATUS(parse_priv_text(file_pkcs8_pem, d), FASTSM2_OK);
+    CHECK(memcmp(d, want_d, 32) == 0);
+    CHECK_STATUS(parse_priv_text(file_sec1_pem, d), FASTSM2_OK);
+    CHECK(memcmp(d, want_d, 32) == 0);
+
+    /* Serialize: byte-identical to the files openssl wrote. */
+    CHECK_STATUS(fastsm2_privkey_parse(&key, (const unsigned char *)file_sec1_pem, strlen(file_sec1_pem)),
+                 FASTSM2_OK);
+    len = sizeof out;
+    CHECK_STATUS(fastsm2_privkey_serialize(out, &len, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+    CHECK(len == strlen(file_pkcs8_pem) && memcmp(out, file_pkcs8_pem, len) == 0 && out[len] == 0);
+    len = sizeof out;
+    CHECK_STATUS(fastsm2_privkey_serialize(out, &len, &key, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+    /* Same bytes but for the label: we write RFC 5915's EC PRIVATE KEY. */
+    char *sec1_ec = replace(file_sec1_pem, "BEGIN SM2", "BEGIN EC");
+    sec1_ec = replace(sec1_ec, "END SM2", "END EC");
+    CHECK(len == strlen(sec1_ec) && memcmp(out, sec1_ec, len) == 0);
+    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    len = sizeof out;
+    CHECK_STATUS(fastsm2_pubkey_serialize(out, &len, &pub, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+    CHECK(len == strlen(file_spki_pem) && memcmp(out, file_spki_pem, len) == 0);
+
+    /* The public key file parses to the same key. */
+    fastsm2_pubkey pub2;
+    unsigned char p1[65], p2[65];
+    size_t l1 = 65, l2 = 65;
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub2, (const unsigned char *)file_spki_pem, strlen(file_spki_pem)), FASTSM2_OK);
+    CHECK(fastsm2_pubkey_to_bytes(p1, &l1, &pub, 0) == FASTSM2_OK);
+    CHECK(fastsm2_pubkey_to_bytes(p2, &l2, &pub2, 0) == FASTSM2_OK);
+    CHECK(l1 == 65 && l2 == 65 && memcmp(p1, p2, 65) == 0);
+    /* Bare SEC1 points, both forms. */
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub2, p1, 65), FASTSM2_OK);
+    l2 = 33;
+    CHECK(fastsm2_pubkey_to_bytes(p2, &l2, &pub, 1) == FASTSM2_OK);
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub2, p2, 33), FASTSM2_OK);
+    l2 = 65;
+    CHECK(fastsm2_pubkey_to_bytes(p2, &l2, &pub2, 0) == FASTSM2_OK && memcmp(p1, p2, 65) == 0);
+    fastsm2_privkey_clear(&key);
+
+    /* `openssl ecparam -genkey` output: a parameters block first; text
+     * around the blocks; CRLF line ends; a PUBLIC KEY before a private one. */
+    char text[4096];
+    snprintf(text, sizeof text,
+             "Key made by openssl\r\n-----BEGIN SM2 PARAMETERS-----\r\nBggqgRzPVQGCLQ==\r\n"
+             "-----END SM2 PARAMETERS-----\r\n%s%s trailing words\n",
+             file_spki_pem, file_pkcs8_pem);
+    CHECK_STATUS(parse_priv_text(text, d), FASTSM2_OK);
+    CHECK(memcmp(d, want_d, 32) == 0);
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub2, (const unsigned char *)text, strlen(text)), FASTSM2_OK);
+    snprintf(text, sizeof text, "%s", file_pkcs8_pem);
+    for (char *p = text; (p = strchr(p, '\n')) != NULL; p += 2) { /* LF -> CRLF, in place */
+        memmove(p + 1, p, strlen(p) + 1);
+        *p = '\r';
+    }
+    CHECK_STATUS(parse_priv_text(text, d), FASTSM2_OK);
+    CHECK(memcmp(d, want_d, 32) == 0);
+    /* Base64 in odd line lengths and with spaces. */
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "BAQQgIR9dV", "BAQQg\n IR9d\tV"), d), FASTSM2_OK);
+    CHECK(memcmp(d, want_d, 32) == 0);
+}
+
+static void test_pem_bad(void)
+{
+    unsigned char d[32];
+    fastsm2_pubkey pub;
+    const char *t;
+
+    /* Bad base64 character, misplaced padding, non-zero pad bits, a
+     * truncated group, data after the padding. */
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MIGHA*EA"), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MIGHAgE="), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MI=HAgEA"), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzB=="), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA="), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA"), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA===="), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==AAAA"), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA=\n="), d), FASTSM2_OK);
+    /* Missing END line, END label that differs, no BEGIN, BEGIN inside. */
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "END PRIVATE KEY", "END PUBLIC KEY"), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----", "-----END PRIVATE KEY"), d),
+                 FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----BEGIN PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "AH/nrSMy", "-----BEGIN X-----\nAH/nrSMy"), d),
+                 FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text("", d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text("hello", d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(file_spki_pem, d), FASTSM2_ERR_PEM); /* no private key in it */
+    /* A body that decodes to a non-key. */
+    CHECK_STATUS(parse_priv_text("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", d), FASTSM2_ERR_DER);
+    CHECK_STATUS(parse_priv_text("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n", d), FASTSM2_ERR_DER);
+    /* Encrypted keys: PKCS#8 and the old OpenSSL headers. */
+    t = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBAA==\n-----END ENCRYPTED PRIVATE KEY-----\n";
+    CHECK_STATUS(parse_priv_text(t, d), FASTSM2_ERR_KEY_FORMAT);
+    t = "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n"
+        "MHcCAQEEICEfXVcm8sEul2LHuK2CsghaWBXc5remzh+TC12N6PWyoAoGCCqBHM9V\n"
+        "-----END EC PRIVATE KEY-----\n";
+    CHECK_STATUS(parse_priv_text(t, d), FASTSM2_ERR_KEY_FORMAT);
+    /* Other key types by label. */
+    CHECK_STATUS(parse_priv_text(replace(replace(file_pkcs8_pem, "BEGIN PRIVATE", "BEGIN RSA PRIVATE"), "END PRIVATE",
+                                         "END RSA PRIVATE"),
+                                 d),
+                 FASTSM2_ERR_KEY_FORMAT);
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub, (const unsigned char *)"hello", 5), FASTSM2_ERR_PEM);
+    t = replace(file_spki_pem, "wzA==", "wz*==");
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub, (const unsigned char *)t, strlen(t)), FASTSM2_ERR_PEM);
+    t = replace(file_spki_pem, "-----END PUBLIC KEY-----\n", "");
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub, (const unsigned char *)t, strlen(t)), FASTSM2_ERR_PEM);
+    CHECK(all_zero((const unsigned char *)&pub, sizeof pub));
+    CHECK_STATUS(fastsm2_privkey_parse(NULL, (const unsigned char *)"x", 1), FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_pubkey_parse(&pub, NULL, 1), FASTSM2_ERR_ARG);
+}
+
+/* ---- key files against OpenSSL -------------------------------------------- */
+
+static void test_keys_vs_openssl(void)
+{
+    for (int iter = 0; iter < 12; iter++) {
+        EVP_PKEY *k = ossl_sm2_key();
+        unsigned char want[1024], got[1024], d[32], d2[32];
+        size_t wlen, glen;
+        fastsm2_privkey key;
+        fastsm2_pubkey pub;
+
+        ossl_priv_bytes(d, k);
+        CHECK_STATUS(fastsm2_privkey_from_bytes(&key, d), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+
+        /* PKCS#8 DER and PEM. */
+        wlen = ossl_pkcs8_der(want, sizeof want, k);
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        CHECK(wlen == 138 && glen == wlen && memcmp(got, want, wlen) == 0);
+        wlen = ossl_pkcs8_pem(want, sizeof want, k);
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+        CHECK(glen == wlen && memcmp(got, want, wlen) == 0 && got[glen] == 0);
+        /* ... and they load here. */
+        fastsm2_privkey key2;
+        CHECK_STATUS(fastsm2_privkey_parse(&key2, want, wlen), FASTSM2_OK);
+        CHECK(fastsm2_privkey_to_bytes(d2, &key2) == FASTSM2_OK && memcmp(d, d2, 32) == 0);
+
+        /* SEC1 DER (openssl ec -outform DER) and PEM. */
+        wlen = ossl_sec1_der(want, sizeof want, k);
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        CHECK(wlen == 121 && glen == wlen && memcmp(got, want, wlen) == 0);
+        CHECK_STATUS(fastsm2_privkey_parse(&key2, want, wlen), FASTSM2_OK);
+        CHECK(fastsm2_privkey_to_bytes(d2, &key2) == FASTSM2_OK && memcmp(d, d2, 32) == 0);
+        unsigned char sec1[200];
+        memcpy(sec1, want, wlen);
+        size_t sec1len = wlen;
+        wlen = ossl_pem(want, sizeof want, "EC PRIVATE KEY", sec1, sec1len);
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+        CHECK(glen == wlen && memcmp(got, want, wlen) == 0);
+
+        /* Ours load in OpenSSL. */
+        BIO *b = BIO_new_mem_buf(got, (int)glen);
+        EVP_PKEY *back = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
+        BIO_free(b);
+        CHECK(back != NULL);
+        if (back != NULL) {
+            ossl_priv_bytes(d2, back);
+            CHECK(memcmp(d, d2, 32) == 0);
+            EVP_PKEY_free(back);
+        }
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        const unsigned char *pp = got;
+        back = d2i_AutoPrivateKey(NULL, &pp, (long)glen);
+        CHECK(back != NULL && pp == got + glen);
+        if (back != NULL) {
+            ossl_priv_bytes(d2, back);
+            CHECK(memcmp(d, d2, 32) == 0);
+            EVP_PKEY_free(back);
+        }
+
+        /* SPKI DER and PEM, both ways. */
+        wlen = ossl_spki_der(want, sizeof want, k);
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_pubkey_serialize(got, &glen, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        CHECK(wlen == 91 && glen == wlen && memcmp(got, want, wlen) == 0);
+        fastsm2_pubkey pub2;
+        unsigned char p1[65], p2[65];
+        size_t l1 = 65, l2 = 65;
+        CHECK_STATUS(fastsm2_pubkey_parse(&pub2, want, wlen), FASTSM2_OK);
+        CHECK(fastsm2_pubkey_to_bytes(p1, &l1, &pub, 0) == FASTSM2_OK);
+        CHECK(fastsm2_pubkey_to_bytes(p2, &l2, &pub2, 0) == FASTSM2_OK && memcmp(p1, p2, 65) == 0);
+        pp = got;
+        back = d2i_PUBKEY(NULL, &pp, (long)glen);
+        CHECK(back != NULL);
+        EVP_PKEY_free(back);
+        wlen = ossl_spki_pem(want, sizeof want, k);
+        glen = sizeof got;
+        CHECK_STATUS(fastsm2_pubkey_serialize(got, &glen, &pub, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+        CHECK(glen == wlen && memcmp(got, want, wlen) == 0);
+        CHECK_STATUS(fastsm2_pubkey_parse(&pub2, want, wlen), FASTSM2_OK);
+
+        fastsm2_privkey_clear(&key);
+        fastsm2_privkey_clear(&key2);
+        EVP_PKEY_free(k);
+    }
+}
+
+/* ---- key files: bad inputs ---------------------------------------------- */
+
+/* SEC1 ECPrivateKey by hand: d of dlen bytes, optional params OID (10 bytes
+ * with its tag) and optional point. */
+static size_t make_sec1(unsigned char *out, const unsigned char *d, size_t dlen, const unsigned char *params,
+                        const unsigned char *pt, size_t ptlen)
+{
+    size_t o = 2;
+    out[0] = 0x30;
+    out[o++] = 2, out[o++] = 1, out[o++] = 1;
+    out[o++] = 4, out[o++] = (unsigned char)dlen;
+    memcpy(out + o, d, dlen), o += dlen;
+    if (params != NULL) {
+        out[o++] = 0xA0, out[o++] = 10;
+        memcpy(out + o, params, 10), o += 10;
+    }
+    if (pt != NULL) {
+        out[o++] = 0xA1, out[o++] = (unsigned char)(ptlen + 3);
+        out[o++] = 3, out[o++] = (unsigned char)(ptlen + 1), out[o++] = 0;
+        memcpy(out + o, pt, ptlen), o += ptlen;
+    }
+    out[1] = (unsigned char)(o - 2);
+    return o;
+}
+
+/* PKCS#8 by hand around an inner ECPrivateKey, with an AlgorithmIdentifier
+ * body given raw (algid, alglen) and a version. */
+static size_t make_pkcs8(unsigned char *out, int version, const unsigned char *algid, size_t alglen,
+                         const unsigned char *inner, size_t innerlen)
+{
+    size_t o = 3;
+    out[0] = 0x30, out[1] = 0x81;
+    out[o++] = 2, out[o++] = 1, out[o++] = (unsigned char)version;
+    out[o++] = 0x30, out[o++] = (unsigned char)alglen;
+    memcpy(out + o, algid, alglen), o += alglen;
+    out[o++] = 4, out[o++] = (unsigned char)innerlen;
+    memcpy(out + o, inner, innerlen), o += innerlen;
+    out[2] = (unsigned char)(o - 3);
+    return o;
+}
+
+static int parse_priv(const unsigned char *in, size_t len)
+{
+    fastsm2_privkey key;
+    memset(&key, 0xAA, sizeof key);
+    int ret = fastsm2_privkey_parse(&key, in, len);
+    if (ret != FASTSM2_OK)
+        CHECK(all_zero((const unsigned char *)&key, sizeof key));
+    return ret;
+}
+
+static int parse_pub(const unsigned char *in, size_t len)
+{
+    fastsm2_pubkey pub;
+    int ret = fastsm2_pubkey_parse(&pub, in, len);
+    if (ret != FASTSM2_OK)
+        CHECK(all_zero((const unsigned char *)&pub, sizeof pub));
+    return ret;
+}
+
+static void test_keys_bad(void)
+{
+    unsigned char d[32], pt[65], ptc[33], buf[400], buf2[400], der[400];
+    size_t len, ptlen = 65, ptclen = 33;
+    fastsm2_privkey key;
+    fastsm2_pubkey pub;
+    static const unsigned char algid_ec[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
+                                             0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
+
+    fs2t_unhex(d, 32, file_d_hex);
+    CHECK_STATUS(fastsm2_privkey_from_bytes(&key, d), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    CHECK(fastsm2_pubkey_to_bytes(pt, &ptlen, &pub, 0) == FASTSM2_OK && ptlen == 65);
+    CHECK(fastsm2_pubkey_to_bytes(ptc, &ptclen, &pub, 1) == FASTSM2_OK && ptclen == 33);
+
+    /* Hand-made SEC1 forms: no params, no point, compressed point. */
+    len = make_sec1(buf, d, 32, NULL, NULL, 0);
+    CHECK_STATUS(parse_priv(buf, len), FASTSM2_OK);
+    len = make_sec1(buf, d, 32, oid_sm2, ptc, 33);
+    CHECK_STATUS(parse_priv(buf, len), FASTSM2_OK);
+    /* d shorter than 32 bytes is left-padded; 0 or 33 bytes are refused. */
+    {
+        unsigned char small[32] = {0};
+        small[31] = 7;
+        len = make_sec1(buf, small + 30, 2, oid_sm2, NULL, 0);
+        CHECK_STATUS(fastsm2_privkey_parse(&key, buf, len), FASTSM2_OK);
+        unsigned char got[32];
+        CHECK(fastsm2_privkey_to_bytes(got, &key) == FASTSM2_OK && memcmp(got, small, 32) == 0);
+        len = make_sec1(buf, small, 0, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_PRIVATE_KEY);
+        unsigned char d33[33] = {0};
+        memcpy(d33 + 1, d, 32);
+        len = make_sec1(buf, d33, 33, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_PRIVATE_KEY);
+    }
+    /* d = 0, n - 1, n, 2^256 - 1 -> PRIVATE_KEY; n - 2 is the largest. */
+    {
+        unsigned char bad_d[32];
+        memset(bad_d, 0, 32);
+        len = make_sec1(buf, bad_d, 32, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_PRIVATE_KEY);
+        len = make_pkcs8(der, 0, algid_ec, sizeof algid_ec, buf, len);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_PRIVATE_KEY);
+        memcpy(bad_d, N, 32);
+        bad_d[31] -= 1;
+        len = make_sec1(buf, bad_d, 32, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_PRIVATE_KEY);
+        len = make_pkcs8(der, 0, algid_ec, sizeof algid_ec, buf, len);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_PRIVATE_KEY);
+        memcpy(bad_d, N, 32);
+        len = make_sec1(buf, bad_d, 32, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_PRIVATE_KEY);
+        memset(bad_d, 0xFF, 32);
+        len = make_sec1(buf, bad_d, 32, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_PRIVATE_KEY);
+        memcpy(bad_d, N, 32);
+        bad_d[31] -= 2;
+        len = make_sec1(buf, bad_d, 32, oid_sm2, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_OK);
+    }
+    /* Embedded public key that does not match d: in SEC1, PKCS#8, compressed,
+     * of another length, with another prefix. */
+    {
+        unsigned char wrong[65];
+        memcpy(wrong, pt, 65);
+        wrong[64] ^= 1;
+        len = make_sec1(buf, d, 32, oid_sm2, wrong, 65);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        size_t l8 = make_pkcs8(der, 0, algid_ec, sizeof algid_ec, buf, len);
+        CHECK_STATUS(parse_priv(der, l8), FASTSM2_ERR_POINT);
+        unsigned char wc[33];
+        memcpy(wc, ptc, 33);
+        wc[0] ^= 1; /* the other y */
+        len = make_sec1(buf, d, 32, oid_sm2, wc, 33);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        len = make_sec1(buf, d, 32, oid_sm2, pt, 64);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        memcpy(wrong, pt, 65);
+        wrong[0] = 0x06; /* hybrid form */
+        len = make_sec1(buf, d, 32, oid_sm2, wrong, 65);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        /* Key of another d's public key. */
+        fastsm2_privkey other;
+        fastsm2_pubkey opub;
+        unsigned char d2[32], opt[65];
+        size_t oplen = 65;
+        memcpy(d2, d, 32);
+        d2[31] ^= 0x40;
+        CHECK_STATUS(fastsm2_privkey_from_bytes(&other, d2), FASTSM2_OK);
+        CHECK(fastsm2_privkey_pubkey(&opub, &other) == FASTSM2_OK);
+        CHECK(fastsm2_pubkey_to_bytes(opt, &oplen, &opub, 0) == FASTSM2_OK);
+        len = make_sec1(buf, d, 32, oid_sm2, opt, 65);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        fastsm2_privkey_clear(&other);
+    }
+    /* Curve parameters in SEC1: P-256 -> KEY_FORMAT; NULL (implicit) too. */
+    len = make_sec1(buf, d, 32, oid_p256, pt, 65);
+    CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_KEY_FORMAT);
+    {
+        static const unsigned char null_param[10] = {0x05, 0x00, 0x05, 0x00, 0x05, 0x00, 0x05, 0x00, 0x05, 0x00};
+        len = make_sec1(buf, d, 32, null_param, NULL, 0);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_KEY_FORMAT);
+    }
+    /* SEC1 version 2. */
+    len = make_sec1(buf, d, 32, oid_sm2, pt, 65);
+    buf[4] = 2;
+    CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_KEY_FORMAT);
+
+    /* PKCS#8 with the SM2 OID flavour: parameters absent, NULL, the curve. */
+    size_t innerlen = make_sec1(buf, d, 32, NULL, pt, 65);
+    {
+        static const unsigned char a1[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
+        static const unsigned char a2[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00};
+        static const unsigned char a3[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
+                                           0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
+        len = make_pkcs8(der, 0, a1, sizeof a1, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
+        len = make_pkcs8(der, 0, a2, sizeof a2, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
+        len = make_pkcs8(der, 0, a3, sizeof a3, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
+        /* ... but not with the P-256 curve, nor an INTEGER. */
+        unsigned char a4[sizeof a3];
+        memcpy(a4, a3, sizeof a3);
+        memcpy(a4 + 10, oid_p256, 10);
+        len = make_pkcs8(der, 0, a4, sizeof a4, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        static const unsigned char a5[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x02, 0x01, 0x01};
+        len = make_pkcs8(der, 0, a5, sizeof a5, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        /* id-ecPublicKey with P-256, NULL, absent, explicit parameters. */
+        memcpy(a4, algid_ec, sizeof algid_ec);
+        memcpy(a4 + 9, oid_p256, 10);
+        len = make_pkcs8(der, 0, a4, 19, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        static const unsigned char a6[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x05, 0x00};
+        len = make_pkcs8(der, 0, a6, sizeof a6, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = make_pkcs8(der, 0, a6, 9, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        static const unsigned char a7[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
+                                           0x30, 0x03, 0x02, 0x01, 0x01};
+        len = make_pkcs8(der, 0, a7, sizeof a7, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        /* rsaEncryption with NULL. */
+        static const unsigned char a8[] = {0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00};
+        len = make_pkcs8(der, 0, a8, sizeof a8, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        /* A third element in the AlgorithmIdentifier. */
+        unsigned char a9[sizeof algid_ec + 2];
+        memcpy(a9, algid_ec, sizeof algid_ec);
+        a9[sizeof algid_ec] = 5, a9[sizeof algid_ec + 1] = 0;
+        len = make_pkcs8(der, 0, a9, sizeof a9, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_DER);
+        /* Version 2 PKCS#8. */
+        len = make_pkcs8(der, 2, algid_ec, sizeof algid_ec, buf, innerlen);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        /* Inner [0] parameters naming P-256 in an SM2 PKCS#8. */
+        size_t il = make_sec1(buf2, d, 32, oid_p256, NULL, 0);
+        len = make_pkcs8(der, 0, algid_ec, sizeof algid_ec, buf2, il);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+    }
+    /* PKCS#8 with attributes [0] (skipped), and v2 with [1] publicKey. */
+    {
+        size_t l8 = make_pkcs8(der, 0, algid_ec, sizeof algid_ec, buf, innerlen);
+        static const unsigned char attrs[] = {0xA0, 0x00};
+        memcpy(der + l8, attrs, 2);
+        der[2] += 2;
+        CHECK_STATUS(parse_priv(der, l8 + 2), FASTSM2_OK);
+        l8 = make_pkcs8(der, 1, algid_ec, sizeof algid_ec, buf, innerlen);
+        der[l8] = 0x81, der[l8 + 1] = 66, der[l8 + 2] = 0;
+        memcpy(der + l8 + 3, pt, 65);
+        der[2] += 68;
+        CHECK_STATUS(parse_priv(der, l8 + 68), FASTSM2_OK);
+        der[l8 + 3 + 64] ^= 1; /* differs from the inner point */
+        CHECK_STATUS(parse_priv(der, l8 + 68), FASTSM2_ERR_POINT);
+        der[l8 + 3 + 64] ^= 1;
+        der[5] = 0; /* [1] publicKey in version 0: not allowed */
+        CHECK_STATUS(parse_priv(der, l8 + 68), FASTSM2_ERR_DER);
+        der[5] = 1;
+        der[l8 + 2] = 1; /* unused bits */
+        CHECK_STATUS(parse_priv(der, l8 + 68), FASTSM2_ERR_DER);
+    }
+
+    /* OpenSSL-made P-256 and Ed25519 keys -> KEY_FORMAT. */
+    {
+        EVP_PKEY *p256 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+        EVP_PKEY *ed = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+        CHECK(p256 != NULL && ed != NULL);
+        len = ossl_pkcs8_der(der, sizeof der, p256);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = ossl_pkcs8_pem(der, sizeof der, p256);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = ossl_sec1_der(der, sizeof der, p256);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = ossl_spki_der(der, sizeof der, p256);
+        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = ossl_spki_pem(der, sizeof der, p256);
+        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = ossl_pkcs8_der(der, sizeof der, ed);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        len = ossl_spki_der(der, sizeof der, ed);
+        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
+        EVP_PKEY_free(p256);
+        EVP_PKEY_free(ed);
+    }
+
+    /* DER structure errors on our own PKCS#8 / SEC1 / SPKI: truncation at
+     * every length, trailing bytes, a non-minimal outer length. */
+    int fmts[2] = {FASTSM2_KEYFMT_PKCS8, FASTSM2_KEYFMT_SEC1};
+    for (int f = 0; f < 3; f++) {
+        len = sizeof der;
+        if (f < 2)
+            CHECK_STATUS(fastsm2_privkey_serialize(der, &len, &key, fmts[f]), FASTSM2_OK);
+        else
+            CHECK_STATUS(fastsm2_pubkey_serialize(der, &len, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        int (*parse)(const unsigned char *, size_t) = f < 2 ? parse_priv : parse_pub;
+        CHECK_STATUS(parse(der, len), FASTSM2_OK);
+        CHECK_STATUS(parse(der, 0), FASTSM2_ERR_PEM);
+        for (size_t t = 1; t < len; t++)
+            CHECK_STATUS(parse(der, t), FASTSM2_ERR_DER);
+        der[len] = 0;
+        CHECK_STATUS(parse(der, len + 1), FASTSM2_ERR_DER);
+        /* 30 81 xx where 30 xx would do (SPKI is short-form). */
+        if (f == 2) {
+            memmove(der + 3, der + 2, len - 2);
+            der[1] = 0x81;
+            der[2] = (unsigned char)(len - 2);
+            CHECK_STATUS(parse(der, len + 1), FASTSM2_ERR_DER);
+        }
+    }
+    /* SPKI: point off the curve, bad prefix, wrong length, unused bits. */
+    len = sizeof der;
+    CHECK_STATUS(fastsm2_pubkey_serialize(der, &len, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
+    der[len - 1] ^= 1;
+    CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_POINT);
+    der[len - 1] ^= 1;
+    der[len - 65] = 0x05;
+    CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_POINT);
+    der[len - 65] = 0x04;
+    der[len - 66] = 1;
+    CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_DER);
+    der[len - 66] = 0;
+    der[1]--, der[len - 67]--; /* a 64-byte point */
+    CHECK_STATUS(parse_pub(der, len - 1), FASTSM2_ERR_POINT);
+    /* SPKI with the SM2 OID flavour and a compressed point. */
+    {
+        unsigned char s[100];
+        size_t o = 0;
+        s[o++] = 0x30, s[o++] = 0;
+        s[o++] = 0x30, s[o++] = 12;
+        memcpy(s + o, oid_sm2, 10), o += 10;
+        s[o++] = 5, s[o++] = 0;
+        s[o++] = 3, s[o++] = 34, s[o++] = 0;
+        memcpy(s + o, ptc, 33), o += 33;
+        s[1] = (unsigned char)(o - 2);
+        CHECK_STATUS(parse_pub(s, o), FASTSM2_OK);
+        s[o - 1] ^= 0x55; /* x probably not on the curve, or a different key */
+        int r = parse_pub(s, o);
+        CHECK(r == FASTSM2_ERR_POINT || r == FASTSM2_OK);
+    }
+    /* Bare points: off the curve, bad prefix. */
+    {
+        unsigned char bp[65];
+        memcpy(bp, pt, 65);
+        bp[64] ^= 1;
+        CHECK_STATUS(parse_pub(bp, 65), FASTSM2_ERR_POINT);
+        CHECK_STATUS(parse_pub(pt, 64), FASTSM2_ERR_PEM); /* not a point length: taken as PEM */
+    }
+
+    /* Serialize: bad format, buffer sizes. */
+    len = sizeof der;
+    CHECK_STATUS(fastsm2_privkey_serialize(der, &len, &key, 4), FASTSM2_ERR_ARG);
+    CHECK(len == 0);
+    len = sizeof der;
+    CHECK_STATUS(fastsm2_pubkey_serialize(der, &len, &pub, FASTSM2_KEYFMT_SEC1), FASTSM2_ERR_ARG);
+    len = sizeof der;
+    CHECK_STATUS(fastsm2_privkey_serialize(der, &len, NULL, 0), FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_privkey_serialize(der, NULL, &key, 0), FASTSM2_ERR_ARG);
+    for (int fmt = 0; fmt < 4; fmt++) {
+        size_t need = sizeof der;
+        CHECK_STATUS(fastsm2_privkey_serialize(der, &need, &key, fmt), FASTSM2_OK);
+        if (fmt & FASTSM2_KEYFMT_PEM)
+            CHECK(der[need] == 0 && strlen((char *)der) == need);
+        for (size_t cap = 0; cap < need + ((fmt & FASTSM2_KEYFMT_PEM) ? 1 : 0); cap++) {
+            memset(der, 0xAA, sizeof der);
+            len = cap;
+            CHECK_STATUS(fastsm2_privkey_serialize(der, &len, &key, fmt), FASTSM2_ERR_BUFFER_TOO_SMALL);
+            CHECK(len == 0 && all_zero(der, cap) && der[cap] == 0xAA);
+        }
+        len = need + ((fmt & FASTSM2_KEYFMT_PEM) ? 1 : 0);
+        CHECK_STATUS(fastsm2_privkey_serialize(der, &len, &key, fmt), FASTSM2_OK);
+        CHECK(len == need);
+    }
+    for (int fmt = 0; fmt <= 2; fmt += 2) {
+        size_t need = sizeof der;
+        CHECK_STATUS(fastsm2_pubkey_serialize(der, &need, &pub, fmt), FASTSM2_OK);
+        len = need - 1 + (fmt ? 1 : 0);
+        CHECK_STATUS(fastsm2_pubkey_serialize(der, &len, &pub, fmt), FASTSM2_ERR_BUFFER_TOO_SMALL);
+        CHECK(len == 0);
+    }
+    fastsm2_privkey_clear(&key);
+}
+
+/* ---- fuzz ------------------------------------------------------------------- */
+
+static void mutate(unsigned char *b, size_t *len, size_t cap)
+{
+    int nmut = 1 + (int)(fs2t_rand_u64() % 3);
+    for (int m = 0; m < nmut; m++) {
+        uint64_t r = fs2t_rand_u64();
+        size_t pos = *len ? (size_t)(r >> 8) % *len : 0;
+        switch (r % 6) {
+        case 0: /* flip a bit */
+            if (*len)
+                b[pos] ^= (unsigned char)(1u << ((r >> 40) & 7));
+            break;
+        case 1: /* set a byte */
+            if (*len)
+                b[pos] = (unsigned char)(r >> 48);
+            break;
+        case 2: /* truncate */
+            *len = pos;
+            break;
+        case 3: /* insert a byte */
+            if (*len < cap) {
+                memmove(b + pos + 1, b + pos, *len - pos);
+                b[pos] = (unsigned char)(r >> 48);
+                (*len)++;
+            }
+            break;
+        case 4: /* delete a byte */
+            if (*len) {
+                memmove(b + pos, b + pos + 1, *len - pos - 1);
+                (*len)--;
+            }
+            break;
+        default: /* a length-ish byte */
+            if (*len)
+                b[pos] = (unsigned char)(0x7E + ((r >> 48) % 8));
+            break;
+        }
+    }
+}
+
+static int is_status(int r) { return r == FASTSM2_OK || (r < 0 && r >= FASTSM2_ERR_SCALAR); }
+
+static void test_fuzz(void)
+{
+    fastsm2_privkey key;
+    fastsm2_pubkey pub;
+    unsigned char d[32], seeds[6][1024], buf[1100], out[1100];
+    size_t seedlen[6];
+
+    fs2t_unhex(d, 32, file_d_hex);
+    CHECK(fastsm2_privkey_from_bytes(&key, d) == FASTSM2_OK);
+    CHECK(fastsm2_privkey_pubkey(&pub, &key) == FASTSM2_OK);
+    for (int i = 0; i < 4; i++) {
+        seedlen[i] = sizeof seeds[i];
+        CHECK(fastsm2_privkey_serialize(seeds[i], &seedlen[i], &key, i) == FASTSM2_OK);
+    }
+    seedlen[4] = sizeof seeds[4];
+    CHECK(fastsm2_pubkey_serialize(seeds[4], &seedlen[4], &pub, FASTSM2_KEYFMT_DER) == FASTSM2_OK);
+    seedlen[5] = sizeof seeds[5];
+    CHECK(fastsm2_pubkey_serialize(seeds[5], &seedlen[5], &pub, FASTSM2_KEYFMT_PEM) == FASTSM2_OK);
+
+    unsigned long accepted = 0, bad_status = 0, noncanon = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        int s = iter % 6;
+        size_t len = seedlen[s];
+        memcpy(buf, seeds[s], len);
+        mutate(buf, &len, sizeof buf);
+        /* Parse from an exact-size heap copy, so ASan sees any over-read. */
+        unsigned char *h = malloc(len ? len : 1);
+        memcpy(h, buf, len);
+        int r = s < 4 ? fastsm2_privkey_parse(&key, h, len) : fastsm2_pubkey_parse(&pub, h, len);
+        bad_status += !is_status(r);
+        accepted += r == FASTSM2_OK;
+        free(h);
+    }
+    CHECK(bad_status == 0);
+    printf("key fuzz: %lu of 3000 mutated files accepted\n", accepted);
+
+    /* Signatures and ciphertexts: whatever strict DER accepts re-encodes to
+     * the same bytes (one encoding per value). */
+    for (int iter = 0; iter < 3000; iter++) {
+        unsigned char sig[64], x[32], y[32], c3buf[32], *h;
+        const unsigned char *c3, *c2;
+        size_t len = sizeof buf, olen = sizeof out, c2len;
+        int r;
+        if (iter & 1) {
+            rand_scalar(sig);
+            rand_scalar(sig + 32);
+            CHECK(fs2_sig_der_encode(buf, &len, sig, sig + 32) == FASTSM2_OK);
+        } else {
+            unsigned char c2buf[300];
+            rand_scalar(x);
+            rand_scalar(y);
+            fs2t_rand_bytes(c3buf, 32);
+            fs2t_rand_bytes(c2buf, sizeof c2buf);
+            CHECK(fs2_ct_der_encode(buf, &len, x, y, c3buf, c2buf, fs2t_rand_u64() % 300) == FASTSM2_OK);
+        }
+        mutate(buf, &len, sizeof buf);
+        h = malloc(len ? len : 1);
+        memcpy(h, buf, len);
+        if (iter & 1) {
+            r = fastsm2_sig_from_der(sig, h, len);
+            CHECK(r == FASTSM2_OK || r == FASTSM2_ERR_DER || r == FASTSM2_ERR_SIG_RANGE);
+            if (r == FASTSM2_OK) {
+                CHECK(fastsm2_sig_to_der(out, &olen, sig) == FASTSM2_OK);
+                noncanon += olen != len || memcmp(out, h, len) != 0;
+            }
+        } else {
+            r = fs2_ct_der_decode(x, y, &c3, &c2, &c2len, h, len);
+            CHECK(r == FASTSM2_OK || r == FASTSM2_ERR_CIPHERTEXT);
+            if (r == FASTSM2_OK) {
+                CHECK(c3 >= h && c3 + 32 <= h + len && c2 >= h && c2 + c2len <= h + len);
+                CHECK(fs2_ct_der_encode(out, &olen, x, y, c3, c2, c2len) == FASTSM2_OK);
+                noncanon += olen != len || memcmp(out, h, len) != 0;
+            }
+        }
+        free(h);
+    }
+    CHECK(noncanon == 0);
+
+    /* Random bytes with a DER-looking or PEM-looking start. */
+    for (int iter = 0; iter < 1000; iter++) {
+        size_t len = fs2t_rand_u64() % 200;
+        unsigned char *h = malloc(len ? len : 1);
+        fs2t_rand_bytes(h, len);
+        if (len && (iter & 1))
+            h[0] = 0x30;
+        CHECK(is_status(fastsm2_privkey_parse(&key, h, len)));
+        CHECK(is_status(fastsm2_pubkey_parse(&pub, h, len)));
+        unsigned char sig[64];
+        int r = fastsm2_sig_from_der(sig, h, len);
+        CHECK(r == FASTSM2_OK || r == FASTSM2_ERR_DER || r == FASTSM2_ERR_SIG_RANGE);
+        free(h);
+    }
+    fastsm2_privkey_clear(&key);
+}
+
+int main(void)
+{
+    test_sig_der_vs_openssl();
+    test_sig_der_bad();
+    test_ct_der();
+    test_openssl_files();
+    test_pem_bad();
+    test_keys_vs_openssl();
+    test_keys_bad();
+    test_fuzz();
+    return fs2t_finish("test_encoding");
+}

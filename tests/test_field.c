@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Field arithmetic mod p and mod n against OpenSSL's BIGNUM, an independent
+ * big-integer reference, on random values and the edges (0, 1, m-1, m, m+1,
+ * 2^256-1, ...). */
+#include <openssl/bn.h>
+#include <string.h>
+
+#include "internal.h"
+#include "field/field_generic.h"
+#include "testutil.h"
+
+static BN_CTX *bnctx;
+static BIGNUM *P, *N, *R; /* R = 2^256 */
+
+static BIGNUM *bn_from_limbs(const uint64_t a[4])
+{
+    unsigned char b[32];
+    fs2_u256_to_be(b, a);
+    return BN_bin2bn(b, 32, NULL);
+}
+
+static void limbs_from_bn(uint64_t r[4], const BIGNUM *a)
+{
+    unsigned char b[32];
+    BN_bn2binpad(a, b, 32);
+    fs2_u256_from_be(r, b);
+}
+
+static int eq_bn(const uint64_t a[4], const BIGNUM *b)
+{
+    BIGNUM *x = bn_from_limbs(a);
+    int ok = BN_cmp(x, b) == 0;
+    BN_free(x);
+    return ok;
+}
+
+/* Values to try, all < 2^256; the field functions get them reduced mod m
+ * when they require canonical input. */
+#define NEDGE 12
+static void edge_value(uint64_t r[4], int i, const BIGNUM *m)
+{
+    BIGNUM *t = BN_new();
+    switch (i) {
+    case 0: BN_zero(t); break;
+    case 1: BN_one(t); break;
+    case 2: BN_copy(t, m); BN_sub_word(t, 1); break;
+    case 3: BN_copy(t, m); break;          /* reduced below: 0 */
+    case 4: BN_copy(t, m); BN_add_word(t, 1); break;
+    case 5: BN_copy(t, R); BN_sub_word(t, 1); break;
+    case 6: BN_set_word(t, 2); break;
+    case 7: BN_copy(t, m); BN_rshift1(t, t); break;
+    case 8: BN_copy(t, m); BN_sub_word(t, 2); break;
+    case 9: BN_one(t); BN_lshift(t, t, 255); break;
+    case 10: BN_one(t); BN_lshift(t, t, 128); BN_sub_word(t, 1); break;
+    default: BN_copy(t, R); BN_sub(t, t, m); break; /* 2^256 - m */
+    }
+    limbs_from_bn(r, t);
+    BN_free(t);
+}
+
+static void random_value(uint64_t r[4])
+{
+    fs2t_rand_bytes(r, 32);
+    /* bias towards structured values now and then */
+    switch (fs2t_rand_u64() % 8) {
+    case 0: r[0] = r[1] = 0; break;
+    case 1: r[2] = r[3] = ~(uint64_t)0; break;
+    default: break;
+    }
+}
+
+/* Reference for the Montgomery layer: mont(a) = a R mod m. */
+static void check_pair(const uint64_t a_in[4], const uint64_t b_in[4], int modn)
+{
+    const BIGNUM *m = modn ? N : P;
+    BIGNUM *a = bn_from_limbs(a_in), *b = bn_from_limbs(b_in), *e = BN_new(), *ar = BN_new(), *br = BN_new();
+    BN_nnmod(a, a, m, bnctx);
+    BN_nnmod(b, b, m, bnctx);
+    uint64_t ac[4], bc[4], r[4];
+    limbs_from_bn(ac, a);
+    limbs_from_bn(bc, b);
+
+    /* add / sub on canonical values (same code for both domains) */
+    fs2_modadd(r, ac, bc, modn ? FS2_N : FS2_P);
+    BN_mod_add(e, a, b, m, bnctx);
+    CHECK(eq_bn(r, e));
+    fs2_modsub(r, ac, bc, modn ? FS2_N : FS2_P);
+    BN_mod_sub(e, a, b, m, bnctx);
+    CHECK(eq_bn(r, e));
+
+    if (!modn) {
+        fs2_fe fa, fb, fr;
+        fs2_fe_from_int(&fa, ac);
+        fs2_fe_from_int(&fb, bc);
+        /* from_int gives a R mod p */
+        BN_mod_mul(ar, a, R, m, bnctx);
+        CHECK(eq_bn(fa.v, ar));
+        fs2_fe_mul(&fr, &fa, &fb);
+        fs2_fe_to_int(r, &fr);
+        BN_mod_mul(e, a, b, m, bnctx);
+        CHECK(eq_bn(r, e));
+        fs2_fe_sqr(&fr, &fa);
+        fs2_fe_to_int(r, &fr);
+        BN_mod_sqr(e, a, m, bnctx);
+        CHECK(eq_bn(r, e));
+        fs2_fe_neg(&fr, &fa);
+        fs2_fe_to_int(r, &fr);
+        BN_mod_sub(e, m, a, m, bnctx);
+        BN_nnmod(e, e, m, bnctx);
+        CHECK(eq_bn(r, e));
+        fs2_fe_inv(&fr, &fa);
+        fs2_fe_to_int(r, &fr);
+        if (BN_is_zero(a))
+            BN_zero(e);
+        else
+            BN_mod_inverse(e, a, m, bnctx);
+        CHECK(eq_bn(r, e));
+        CHECK((fs2_fe_is_zero_mask(&fa) != 0) == BN_is_zero(a));
+        CHECK((fs2_fe_eq_mask(&fa, &fb) != 0) == (BN_cmp(a, b) == 0));
+    } else {
+        fs2_sc sa, sb, sr;
+        memcpy(sa.v, ac, 32);
+        memcpy(sb.v, bc, 32);
+        /* Montgomery product: a b R^-1 mod n */
+        fs2_sc_mont_mul(&sr, &sa, &sb);
+        BN_mod_inverse(br, R, m, bnctx);
+        BN_mod_mul(e, a, b, m, bnctx);
+        BN_mod_mul(e, e, br, m, bnctx);
+        CHECK(eq_bn(sr.v, e));
+        fs2_sc_to_mont(&sr, &sa);
+        BN_mod_mul(e, a, R, m, bnctx);
+        CHECK(eq_bn(sr.v, e));
+        fs2_sc_inv(&sr, &sa);
+        if (BN_is_zero(a))
+            BN_zero(e);
+        else
+            BN_mod_inverse(e, a, m, bnctx);
+        CHECK(eq_bn(sr.v, e));
+    }
+    /* reduction of any 256-bit value (raw, unreduced input) */
+    {
+        BIGNUM *raw = bn_from_limbs(a_in);
+        fs2_sc sr;
+        if (modn) {
+            fs2_sc_reduce(&sr, a_in);
+            BN_nnmod(e, raw, N, bnctx);
+            CHECK(eq_bn(sr.v, e));
+        }
+        BIGNUM *rawb = bn_from_limbs(b_in);
+        CHECK((fs2_lt_mask4(a_in, b_in) != 0) == (BN_cmp(raw, rawb) < 0));
+        BN_free(raw);
+        BN_free(rawb);
+    }
+    BN_free(a);
+    BN_free(b);
+    BN_free(e);
+    BN_free(ar);
+    BN_free(br);
+}
+
+int main(void)
+{
+    bnctx = BN_CTX_new();
+    P = NULL;
+    N = NULL;
+    R = BN_new();
+    BN_hex2bn(&P, "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF");
+    BN_hex2bn(&N, "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123");
+    BN_one(R);
+    BN_lshift(R, R, 256);
+    CHECK(eq_bn(FS2_P, P));
+    CHECK(eq_bn(FS2_N, N));
+
+    for (int modn = 0; modn < 2; modn++) {
+        const BIGNUM *m = modn ? N : P;
+        for (int i = 0; i < NEDGE; i++)
+            for (int j = 0; j < NEDGE; j++) {
+                uint64_t a[4], b[4];
+                edge_value(a, i, m);
+                edge_value(b, j, m);
+                check_pair(a, b, modn);
+            }
+        for (int i = 0; i < 3000; i++) {
+            uint64_t a[4], b[4];
+            random_value(a);
+            random_value(b);
+            check_pair(a, b, modn);
+        }
+    }
+    /* Montgomery constants */
+    {
+        fs2_fe one;
+        static const uint64_t o[4] = {1, 0, 0, 0};
+        fs2_fe_from_int(&one, o);
+        CHECK(fs2_fe_eq_mask(&one, &FS2_FE_ONE) != 0);
+    }
+    BN_free(P);
+    BN_free(N);
+    BN_free(R);
+    BN_CTX_free(bnctx);
+    return fs2t_finish("test_field");
+}

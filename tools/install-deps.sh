@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Install what `make test` / `make speed` need on a fresh Debian-like machine.
+# Installs only what is missing; fails loudly when it cannot.
+set -euo pipefail
+
+need=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have cmake    || need+=(cmake)
+have ninja    || need+=(ninja-build)
+have cc       || need+=(gcc)
+have python3  || need+=(python3)
+have openssl  || need+=(openssl)
+have valgrind || need+=(valgrind)
+[ -f /usr/include/openssl/evp.h ]        || need+=(libssl-dev)
+[ -f /usr/include/valgrind/memcheck.h ]  || need+=(valgrind)
+# ASan/UBSan runtimes come with gcc's libasan/libubsan.
+if ! echo 'int main(void){return 0;}' | cc -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
+  need+=(libasan8 libubsan1)
+fi
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${need[*]}" >&2
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  have sudo || { echo "install-deps: need root or sudo to install: ${need[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
