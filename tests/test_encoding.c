@@ -377,7 +377,7 @@ static void test_ct_der(void)
     EVP_PKEY_free(k);
 
     /* INTEGERs: leading zero bytes dropped, sign byte added. */
-    unsigned char x[32], y[32], c3[32], c2[300], out[400], x2[32], y2[32];
+    unsigned char x[32], y[32], c3[32], c2[300], out[600], x2[32], y2[32];
     size_t len = sizeof out, c2len;
     const unsigned char *pc3, *pc2;
     memset(x, 0, 32);
@@ -394,6 +394,17 @@ static void test_ct_der(void)
     CHECK(len <= fs2_ct_der_max_size(200));
     CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, out, len), FASTSM2_OK);
     CHECK(memcmp(x2, x, 32) == 0 && memcmp(y2, y, 32) == 0 && pc3 == out + 73 && pc2 == out + 108 && c2len == 200);
+    {
+        /* The same with C2's length as 82 00 C8: a leading zero length byte. */
+        unsigned char b[600];
+        memcpy(b, out, 106);
+        b[106] = 0x82, b[107] = 0, b[108] = 200;
+        memcpy(b + 109, out + 108, 200);
+        b[3]++;
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, len + 1), FASTSM2_ERR_CIPHERTEXT);
+        b[107] = 1; /* 82 01 C8: longer than what is there */
+        CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, b, len + 1), FASTSM2_ERR_CIPHERTEXT);
+    }
     /* Exact sizes for every C2 length class, max_size exact for top-bit x, y. */
     size_t lens[] = {0, 1, 20, 21, 22, 127, 128, 255, 256, 299};
     memset(x, 0xFF, 32);
@@ -422,7 +433,7 @@ static void test_ct_der(void)
         CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, out, t), FASTSM2_ERR_CIPHERTEXT);
         CHECK(all_zero(x2, 32) && pc2 == NULL && c2len == 0);
     }
-    unsigned char bad[400];
+    unsigned char bad[600];
     memcpy(bad, out, len);
     bad[len] = 0;
     CHECK_STATUS(fs2_ct_der_decode(x2, y2, &pc3, &pc2, &c2len, bad, len + 1), FASTSM2_ERR_CIPHERTEXT);
@@ -595,6 +606,8 @@ static void test_pem_bad(void)
     CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA===="), d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==AAAA"), d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA=\n="), d), FASTSM2_OK);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wz==="), d), FASTSM2_ERR_PEM);
+    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==\n===="), d), FASTSM2_ERR_PEM);
     /* Missing END line, END label that differs, no BEGIN, BEGIN inside. */
     CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "END PRIVATE KEY", "END PUBLIC KEY"), d), FASTSM2_ERR_PEM);
@@ -760,6 +773,11 @@ static size_t make_pkcs8(unsigned char *out, int version, const unsigned char *a
     memcpy(out + o, algid, alglen), o += alglen;
     out[o++] = 4, out[o++] = (unsigned char)innerlen;
     memcpy(out + o, inner, innerlen), o += innerlen;
+    if (o - 3 < 0x80) { /* short form */
+        memmove(out + 2, out + 3, o - 3);
+        out[1] = (unsigned char)(o - 3);
+        return o - 1;
+    }
     out[2] = (unsigned char)(o - 3);
     return o;
 }
@@ -785,7 +803,7 @@ static int parse_pub(const unsigned char *in, size_t len)
 
 static void test_keys_bad(void)
 {
-    unsigned char d[32], pt[65], ptc[33], buf[400], buf2[400], der[400];
+    unsigned char d[32], pt[65], ptc[33], buf[400], buf2[400], der[1024];
     size_t len, ptlen = 65, ptclen = 33;
     fastsm2_privkey key;
     fastsm2_pubkey pub;
@@ -885,6 +903,19 @@ static void test_keys_bad(void)
         static const unsigned char null_param[10] = {0x05, 0x00, 0x05, 0x00, 0x05, 0x00, 0x05, 0x00, 0x05, 0x00};
         len = make_sec1(buf, d, 32, null_param, NULL, 0);
         CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_KEY_FORMAT);
+    }
+    /* A trailing element inside the ECPrivateKey, and after it. */
+    len = make_sec1(buf, d, 32, oid_sm2, pt, 65);
+    buf[1] += 2, buf[len] = 5, buf[len + 1] = 0;
+    CHECK_STATUS(parse_priv(buf, len + 2), FASTSM2_ERR_DER);
+    buf[1] -= 2;
+    CHECK_STATUS(parse_priv(buf, len + 2), FASTSM2_ERR_DER);
+    /* [0] and [1] swapped. */
+    {
+        size_t l2 = make_sec1(buf2, d, 32, NULL, pt, 65);
+        memcpy(buf2 + l2, buf + 39, 12);
+        buf2[1] += 12;
+        CHECK_STATUS(parse_priv(buf2, l2 + 12), FASTSM2_ERR_DER);
     }
     /* SEC1 version 2. */
     len = make_sec1(buf, d, 32, oid_sm2, pt, 65);
@@ -988,6 +1019,21 @@ static void test_keys_bad(void)
         CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
         EVP_PKEY_free(p256);
         EVP_PKEY_free(ed);
+    }
+    /* OpenSSL's password-encrypted PKCS#8 of an SM2 key, DER and PEM. */
+    {
+        EVP_PKEY *k = ossl_sm2_key();
+        BIO *b = BIO_new(BIO_s_mem());
+        CHECK(i2d_PKCS8PrivateKey_bio(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)"pw") == 1);
+        len = bio_drain(b, der, sizeof der);
+        CHECK(len > 0 && der[0] == 0x30);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        b = BIO_new(BIO_s_mem());
+        CHECK(PEM_write_bio_PKCS8PrivateKey(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)"pw") == 1);
+        len = bio_drain(b, der, sizeof der);
+        CHECK(len > 0);
+        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
+        EVP_PKEY_free(k);
     }
 
     /* DER structure errors on our own PKCS#8 / SEC1 / SPKI: truncation at
@@ -1150,7 +1196,7 @@ static void test_fuzz(void)
     CHECK(fastsm2_pubkey_serialize(seeds[5], &seedlen[5], &pub, FASTSM2_KEYFMT_PEM) == FASTSM2_OK);
 
     unsigned long accepted = 0, bad_status = 0, noncanon = 0;
-    for (int iter = 0; iter < 3000; iter++) {
+    for (int iter = 0; iter < 6000; iter++) {
         int s = iter % 6;
         size_t len = seedlen[s];
         memcpy(buf, seeds[s], len);
@@ -1164,7 +1210,7 @@ static void test_fuzz(void)
         free(h);
     }
     CHECK(bad_status == 0);
-    printf("key fuzz: %lu of 3000 mutated files accepted\n", accepted);
+    printf("key fuzz: %lu of 6000 mutated files accepted\n", accepted);
 
     /* Signatures and ciphertexts: whatever strict DER accepts re-encodes to
      * the same bytes (one encoding per value). */

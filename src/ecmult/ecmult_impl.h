@@ -55,6 +55,22 @@ static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)
     return (uint64_t)0 - ((x - 1) >> 63);
 }
 
+/* Constant-time table lookup: copy entry idx - 1 (entries of `width`
+ * limbs) into out, or zeros when idx = 0, reading every entry with masks.
+ * Inlined with a constant width, the inner loop vectorizes. width <= 12. */
+static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width,
+                                    unsigned idx)
+{
+    uint64_t acc[12] = {0};
+    for (unsigned j = 0; j < entries; j++) {
+        uint64_t m = fs2_eq_mask_u(idx, j + 1);
+        const uint64_t *e = table + (size_t)width * j;
+        for (unsigned l = 0; l < width; l++)
+            acc[l] |= e[l] & m;
+    }
+    memcpy(out, acc, width * sizeof(uint64_t));
+}
+
 static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
 {
     fs2_fe n;
@@ -74,14 +90,7 @@ static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
         unsigned d = fs2_recode_step(fs2_scalar_bits(k, 7 * i, 7) + carry, 7, &neg, &c);
         carry = c;
         fs2_ge t;
-        memset(&t, 0, sizeof t);
-        for (unsigned j = 0; j < 64; j++) {
-            uint64_t m = fs2_eq_mask_u(d, j + 1);
-            for (int l = 0; l < 4; l++) {
-                t.x.v[l] |= fs2_gen_table[i][j].x[l] & m;
-                t.y.v[l] |= fs2_gen_table[i][j].y[l] & m;
-            }
-        }
+        fs2_select_limbs(&t, (const uint64_t *)fs2_gen_table[i], 64, 8, d);
         fs2_fe_cneg(&t.y, (uint64_t)0 - neg);
         uint64_t nz = ~fs2_eq_mask_u(d, 0);
         fs2_gej_add_ge_masks(&sum, &acc, &t, NULL, NULL);
@@ -117,15 +126,7 @@ static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
         if (i != 51)
             for (int j = 0; j < 5; j++)
                 fs2_gej_double(&acc, &acc);
-        memset(&t, 0, sizeof t);
-        for (unsigned j = 0; j < 16; j++) {
-            uint64_t m = fs2_eq_mask_u(digit[i], j + 1);
-            for (int l = 0; l < 4; l++) {
-                t.x.v[l] |= tab[j].x.v[l] & m;
-                t.y.v[l] |= tab[j].y.v[l] & m;
-                t.z.v[l] |= tab[j].z.v[l] & m;
-            }
-        }
+        fs2_select_limbs(&t, (const uint64_t *)tab, 16, 12, digit[i]);
         fs2_fe_cneg(&t.y, (uint64_t)0 - negs[i]);
         if (i == 0) {
             /* Only the last addition can meet acc = +-t with both finite

@@ -172,6 +172,8 @@ static int parse_private_der(fastsm2_privkey *key, const unsigned char *der, siz
     if (!fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) || !fs2_der_at_end(&in))
         return FASTSM2_ERR_DER;
     save = seq;
+    if (fs2_der_peek_tag(&seq) == (int)FS2_DER_SEQUENCE)
+        return FASTSM2_ERR_KEY_FORMAT; /* EncryptedPrivateKeyInfo (RFC 5208 6) */
     if (!fs2_der_get_uint(&seq, &ver, 1))
         return FASTSM2_ERR_DER;
     if (fs2_der_peek_tag(&seq) == (int)FS2_DER_OCTET_STRING) /* SEC1 */

@@ -6,8 +6,9 @@
  * Base64 digits without tables or branches on the value: key files carry
  * private keys, so neither a secret-indexed load nor a secret-dependent
  * branch may appear when mapping 6-bit groups to characters and back. (The
- * PEM scanner does branch on which bytes are line breaks, whitespace and
- * '=', which reveals only the layout of the text.)
+ * PEM scanner does branch on which bytes are line breaks, whitespace or '='
+ * and on whether a character is valid base64: for a well-formed file that
+ * reveals only the layout of the text, not the key.)
  */
 
 /* All-ones when lo <= c <= hi (c, lo, hi < 256), else 0. */
