@@ -256,15 +256,18 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_from_der(unsigned char sig[64], 
  *  DER). */
 FASTSM2_API size_t fastsm2_ciphertext_size(size_t msglen, int flags);
 
-/** GB/T 32918.4 6.1: encrypt with a fresh k from the OS CSPRNG. */
+/** GB/T 32918.4 6.1: encrypt msglen >= 1 bytes (FASTSM2_ERR_LENGTH for an
+ *  empty message, whose KDF output would be "all zero" by definition) with a
+ *  fresh k from the OS CSPRNG. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags);
 
 /** As fastsm2_encrypt with a caller-chosen k in [1, n-1]. FOR TESTS AND
  *  KNOWN ANSWERS ONLY. FASTSM2_ERR_KDF_ZERO if this k gives an all-zero t. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags, const unsigned char k[32]);
 
-/** GB/T 32918.4 7.1: decrypt. FASTSM2_ERR_CIPHERTEXT for a truncated or
- *  malformed input, FASTSM2_ERR_POINT for C1 off the curve,
+/** GB/T 32918.4 7.1: decrypt. Raw input may carry C1 compressed (02/03||x,
+ *  GB/T 32918.1 4.2.9). FASTSM2_ERR_CIPHERTEXT for a truncated or
+ *  malformed input or an empty C2, FASTSM2_ERR_POINT for C1 off the curve,
  *  FASTSM2_ERR_DECRYPT when C3 does not match (out is zeroed: no plaintext
  *  is released). The plaintext is ciphertext length - 97 bytes (raw). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct, size_t ctlen, int flags);

@@ -21,6 +21,10 @@ FS2_HIDDEN int fs2_ct_memeq(const void *a, const void *b, size_t n);
  * C3 outcome) as defined for the valgrind constant-time test; no-op
  * otherwise. Every call site says why the value is public. */
 FS2_HIDDEN void fs2_declassify(const void *p, size_t n);
+/* The ctime test's switch: when set, fs2_classify marks memory undefined
+ * (fs2_random_bytes calls it on every draw). */
+FS2_HIDDEN extern int fs2_ctime_classify_random;
+FS2_HIDDEN void fs2_classify(const void *p, size_t n);
 
 /* Fill buf with n bytes from the OS CSPRNG (getrandom). 1 or 0. */
 FS2_HIDDEN int fs2_random_bytes(void *buf, size_t n);

@@ -52,6 +52,7 @@ static int encrypt_once(unsigned char *out, size_t *outlen, const fs2_pub *p, co
     /* A2: C1 = [k]G; A4: (x2, y2) = [k]P_B (h = 1: A3 is P_B != O, checked
      * when the key was loaded) */
     b->ecmult_gen(&c1, k);
+    fs2_declassify(&c1, sizeof c1); /* C1 is sent: public */
     b->ecmult_const(&s2, &p->pub.pt, k);
     fs2_u256_to_be(xy, s2.x);
     fs2_u256_to_be(xy + 32, s2.y);

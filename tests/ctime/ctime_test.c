@@ -373,6 +373,88 @@ static void run_backend(const char *name)
     }
 }
 
+/* The calls that draw their own secrets from the OS: with
+ * fs2_ctime_classify_random set, every random byte the library draws is
+ * undefined memory, so keygen, signing, encryption and the key exchange are
+ * checked with their real nonces and keys, not only through the *_with_nonce
+ * and from_bytes twins. */
+static void run_random(const char *name)
+{
+    fastsm2_privkey ka, kb;
+    fastsm2_pubkey pa, pb;
+    unsigned char e[32] = {1, 2, 3}, sig[64], ct[256], pt[64], ra[65], rb[65], k1[32], k2[32], sa[32], sb[32];
+    static const char msg[] = "random secrets";
+    size_t ctlen = sizeof ct, ptlen = sizeof pt;
+    int ret;
+
+    printf("backend %s: with random secrets\n", name);
+    fs2_ctime_classify_random = 1;
+    ret = fastsm2_privkey_generate(&ka);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    ret = fastsm2_privkey_generate(&kb);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    CT_CHECK(fastsm2_privkey_pubkey(&pa, &ka) == FASTSM2_OK);
+    CT_CHECK(fastsm2_privkey_pubkey(&pb, &kb) == FASTSM2_OK);
+
+    ret = fastsm2_sign_digest(sig, &ka, e);
+    PUBLIC(&ret, sizeof ret);
+    PUBLIC(sig, sizeof sig);
+    CT_CHECK(ret == FASTSM2_OK);
+    CT_CHECK(fastsm2_verify_digest(&pa, e, sig) == 1);
+    ret = fastsm2_sign(sig, &ka, NULL, 0, msg, sizeof msg - 1);
+    PUBLIC(&ret, sizeof ret);
+    PUBLIC(sig, sizeof sig);
+    CT_CHECK(ret == FASTSM2_OK);
+    CT_CHECK(fastsm2_verify(&pa, NULL, 0, msg, sizeof msg - 1, sig) == 1);
+
+    ret = fastsm2_encrypt(ct, &ctlen, &pa, msg, sizeof msg - 1, 0);
+    PUBLIC(&ret, sizeof ret);
+    PUBLIC(&ctlen, sizeof ctlen);
+    PUBLIC(ct, sizeof ct);
+    CT_CHECK(ret == FASTSM2_OK);
+    ret = fastsm2_decrypt(pt, &ptlen, &ka, ct, ctlen, 0);
+    PUBLIC(&ret, sizeof ret);
+    PUBLIC(&ptlen, sizeof ptlen);
+    PUBLIC(pt, sizeof pt);
+    CT_CHECK(ret == FASTSM2_OK && ptlen == sizeof msg - 1 && memcmp(pt, msg, ptlen) == 0);
+
+    fastsm2_kx_ctx xa, xb;
+    CT_CHECK(fastsm2_kx_init(&xa, FASTSM2_KX_INITIATOR, &ka, NULL, 0, &pb, NULL, 0) == FASTSM2_OK);
+    CT_CHECK(fastsm2_kx_init(&xb, FASTSM2_KX_RESPONDER, &kb, NULL, 0, &pa, NULL, 0) == FASTSM2_OK);
+    ret = fastsm2_kx_start(&xa, ra);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    ret = fastsm2_kx_start(&xb, rb);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    ret = fastsm2_kx_compute(&xb, k2, sizeof k2, ra, sizeof ra);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    ret = fastsm2_kx_compute(&xa, k1, sizeof k1, rb, sizeof rb);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    CT_CHECK(fastsm2_kx_confirmation(sb, &xb) == FASTSM2_OK);
+    CT_CHECK(fastsm2_kx_confirmation(sa, &xa) == FASTSM2_OK);
+    PUBLIC(sa, sizeof sa);
+    PUBLIC(sb, sizeof sb);
+    ret = fastsm2_kx_verify_confirmation(&xa, sb);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    ret = fastsm2_kx_verify_confirmation(&xb, sa);
+    PUBLIC(&ret, sizeof ret);
+    CT_CHECK(ret == FASTSM2_OK);
+    PUBLIC(k1, sizeof k1);
+    PUBLIC(k2, sizeof k2);
+    CT_CHECK(memcmp(k1, k2, sizeof k1) == 0);
+    fs2_ctime_classify_random = 0;
+    fastsm2_kx_clear(&xa);
+    fastsm2_kx_clear(&xb);
+    fastsm2_privkey_clear(&ka);
+    fastsm2_privkey_clear(&kb);
+}
+
 int main(void)
 {
     int ran = 0;
@@ -388,6 +470,7 @@ int main(void)
             continue;
         CT_CHECK(strcmp(fastsm2_backend_name(), be->name) == 0);
         run_backend(be->name);
+        run_random(be->name);
         ran++;
     }
     CT_CHECK(ran > 0);
