@@ -8,7 +8,8 @@ CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 .PHONY: all deps build test test-main test-asan speed clean
 
-all: build
+all: deps
+	$(MAKE) build
 
 deps:
 	@bash tools/install-deps.sh
