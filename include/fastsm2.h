@@ -73,17 +73,21 @@ extern "C" {
 #define FASTSM2_ERR_SCALAR (-20)        /* a nonce or scalar out of [1, n-1] */
 
 /** Name and one-line description of a status code, e.g.
- *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. */
+ *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. (Library
+ *  utility: no GB/T clause.) */
 FASTSM2_API const char *fastsm2_strerror(int status);
 
-/** Short name of the code alone, e.g. "FASTSM2_ERR_DER". Never NULL. */
+/** Short name of the code alone, e.g. "FASTSM2_ERR_DER". Never NULL.
+ *  (Library utility: no GB/T clause.) */
 FASTSM2_API const char *fastsm2_error_name(int status);
 
-/** Library version string. */
+/** Library version string. (Library utility: no GB/T clause.) */
 FASTSM2_API const char *fastsm2_version(void);
 
 /** Name of the arithmetic backend chosen at start-up ("generic", ...).
- *  Set FASTSM2_CPU=<name> in the environment to force one. */
+ *  Set FASTSM2_CPU=<name> in the environment to force one. (Library
+ *  utility: no GB/T clause; every backend computes GB/T 32918.1 clause 3's
+ *  curve arithmetic.) */
 FASTSM2_API const char *fastsm2_backend_name(void);
 
 /* ------------------------------------------------------------------------ */
@@ -146,13 +150,15 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_generate(fastsm2_privkey *ke
  *  when d = 0 or d >= n-1. Computes P = dG and (1+d)^-1. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_from_bytes(fastsm2_privkey *key, const unsigned char d[32]);
 
-/** Write d as 32 bytes big-endian. */
+/** Write d as 32 bytes big-endian (GB/T 32918.1 4.2.7, integer to octet
+ *  string). */
 FASTSM2_API int fastsm2_privkey_to_bytes(unsigned char d[32], const fastsm2_privkey *key);
 
-/** The public key P = dG of a private key (with the same ID). */
+/** The public key P = dG of a private key (with the same ID); GB/T 32918.1
+ *  clause 6.1. */
 FASTSM2_API int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key);
 
-/** Wipe a private key. */
+/** Wipe a private key. (Library utility: no GB/T clause.) */
 FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.2 and 4.2.9: load and validate a SEC1 point: 04||x||y
@@ -178,7 +184,8 @@ FASTSM2_API int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub
 /* Key files: PKCS#8 / SEC1 private keys, SPKI public keys, PEM or DER       */
 /* ------------------------------------------------------------------------ */
 
-/** Parse a private key file: PEM ("PRIVATE KEY", "EC PRIVATE KEY") or DER,
+/** Parse a private key file (the key of GB/T 32918.1 clause 6.1; formats of
+ *  PKCS#8 / RFC 5915): PEM ("PRIVATE KEY", "EC PRIVATE KEY") or DER,
  *  PKCS#8 or SEC1 (RFC 5915), with the curve sm2p256v1 named by the
  *  id-ecPublicKey + sm2p256v1 or the SM2 algorithm OID. Strict DER.
  *  Errors: FASTSM2_ERR_PEM, FASTSM2_ERR_DER, FASTSM2_ERR_KEY_FORMAT,
@@ -187,7 +194,8 @@ FASTSM2_API int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen);
 
 /** Parse a public key file: SPKI in PEM ("PUBLIC KEY") or DER, with the
- *  id-ecPublicKey+sm2p256v1 or SM2 OID; a bare SEC1 point is accepted too. */
+ *  id-ecPublicKey+sm2p256v1 or SM2 OID; a bare SEC1 point is accepted too.
+ *  The point is validated as GB/T 32918.1 clause 6.2 requires. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
 
 #define FASTSM2_KEYFMT_PKCS8 0 /* PKCS#8 PrivateKeyInfo (what openssl genpkey writes) */
@@ -195,10 +203,12 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, co
 #define FASTSM2_KEYFMT_DER 0   /* binary */
 #define FASTSM2_KEYFMT_PEM 2   /* base64 armour, NUL-terminated in out (not counted) */
 
-/** Write a private key: fmt = (PKCS8 or SEC1) | (DER or PEM). The curve is
- *  named id-ecPublicKey + sm2p256v1, as OpenSSL 3 and GmSSL 3 write it. */
+/** Write a private key (GB/T 32918.1 clause 6.1): fmt = (PKCS8 or SEC1) |
+ *  (DER or PEM). The curve is named id-ecPublicKey + sm2p256v1, as OpenSSL 3
+ *  and GmSSL 3 write it. */
 FASTSM2_API int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
-/** Write a public key as SPKI: fmt = FASTSM2_KEYFMT_DER or _PEM. */
+/** Write a public key as SPKI: fmt = FASTSM2_KEYFMT_DER or _PEM; the point
+ *  uncompressed (GB/T 32918.1 4.2.9). */
 FASTSM2_API int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int fmt);
 
 /* ------------------------------------------------------------------------ */
@@ -216,7 +226,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fa
 /** GB/T 32918.2 6.1 A3-A7 on a given digest e (32 bytes). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32]);
 
-/** As fastsm2_sign_digest with a caller-chosen nonce k in [1, n-1]
+/** GB/T 32918.2 6.1 A4-A7 with a caller-chosen nonce k (A3) in [1, n-1]
  *  (FASTSM2_ERR_SCALAR otherwise). FOR TESTS AND KNOWN ANSWERS ONLY: a
  *  repeated or predictable k reveals the private key. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_with_nonce(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32], const unsigned char k[32]);
@@ -228,15 +238,17 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify(const fastsm2_pubkey *pub, co
 /** GB/T 32918.2 7.1 B3-B7 on a digest e. Returns 1 or 0, as above. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64]);
 
-/** As fastsm2_verify, returning FASTSM2_OK for a valid signature or the named
- *  reason: FASTSM2_ERR_SIG_RANGE (B1, B2, B5: r or s not in [1, n-1], or
+/** GB/T 32918.2 clause 7.1, as fastsm2_verify, returning FASTSM2_OK for a
+ *  valid signature or the named reason: FASTSM2_ERR_SIG_RANGE (B1, B2, B5: r or s not in [1, n-1], or
  *  r + s = n), FASTSM2_ERR_BAD_SIGNATURE (B7), FASTSM2_ERR_ID, FASTSM2_ERR_ARG. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen, const unsigned char sig[64]);
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64]);
 
-/** Encode raw r || s as strict DER (at most 72 bytes). */
+/** Encode raw r || s (GB/T 32918.2 clause 6.1's output) as strict DER
+ *  (GM/T 0009 SM2Signature; at most 72 bytes). */
 FASTSM2_API int fastsm2_sig_to_der(unsigned char *out, size_t *outlen, const unsigned char sig[64]);
-/** Decode a strict-DER signature into raw r || s: FASTSM2_ERR_DER for
+/** Decode a strict-DER signature (GM/T 0009) into raw r || s for GB/T
+ *  32918.2 clause 7.1: FASTSM2_ERR_DER for
  *  non-minimal or negative INTEGERs, wrong lengths, trailing bytes;
  *  FASTSM2_ERR_SIG_RANGE if r or s is 0 or >= n. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_from_der(unsigned char sig[64], const unsigned char *der, size_t derlen);
@@ -253,7 +265,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_from_der(unsigned char sig[64], 
                                * changes order; DER always holds C3 before C2) */
 
 /** Bytes needed to encrypt msglen bytes with these flags (an upper bound for
- *  DER). */
+ *  DER): the C1, C2, C3 of GB/T 32918.4 clause 6.1. */
 FASTSM2_API size_t fastsm2_ciphertext_size(size_t msglen, int flags);
 
 /** GB/T 32918.4 6.1: encrypt msglen >= 1 bytes (FASTSM2_ERR_LENGTH for an
@@ -261,8 +273,8 @@ FASTSM2_API size_t fastsm2_ciphertext_size(size_t msglen, int flags);
  *  fresh k from the OS CSPRNG. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags);
 
-/** As fastsm2_encrypt with a caller-chosen k in [1, n-1]. FOR TESTS AND
- *  KNOWN ANSWERS ONLY. FASTSM2_ERR_KDF_ZERO if this k gives an all-zero t. */
+/** GB/T 32918.4 clause 6.1 with a caller-chosen k (A1) in [1, n-1]. FOR
+ *  TESTS AND KNOWN ANSWERS ONLY. FASTSM2_ERR_KDF_ZERO if this k gives an all-zero t. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags, const unsigned char k[32]);
 
 /** GB/T 32918.4 7.1: decrypt. Raw input may carry C1 compressed (02/03||x,
@@ -293,7 +305,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_init(fastsm2_kx_ctx *ctx, int rol
  *  65-byte SEC1 point to send to the peer. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start(fastsm2_kx_ctx *ctx, unsigned char R[65]);
 
-/** As fastsm2_kx_start with a caller-chosen r. FOR TESTS ONLY. */
+/** GB/T 32918.3 6.1 A2-A3 / B2-B3 with a caller-chosen r (A1 / B1). FOR
+ *  TESTS ONLY. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start_with_nonce(fastsm2_kx_ctx *ctx, unsigned char R[65], const unsigned char r[32]);
 
 /** GB/T 32918.3 6.1 A4-A8 / B4-B8: take the peer's R (SEC1, validated),
@@ -301,16 +314,19 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start_with_nonce(fastsm2_kx_ctx *
  *  else FASTSM2_ERR_LENGTH). FASTSM2_ERR_POINT if U is infinity. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, const unsigned char *peer_R, size_t peer_Rlen);
 
-/** The optional confirmation this side sends: the responder's S_B
+/** GB/T 32918.3 clause 6.1: the optional confirmation this side sends: the
+ *  responder's S_B
  *  (B9, prefix 0x02), the initiator's S_A (A10, prefix 0x03). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_confirmation(unsigned char out[32], const fastsm2_kx_ctx *ctx);
 
-/** Check the peer's confirmation: the initiator checks S_B against S_1 (A9),
+/** GB/T 32918.3 clause 6.1: check the peer's confirmation: the initiator
+ *  checks S_B against S_1 (A9),
  *  the responder checks S_A against S_2 (B10). FASTSM2_ERR_CONFIRM on a
  *  mismatch. Constant-time compare. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_verify_confirmation(const fastsm2_kx_ctx *ctx, const unsigned char in[32]);
 
-/** Wipe a key-exchange context. */
+/** Wipe a key-exchange context (GB/T 32918.3; its ephemeral r and shared
+ *  point are secrets). */
 FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
