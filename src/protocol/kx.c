@@ -134,7 +134,7 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
     if (x->state != KX_STARTED)
         return FASTSM2_ERR_STATE;
     const fs2_backend *b = fs2_backend_get();
-    fs2_affine pr, q, u;
+    fs2_affine pr, q, u = {{0}, {0}, 1};
     /* A6 / B4: the peer's R must be on the curve */
     int ret = fs2_point_load(&pr, peer_R, peer_Rlen);
     if (ret != FASTSM2_OK)
