@@ -18,19 +18,10 @@ command -v openssl >/dev/null || { echo "openssl not found" >&2; exit 1; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98"
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/shlib.sh"
 cd "$T"
 
 ID=1234567812345678 # the default signer ID
-PASS=0
-FAIL=0
-
-ok() { PASS=$((PASS + 1)); }
-bad() {
-    FAIL=$((FAIL + 1))
-    echo "FAIL: $*" >&2
-}
 
 # check NAME CMD...: CMD must succeed.
 check() {
@@ -406,5 +397,4 @@ chmod +x speed/fastsm2-speed
 expect_rc "speed runs fastsm2-speed" 0 speed/fastsm2 speed --seconds 0.5 --json 'a b'
 [ "$(cat rc.out)" = "[--seconds][0.5][--json][a b]" ] && ok || bad "speed passed: $(cat rc.out)"
 
-echo "test_cli: $PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+finish test_cli

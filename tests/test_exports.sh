@@ -24,32 +24,18 @@ SO=$BUILD/libfastsm2.so
 AR=$BUILD/libfastsm2.a
 CC=${CC:-cc}
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-
-PASS=0
-FAIL=0
-ok() { PASS=$((PASS + 1)); }
-bad() {
-    FAIL=$((FAIL + 1))
-    echo "FAIL: $*" >&2
-}
-finish() {
-    echo "test_exports: $PASS passed, $FAIL failed"
-    [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
-    exit $?
-}
+. "$(dirname "$0")/shlib.sh"
 
 for tool in nm readelf "$CC"; do
     if ! command -v "$tool" >/dev/null; then
         bad "$tool not found"
-        finish
+        finish test_exports
     fi
 done
 for f in "$HEADER" "$SO" "$AR"; do
     if [ -e "$f" ]; then ok; else bad "missing $f"; fi
 done
-[ "$FAIL" -eq 0 ] || finish
+[ "$FAIL" -eq 0 ] || finish test_exports
 
 # A sanitizer build (cmake -DFASTSM2_SANITIZE=ON) links the sanitizer
 # runtimes and adds instrumentation symbols; allow exactly those, and build
@@ -236,4 +222,4 @@ else
     sed 's/^/    /' "$T/c99.log" >&2
 fi
 
-finish
+finish test_exports

@@ -20,21 +20,7 @@ set -uo pipefail
 SRC=${FASTSM2_SOURCE:-$(cd "$(dirname "$0")/.." && pwd)}
 SRC=$(cd "$SRC" && pwd) || exit 1
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-
-PASS=0
-FAIL=0
-ok() { PASS=$((PASS + 1)); }
-bad() {
-    FAIL=$((FAIL + 1))
-    echo "FAIL: $*" >&2
-}
-finish() {
-    echo "test_lint: $PASS passed, $FAIL failed"
-    [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
-    exit $?
-}
+. "$(dirname "$0")/shlib.sh"
 
 cd "$SRC" || exit 1
 
@@ -166,4 +152,4 @@ else
     bad "no src/ directory in $SRC"
 fi
 
-finish
+finish test_lint

@@ -6,11 +6,8 @@
 set -euo pipefail
 build=$(cd "${1:?build dir}" && pwd)
 src=${FASTSM2_SOURCE:-$(cd "$(dirname "$0")/.." && pwd)}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/shlib.sh"
+work=$T
 
 # sh blocks
 awk '/^```sh$/{on=1; n++; next} /^```$/{on=0} on{print > (dir "/block" n ".sh")}' dir="$work" "$src/README.md"
@@ -42,5 +39,4 @@ else
   bad "C example did not build or run"
 fi
 
-echo "test_readme: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish test_readme

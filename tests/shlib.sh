@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared by the shell tests: a scratch directory $T removed on exit, and the
+# counters behind the "N passed, N failed" line.
+#   ok            count a passed check
+#   bad MSG...    count a failed check, say why on stderr
+#   finish NAME   print the summary line and exit non-zero on any failure
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); }
+bad() {
+    FAIL=$((FAIL + 1))
+    echo "FAIL: $*" >&2
+}
+finish() {
+    echo "$1: $PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
+    exit $?
+}
