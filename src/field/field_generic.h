@@ -9,8 +9,9 @@
  * factor -p^-1 mod 2^64 is 1: each reduction step's multiplier is the low
  * limb itself.
  *
- * These are static inline so that the point and scalar-multiplication code
- * that includes them (a backend's compilation unit) gets them inlined.
+ * The header is included by each backend's compilation unit (and by the
+ * portable point utilities); the heavy primitives are kept out of line there
+ * (FS2_FIELD_OUTLINE, see below), the small helpers are inlined.
  */
 #ifndef FS2_FIELD_GENERIC_H
 #define FS2_FIELD_GENERIC_H
@@ -209,11 +210,6 @@ static FS2_FIELD_OUTLINE void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
     static const uint64_t zero[4] = {0, 0, 0, 0};
     fs2_modsub(r->v, zero, a->v, FS2_P);
 }
-
-/* r = 2a, 3a, 4a, 8a */
-static inline void fs2_fe_dbl(fs2_fe *r, const fs2_fe *a) { fs2_fe_add(r, a, a); }
-
-static inline void fs2_fe_set(fs2_fe *r, const fs2_fe *a) { *r = *a; }
 
 /* r = mask ? a : r  (mask all-ones or zero) */
 static inline void fs2_fe_cmov(fs2_fe *r, const fs2_fe *a, uint64_t mask)
