@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test test-main test-asan speed clean
+.PHONY: all deps build test test-main test-backends test-asan test-aarch64 test-python test-gpu speed clean
 
 all: deps
 	$(MAKE) build
@@ -26,10 +26,32 @@ build: $(BUILD)/CMakeCache.txt
 test: deps
 	$(MAKE) build
 	$(MAKE) test-main
+	$(MAKE) test-backends
 	$(MAKE) test-asan
+	$(MAKE) test-aarch64
+	$(MAKE) test-python
+	$(MAKE) test-gpu
 
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The whole suite again with each other backend this CPU can run forced
+# (FASTSM2_CPU=<name>): generic, and every SIMD level below the default.
+test-backends:
+	bash tools/test-backends.sh $(BUILD)
+
+# aarch64 cross-build run under qemu-user (issue: ARMv8 backend).
+test-aarch64:
+	bash tools/test-aarch64.sh
+
+# The Python package, built and tested in a local virtual environment.
+test-python:
+	bash python/tools/test.sh
+
+# The CUDA backend: nvcc compiles the kernels (installed from PyPI if
+# missing) and the device arithmetic runs as host code against the library.
+test-gpu:
+	bash tools/test-gpu.sh
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFASTSM2_SANITIZE=ON

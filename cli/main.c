@@ -79,7 +79,8 @@ static void usage(void)
     for (size_t i = 0; i < NCOMMANDS; i++)
         printf("  %-8s %s\n", commands[i].name, commands[i].usage);
     printf("  %-8s %s\n", "help", "[COMMAND]    this text, or the help of COMMAND");
-    printf("  %-8s %s\n", "version", "             the version and the arithmetic backend");
+    printf("  %-8s %s\n", "version", "[--backends] the version and the arithmetic backend in use (or\n"
+           "                        the backends FASTSM2_CPU can force on this CPU)");
     printf("\n"
            "KEY is a private key: PKCS#8 or SEC1, PEM or DER. PUB is a public key:\n"
            "SPKI PEM or DER, or a SEC1 point. FILE, CT and SIG default to stdin and\n"
@@ -130,8 +131,14 @@ int main(int argc, char **argv)
     if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         rc = cmd_help(argc - 1, argv + 1);
     } else if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
-        printf("fastsm2 %s (library %s, backend %s)\n", FASTSM2_VERSION_STRING, fastsm2_version(),
-               fastsm2_backend_name());
+        if (argc > 2 && strcmp(argv[2], "--backends") == 0) {
+            /* One name a line: the backends FASTSM2_CPU can force here. */
+            for (size_t i = 0; fastsm2_backend_available(i); i++)
+                printf("%s\n", fastsm2_backend_available(i));
+        } else {
+            printf("fastsm2 %s (library %s)\nbackend: %s\n", FASTSM2_VERSION_STRING, fastsm2_version(),
+                   fastsm2_backend_name());
+        }
         rc = CLI_EXIT_OK;
     } else {
         current = find_command(name);

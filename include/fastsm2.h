@@ -90,6 +90,11 @@ FASTSM2_API const char *fastsm2_version(void);
  *  curve arithmetic.) */
 FASTSM2_API const char *fastsm2_backend_name(void);
 
+/** Name of the i-th backend this CPU can run (i = 0, 1, ...), NULL past the
+ *  last: the names FASTSM2_CPU accepts here. (Library utility: no GB/T
+ *  clause.) */
+FASTSM2_API const char *fastsm2_backend_available(size_t i);
+
 /* ------------------------------------------------------------------------ */
 /* SM3, GB/T 32905-2016                                                      */
 /* ------------------------------------------------------------------------ */
@@ -343,6 +348,50 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sig
  *  results[i] = 1 if valid, 0 otherwise (GB/T 32918.2 7.1 B3-B7).
  *  Returns FASTSM2_OK if it ran (whatever the results), or FASTSM2_ERR_ARG. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n, unsigned threads);
+
+/* ------------------------------------------------------------------------ */
+/* GPU batches (CUDA). Built when nvcc is found; otherwise every call below  */
+/* returns FASTSM2_ERR_UNSUPPORTED (fastsm2_gpu_device_count returns 0).     */
+/* ------------------------------------------------------------------------ */
+
+/** An opaque GPU context: one device, its tables, streams and buffers. */
+typedef struct fastsm2_gpu fastsm2_gpu;
+
+/** Flag for fastsm2_gpu_new: no memory access depends on a secret (full-scan
+ *  table selection; slower). Without it, the fixed-base table is indexed by
+ *  secret nonce bits (see docs/GPU.md). */
+#define FASTSM2_GPU_CONSTANT_TIME 1u
+
+/** Number of usable CUDA devices; 0 when none or not built with CUDA.
+ *  (GB/T 32918.2 clause 6.1 batch signing runs on these.) */
+FASTSM2_API int fastsm2_gpu_device_count(void);
+
+/** Create a context on CUDA device `device` (0-based), building its tables
+ *  for GB/T 32918.2 clause 6.1/7.1 batches. FASTSM2_OK, FASTSM2_ERR_UNSUPPORTED
+ *  (no CUDA build or no such device), FASTSM2_ERR_NO_MEMORY, FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_new(fastsm2_gpu **ctx, int device, unsigned flags);
+
+/** Free a context (NULL is fine) after wiping device buffers that held
+ *  secrets (GB/T 32918.2 clause 6.1 keys and nonces). */
+FASTSM2_API void fastsm2_gpu_free(fastsm2_gpu *ctx);
+
+/** The device's name, e.g. "NVIDIA H100 80GB HBM3" (GB/T 32918.2 clause 6.1
+ *  batches run there). Never NULL. */
+FASTSM2_API const char *fastsm2_gpu_device_name(const fastsm2_gpu *ctx);
+
+/** Sign n digests on the GPU (GB/T 32918.2 clause 6.1 A3-A7), as
+ *  fastsm2_sign_digest_batch: sigs gets n*64 bytes r||s; keys holds 1 or n
+ *  keys. FASTSM2_OK or the first error (all signatures zeroed). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_sign_digest_batch(fastsm2_gpu *ctx, unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys, const unsigned char *digests, size_t n);
+
+/** Verify n (digest, raw signature) pairs on the GPU (GB/T 32918.2 clause
+ *  7.1 B1-B7), as fastsm2_verify_digest_batch: results[i] = 1 or 0. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_verify_digest_batch(fastsm2_gpu *ctx, int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n);
+
+/** Public keys of n private keys on the GPU (GB/T 32918.1 clause 6.1,
+ *  P = dG): privs holds n*32 bytes big-endian d in [1, n-2], pubs gets n*65
+ *  bytes 04||x||y. FASTSM2_ERR_PRIVATE_KEY if any d is out of range. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_keygen_batch(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned char *privs, size_t n);
 
 #ifdef __cplusplus
 }

@@ -8,10 +8,25 @@
 #include "backend.h"
 
 extern const fs2_backend fs2_backend_generic;
+#if defined(__x86_64__)
+extern const fs2_backend fs2_backend_adx, fs2_backend_avx2, fs2_backend_avx512;
+#endif
+#if defined(__aarch64__)
+/* (the aarch64 backends go here) */
+#endif
 
-/* Fastest first; generic last as the fallback. */
+/* Generic first (the reference the tests compare every other backend
+ * with); selection tries the others fastest first, generic last. */
 const fs2_backend *const fs2_backends[] = {
     &fs2_backend_generic,
+#if defined(__x86_64__)
+    &fs2_backend_avx512,
+    &fs2_backend_avx2,
+    &fs2_backend_adx,
+#endif
+#if defined(__aarch64__)
+    /* (the aarch64 backends go here, fastest first) */
+#endif
     NULL,
 };
 
@@ -57,7 +72,7 @@ static void select_backend(void)
                 return;
             }
     }
-    for (size_t i = 0; fs2_backends[i]; i++)
+    for (size_t i = 1; fs2_backends[i]; i++)
         if (fs2_backends[i]->available() && self_test(fs2_backends[i])) {
             selected = fs2_backends[i];
             return;
@@ -85,4 +100,12 @@ int fs2_backend_force(const char *name)
 const char *fastsm2_backend_name(void)
 {
     return fs2_backend_get()->name;
+}
+
+const char *fastsm2_backend_available(size_t i)
+{
+    for (size_t k = 0; fs2_backends[k]; k++)
+        if (fs2_backends[k]->available() && i-- == 0)
+            return fs2_backends[k]->name;
+    return NULL;
 }

@@ -36,7 +36,18 @@ typedef struct fs2_backend {
      * inputs: with (x1, y1) = s*G + t*P, return 1 iff the point is not
      * infinity and (x1 mod n) == v, where v = (r - e) mod n. */
     int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4]);
+    /* Multi-buffer SM3: sm3_lanes independent states hashed at once (1 when
+     * the backend has no SIMD lanes). Lane i compresses nblocks consecutive
+     * 64-byte blocks starting at blocks[i] into state[i]; every lane takes
+     * the same number of blocks. Constant time like sm3_compress. */
+    unsigned sm3_lanes;
+    void (*sm3_compress_lanes)(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks);
 } fs2_backend;
+
+/* The generic backend's point functions, for backends that reuse some. */
+FS2_HIDDEN void fs2_generic_ecmult_gen(fs2_affine *r, const uint64_t k[4]);
+FS2_HIDDEN void fs2_generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
+FS2_HIDDEN int fs2_generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4]);
 
 /* All backends compiled in, generic first, NULL-terminated. */
 FS2_HIDDEN extern const fs2_backend *const fs2_backends[];

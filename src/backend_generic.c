@@ -5,6 +5,7 @@
 #include "field/field_generic.h"
 #include "point/group_impl.h"
 #include "ecmult/ecmult_impl.h"
+#include "sm3/sm3_impl.h"
 
 static int generic_available(void) { return 1; }
 
@@ -23,7 +24,7 @@ static void affine_from_gej(fs2_affine *r, const fs2_gej *a)
     r->infinity = inf & 1;
 }
 
-static void generic_ecmult_gen(fs2_affine *r, const uint64_t k[4])
+void fs2_generic_ecmult_gen(fs2_affine *r, const uint64_t k[4])
 {
     fs2_gej j;
     fs2_ecmult_gen(&j, k);
@@ -31,7 +32,7 @@ static void generic_ecmult_gen(fs2_affine *r, const uint64_t k[4])
     fs2_wipe(&j, sizeof j);
 }
 
-static void generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])
+void fs2_generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])
 {
     fs2_gej j;
     fs2_ge g;
@@ -41,7 +42,7 @@ static void generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint6
     fs2_wipe(&j, sizeof j);
 }
 
-static int generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4])
+int fs2_generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4])
 {
     fs2_ge g;
     ge_from_affine(&g, p);
@@ -49,10 +50,12 @@ static int generic_verify_check(const uint64_t s[4], const uint64_t t[4], const 
 }
 
 FS2_HIDDEN const fs2_backend fs2_backend_generic = {
-    "generic",
-    generic_available,
-    fs2_sm3_compress_generic,
-    generic_ecmult_gen,
-    generic_ecmult_const,
-    generic_verify_check,
+    .name = "generic",
+    .available = generic_available,
+    .sm3_compress = fs2_sm3_compress_generic,
+    .ecmult_gen = fs2_generic_ecmult_gen,
+    .ecmult_const = fs2_generic_ecmult_const,
+    .verify_check = fs2_generic_verify_check,
+    .sm3_lanes = 1,
+    .sm3_compress_lanes = fs2_sm3_compress_lanes1,
 };

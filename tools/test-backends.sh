@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Run the ctest suite once per backend this CPU can run, other than the one
+# chosen by default (which `make test-main` has just tested), by forcing it
+# with FASTSM2_CPU. The list comes from the library itself (`fastsm2
+# version --backends`), so that a new backend cannot go untested.
+set -euo pipefail
+BUILD=${1:-build}
+default=$("$BUILD/fastsm2" version | sed -n 's/^backend: //p')
+for b in $("$BUILD/fastsm2" version --backends); do
+  [ "$b" = "$default" ] && continue
+  got=$(FASTSM2_CPU="$b" "$BUILD/fastsm2" version | sed -n 's/^backend: //p')
+  if [ "$got" != "$b" ]; then
+    echo "test-backends: FASTSM2_CPU=$b selected '$got'" >&2
+    exit 1
+  fi
+  echo "== the suite with FASTSM2_CPU=$b"
+  (cd "$BUILD" && FASTSM2_CPU="$b" ctest --output-on-failure -j "$(nproc)" -E ctime_valgrind)
+done
