@@ -57,7 +57,10 @@ static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)
 
 /* Constant-time table lookup: copy entry idx - 1 (entries of `width`
  * limbs) into out, or zeros when idx = 0, reading every entry with masks.
- * Inlined with a constant width, the inner loop vectorizes. width <= 12. */
+ * Inlined with a constant width, the inner loop vectorizes. width <= 12.
+ * A backend may provide its own (SIMD) version: define
+ * FS2_HAVE_SELECT_LIMBS and fs2_select_limbs before including this file. */
+#ifndef FS2_HAVE_SELECT_LIMBS
 static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width,
                                     unsigned idx)
 {
@@ -70,6 +73,7 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
     }
     memcpy(out, acc, width * sizeof(uint64_t));
 }
+#endif
 
 static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
 {
