@@ -97,6 +97,17 @@ int fs2_backend_force(const char *name)
     return 0;
 }
 
+int fs2_backend_force_unchecked(const char *name)
+{
+    fs2_backend_get();
+    for (size_t i = 0; fs2_backends[i]; i++)
+        if (!strcmp(fs2_backends[i]->name, name)) {
+            selected = fs2_backends[i];
+            return 1;
+        }
+    return 0;
+}
+
 const char *fastsm2_backend_name(void)
 {
     return fs2_backend_get()->name;

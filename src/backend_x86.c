@@ -7,7 +7,7 @@
  * Chosen at run time from CPUID (backend.c tries them fastest first);
  * FASTSM2_CPU=<name> forces one.
  */
-#include "backend.h"
+#include "backend_x86.h"
 #include "sm3/sm3_impl.h"
 
 #if defined(__x86_64__)
@@ -67,9 +67,9 @@ FS2_HIDDEN const fs2_backend fs2_backend_adx = {
     .name = "adx",
     .available = adx_available,
     .sm3_compress = fs2_sm3_compress_x86,
-    .ecmult_gen = fs2_generic_ecmult_gen,
-    .ecmult_const = fs2_generic_ecmult_const,
-    .verify_check = fs2_generic_verify_check,
+    .ecmult_gen = fs2_adx_ecmult_gen,
+    .ecmult_const = fs2_adx_ecmult_const,
+    .verify_check = fs2_adx_verify_check,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
 };
@@ -78,9 +78,9 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx2 = {
     .name = "avx2",
     .available = avx2_available,
     .sm3_compress = fs2_sm3_compress_x86,
-    .ecmult_gen = fs2_generic_ecmult_gen,
-    .ecmult_const = fs2_generic_ecmult_const,
-    .verify_check = fs2_generic_verify_check,
+    .ecmult_gen = fs2_avx2_ecmult_gen,
+    .ecmult_const = fs2_avx2_ecmult_const,
+    .verify_check = fs2_avx2_verify_check,
     .sm3_lanes = 8,
     .sm3_compress_lanes = fs2_sm3_compress_x8_avx2,
 };
@@ -89,9 +89,9 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx512 = {
     .name = "avx512",
     .available = avx512_available,
     .sm3_compress = fs2_sm3_compress_x86,
-    .ecmult_gen = fs2_generic_ecmult_gen,
-    .ecmult_const = fs2_generic_ecmult_const,
-    .verify_check = fs2_generic_verify_check,
+    .ecmult_gen = fs2_avx2_ecmult_gen,
+    .ecmult_const = fs2_avx2_ecmult_const,
+    .verify_check = fs2_avx2_verify_check,
     .sm3_lanes = 16,
     .sm3_compress_lanes = fs2_sm3_compress_x16_avx512,
 };

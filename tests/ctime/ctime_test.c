@@ -455,16 +455,31 @@ static void run_random(const char *name)
     fastsm2_privkey_clear(&kb);
 }
 
+/* Backends whose instructions valgrind 3.19+ executes although its CPUID
+ * does not report them (MULX/ADCX/ADOX, AVX2). Not AVX-512: valgrind cannot
+ * run it at all, so the avx512 backend is tested natively only (its point
+ * code is the avx2 backend's; only its SM3 lanes differ). */
+static int valgrind_runs(const char *name)
+{
+    return strcmp(name, "adx") == 0 || strcmp(name, "avx2") == 0;
+}
+
 int main(void)
 {
     int ran = 0;
     for (size_t i = 0; fs2_backends[i] != NULL; i++) {
         const fs2_backend *be = fs2_backends[i];
-        if (!be->available()) {
+        int forced;
+        if (be->available()) {
+            forced = fs2_backend_force(be->name);
+        } else if (RUNNING_ON_VALGRIND && valgrind_runs(be->name)) {
+            /* valgrind's virtual CPUID hides ADX, but it executes it */
+            printf("backend %s: hidden by valgrind's CPUID, forced\n", be->name);
+            forced = fs2_backend_force_unchecked(be->name);
+        } else {
             printf("backend %s: not available on this CPU, skipped\n", be->name);
             continue;
         }
-        int forced = fs2_backend_force(be->name);
         CT_CHECK(forced == 1);
         if (forced != 1)
             continue;

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The x86-64 backends' point functions, one set per CPU level, each built
+ * in its own file from src/backend_impl.h over src/field/field_x86.h. */
+#ifndef FS2_BACKEND_X86_H
+#define FS2_BACKEND_X86_H
+
+#include "backend.h"
+
+#define FS2_X86_DECLARE(level)                                                                       \
+    FS2_HIDDEN void fs2_##level##_ecmult_gen(fs2_affine *r, const uint64_t k[4]);                     \
+    FS2_HIDDEN void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]); \
+    FS2_HIDDEN int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, \
+                                              const uint64_t v[4]);
+
+/* Define the three exported functions of one level from the static fs2_be_*
+ * of the including file. */
+#define FS2_X86_DEFINE(level)                                                                        \
+    void fs2_##level##_ecmult_gen(fs2_affine *r, const uint64_t k[4]) { fs2_be_ecmult_gen(r, k); }   \
+    void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])         \
+    {                                                                                                \
+        fs2_be_ecmult_const(r, p, k);                                                                \
+    }                                                                                                \
+    int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p,     \
+                                   const uint64_t v[4])                                              \
+    {                                                                                                \
+        return fs2_be_verify_check(s, t, p, v);                                                      \
+    }
+
+#if defined(__x86_64__)
+FS2_X86_DECLARE(adx)
+FS2_X86_DECLARE(avx2)
+#endif
+
+#endif

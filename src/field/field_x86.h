@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Field arithmetic mod p for the x86-64 backends (GB/T 32918.1 clause 3,
+ * sm2p256v1), in inline assembly with MULX (BMI2) and the two independent
+ * carry chains of ADCX/ADOX (ADX). The representation is the generic one
+ * (4 x 64-bit limbs, Montgomery form with R = 2^256), so the base-point
+ * tables are shared; this header only supplies faster primitives, which
+ * src/field/field_generic.h picks up through the FS2_FIELD_*_P hooks.
+ *
+ * Montgomery multiplication, operand scanning with the reduction
+ * interleaved: for each limb b_i of b,
+ *   T += a * b_i                     (4 MULX, low halves on the OF chain,
+ *                                     high halves on the CF chain)
+ *   m  = T_0  (n0 = -p^-1 mod 2^64 = 1, since p = -1 mod 2^64)
+ *   T  = (T + m p) / 2^64           (3 MULX: p_0 = 2^64 - 1 makes the limb-0
+ *                                     column exactly m * 2^64, so it is "add
+ *                                     m to T_1"; p_1..p_3 by MULX)
+ * The six accumulator registers rotate by one name per round (the macro
+ * arguments), so no limb is ever moved. After four rounds T < 2p and one
+ * conditional subtraction (CMOV on the borrow, not a branch) gives [0, p).
+ *
+ * Squaring computes the 512-bit square (6 cross products doubled plus 4
+ * squares: 10 MULX instead of 16) and then four reduction rounds.
+ *
+ * Constant time: fixed instruction sequence; no branch or address depends on
+ * the operands (CMOV selects the result).
+ */
+#ifndef FS2_FIELD_X86_H
+#define FS2_FIELD_X86_H
+
+#include <stdint.h>
+
+#if !defined(__x86_64__)
+#error "field_x86.h is for x86-64 only"
+#endif
+
+/* p_1..p_3 (p_0 = 2^64 - 1 is folded in), and 2^256 - p for the final
+ * subtraction. */
+static const uint64_t fs2_x86_p[4] __attribute__((aligned(32))) = {
+    0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFF00000000ULL, 0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFEFFFFFFFFULL};
+static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - p */
+    0x0000000000000001ULL, 0x00000000FFFFFFFFULL, 0x0000000000000000ULL, 0x0000000100000000ULL};
+
+#define FS2_R(x) "%[" #x "]"
+
+/* One multiplication round i >= 1: T0..T4 += a * b[i] (into T5, zeroed
+ * here). lo/hi are scratch. */
+#define FS2_X86_MUL_ROUND(off, T0, T1, T2, T3, T4, T5)                                       \
+    "movq " #off "(%[b]), %%rdx\n\t"                                                         \
+    "xorl %k[" #T5 "], %k[" #T5 "]\n\t"                                                      \
+    "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                                        \
+    "adoxq %[lo], " FS2_R(T0) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T1) "\n\t"                                                         \
+    "mulxq 8(%[a]), %[lo], %[hi]\n\t"                                                        \
+    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
+    "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                                       \
+    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
+    "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                                       \
+    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    "movl $0, %k[lo]\n\t"                                                                    \
+    "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
+    "adcxq %[lo], " FS2_R(T5) "\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T5) "\n\t"
+
+/* One reduction round: m = T0; (T0..T5) = (T0..T5 + m p) / 2^64 lands in
+ * T1..T5 (T0 becomes zero). */
+#define FS2_X86_RED_ROUND(T0, T1, T2, T3, T4, T5)                                            \
+    "movq " FS2_R(T0) ", %%rdx\n\t"                                                          \
+    "xorl %k[" #T0 "], %k[" #T0 "]\n\t"                                                      \
+    "mulxq %[p1], %[lo], %[hi]\n\t"                                                          \
+    "adoxq %%rdx, " FS2_R(T1) "\n\t"                                                         \
+    "adcxq %[lo], " FS2_R(T1) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T2) "\n\t"                                                         \
+    "mulxq %[p2], %[lo], %[hi]\n\t"                                                          \
+    "adcxq %[lo], " FS2_R(T2) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T3) "\n\t"                                                         \
+    "mulxq %[p3], %[lo], %[hi]\n\t"                                                          \
+    "adcxq %[lo], " FS2_R(T3) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    "adcxq " FS2_R(T0) ", " FS2_R(T4) "\n\t"                                                 \
+    "adoxq " FS2_R(T0) ", " FS2_R(T5) "\n\t"                                                 \
+    "adcxq " FS2_R(T0) ", " FS2_R(T5) "\n\t"
+
+/* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3. Adds 2^256 - p into
+ * the scratch copies S0..S3: the sum reaches 2^256 exactly when T >= p. */
+#define FS2_X86_FINAL(T0, T1, T2, T3, T4, S0, S1, S2, S3)                                    \
+    "movq " FS2_R(T0) ", " FS2_R(S0) "\n\t"                                                   \
+    "movq " FS2_R(T1) ", " FS2_R(S1) "\n\t"                                                   \
+    "movq " FS2_R(T2) ", " FS2_R(S2) "\n\t"                                                   \
+    "movq " FS2_R(T3) ", " FS2_R(S3) "\n\t"                                                   \
+    "addq %[c0], " FS2_R(S0) "\n\t"                                                          \
+    "adcq %[c1], " FS2_R(S1) "\n\t"                                                          \
+    "adcq $0, " FS2_R(S2) "\n\t"                                                             \
+    "adcq %[c3], " FS2_R(S3) "\n\t"                                                          \
+    "adcq $0, " FS2_R(T4) "\n\t"                                                             \
+    "cmovnzq " FS2_R(S0) ", " FS2_R(T0) "\n\t"                                                \
+    "cmovnzq " FS2_R(S1) ", " FS2_R(T1) "\n\t"                                                \
+    "cmovnzq " FS2_R(S2) ", " FS2_R(T2) "\n\t"                                                \
+    "cmovnzq " FS2_R(S3) ", " FS2_R(T3) "\n\t"
+
+/* r = a b / 2^256 mod p, inputs in [0, p). */
+static inline void fs2_x86_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, lo, hi;
+    uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    __asm__("movq 0(%[b]), %%rdx\n\t"
+            "xorl %k[t5], %k[t5]\n\t"
+            "mulxq 0(%[a]), %[t0], %[t1]\n\t"
+            "mulxq 8(%[a]), %[lo], %[t2]\n\t"
+            "adcxq %[lo], %[t1]\n\t"
+            "mulxq 16(%[a]), %[lo], %[t3]\n\t"
+            "adcxq %[lo], %[t2]\n\t"
+            "mulxq 24(%[a]), %[lo], %[t4]\n\t"
+            "adcxq %[lo], %[t3]\n\t"
+            "adcxq %[t5], %[t4]\n\t"
+            FS2_X86_RED_ROUND(t0, t1, t2, t3, t4, t5)
+            FS2_X86_MUL_ROUND(8, t1, t2, t3, t4, t5, t0)
+            FS2_X86_RED_ROUND(t1, t2, t3, t4, t5, t0)
+            FS2_X86_MUL_ROUND(16, t2, t3, t4, t5, t0, t1)
+            FS2_X86_RED_ROUND(t2, t3, t4, t5, t0, t1)
+            FS2_X86_MUL_ROUND(24, t3, t4, t5, t0, t1, t2)
+            FS2_X86_RED_ROUND(t3, t4, t5, t0, t1, t2)
+            FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(pa), [b] "+&r"(pb)
+            : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), [p1] "m"(fs2_x86_p[1]),
+              [p2] "m"(fs2_x86_p[2]), [p3] "m"(fs2_x86_p[3]), [c0] "m"(fs2_x86_2p[0]),
+              [c1] "m"(fs2_x86_2p[1]), [c3] "m"(fs2_x86_2p[3])
+            : "rdx", "cc");
+    r[0] = t4;
+    r[1] = t5;
+    r[2] = t0;
+    r[3] = t1;
+    (void)t2, (void)t3, (void)lo, (void)hi, (void)pa, (void)pb;
+}
+
+/* r = a^2 / 2^256 mod p, input in [0, p). The 512-bit square goes into
+ * t0..t7 (cross products once, doubled, plus the squares), then four
+ * reduction rounds fold t0..t3 in and the top half is added. */
+static inline void fs2_x86_sqr_p(uint64_t r[4], const uint64_t a[4])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
+    uint64_t pa = (uintptr_t)a, pb = (uintptr_t)a;
+    __asm__(/* cross products a_i a_j, i < j, into t1..t6 */
+            "movq 0(%[a]), %%rdx\n\t"
+            "xorl %k[t7], %k[t7]\n\t"
+            "mulxq 8(%[a]), %[t1], %[t2]\n\t"   /* a0 a1 */
+            "mulxq 16(%[a]), %[lo], %[t3]\n\t"  /* a0 a2 */
+            "adcxq %[lo], %[t2]\n\t"
+            "mulxq 24(%[a]), %[lo], %[t4]\n\t"  /* a0 a3 */
+            "adcxq %[lo], %[t3]\n\t"
+            "movq 8(%[a]), %%rdx\n\t"
+            "mulxq 24(%[a]), %[lo], %[t5]\n\t"  /* a1 a3 */
+            "adcxq %[lo], %[t4]\n\t"
+            "movq 16(%[a]), %%rdx\n\t"
+            "mulxq 24(%[a]), %[lo], %[t6]\n\t"  /* a2 a3 */
+            "adcxq %[lo], %[t5]\n\t"
+            "adcxq %[t7], %[t6]\n\t"            /* CF = 0 after this */
+            "movq 8(%[a]), %%rdx\n\t"
+            "mulxq 16(%[a]), %[lo], %[hi]\n\t"  /* a1 a2 at column 3 */
+            "adoxq %[lo], %[t3]\n\t"
+            "adoxq %[hi], %[t4]\n\t"
+            "adoxq %[t7], %[t5]\n\t"
+            "adoxq %[t7], %[t6]\n\t"            /* OF = 0 after this (< 2^448) */
+            /* double t1..t6 into t1..t7 (CF chain); add the squares (OF chain) */
+            "movq 0(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[t0], %[hi]\n\t"     /* a0^2 */
+            "adcxq %[t1], %[t1]\n\t"
+            "adoxq %[hi], %[t1]\n\t"
+            "movq 8(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[lo], %[hi]\n\t"     /* a1^2 */
+            "adcxq %[t2], %[t2]\n\t"
+            "adoxq %[lo], %[t2]\n\t"
+            "adcxq %[t3], %[t3]\n\t"
+            "adoxq %[hi], %[t3]\n\t"
+            "movq 16(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[lo], %[hi]\n\t"     /* a2^2 */
+            "adcxq %[t4], %[t4]\n\t"
+            "adoxq %[lo], %[t4]\n\t"
+            "adcxq %[t5], %[t5]\n\t"
+            "adoxq %[hi], %[t5]\n\t"
+            "movq 24(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[lo], %[hi]\n\t"     /* a3^2 */
+            "adcxq %[t6], %[t6]\n\t"
+            "adoxq %[lo], %[t6]\n\t"
+            "adcxq %[t7], %[t7]\n\t"            /* t7 = top bit of the doubling */
+            "adoxq %[hi], %[t7]\n\t"
+            /* Montgomery-reduce the low half t0..t3 in a rotating window
+             * of six registers (a and b are free now: fifth and sixth
+             * limbs, zero at the start); the result is < p + 1. */
+            "xorl %k[a], %k[a]\n\t"
+            "xorl %k[b], %k[b]\n\t"
+            FS2_X86_RED_ROUND(t0, t1, t2, t3, b, a)
+            FS2_X86_RED_ROUND(t1, t2, t3, b, a, t0)
+            FS2_X86_RED_ROUND(t2, t3, b, a, t0, t1)
+            FS2_X86_RED_ROUND(t3, b, a, t0, t1, t2)
+            /* + the high half t4..t7 (< p): the sum is < 2p */
+            "addq %[t4], %[b]\n\t"
+            "adcq %[t5], %[a]\n\t"
+            "adcq %[t6], %[t0]\n\t"
+            "adcq %[t7], %[t1]\n\t"
+            "adcq $0, %[t2]\n\t"
+            FS2_X86_FINAL(b, a, t0, t1, t2, t4, t5, t6, t7)
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+              [a] "+&r"(pa), [b] "+&r"(pb)
+            : "m"(*(const uint64_t(*)[4])a), [p1] "m"(fs2_x86_p[1]), [p2] "m"(fs2_x86_p[2]),
+              [p3] "m"(fs2_x86_p[3]), [c0] "m"(fs2_x86_2p[0]), [c1] "m"(fs2_x86_2p[1]),
+              [c3] "m"(fs2_x86_2p[3])
+            : "rdx", "cc");
+    r[0] = pb;
+    r[1] = pa;
+    r[2] = t0;
+    r[3] = t1;
+    (void)t2, (void)t3, (void)lo, (void)hi;
+    (void)t4, (void)t5, (void)t6, (void)t7;
+}
+
+#define FS2_FIELD_MUL_P fs2_x86_mul_p
+#define FS2_FIELD_SQR_P fs2_x86_sqr_p
+
+#endif
