@@ -57,6 +57,9 @@ struct bench_case {
 /* The case tables of each implementation, NULL-terminated by op. */
 extern const bench_case bench_fastsm2_cases[];
 extern const bench_case bench_openssl_cases[];
+/* Multi-buffer SM3, KDF and long-message encryption (bench_sm3lanes.c);
+ * not const: cases this CPU cannot run are dropped at start-up. */
+extern bench_case bench_sm3lanes_cases[];
 
 /* Monotonic wall clock in seconds. */
 double bench_now(void);

@@ -48,6 +48,18 @@ static const bench_row rows[] = {
     { "sm3-64", NULL },
     { "sm3-1024", NULL },
     { "sm3-8192", NULL },
+    { "sm3-x8-8192", NULL },
+    { "sm3-x16-8192", NULL },
+    { "kdf-1024", NULL },
+    { "kdf-1024-scalar", NULL },
+    { "kdf-4096", NULL },
+    { "kdf-4096-scalar", NULL },
+    { "encrypt-4096-scalar-kdf", NULL },
+    { "decrypt-4096-scalar-kdf", NULL },
+    { "encrypt-65536", NULL },
+    { "decrypt-65536", NULL },
+    { "encrypt-1048576", NULL },
+    { "decrypt-1048576", NULL },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -55,6 +67,7 @@ static const bench_row rows[] = {
 static const bench_case *const case_tables[] = {
     bench_fastsm2_cases,
     bench_openssl_cases,
+    bench_sm3lanes_cases,
 };
 
 typedef struct {
@@ -175,7 +188,7 @@ static void list_ops(void)
 {
     printf("operations and their implementations:\n");
     for (size_t r = 0; r < NROWS; r++) {
-        printf("  %-14s", rows[r].op);
+        printf("  %-24s", rows[r].op);
         for (size_t k = 0; k < nrecords; k++)
             if (strcmp(records[k].c->op, rows[r].op) == 0)
                 printf(" %s", records[k].c->impl);
@@ -416,11 +429,11 @@ static void print_header(const char *cpu)
     printf("backend:  %s\n", fastsm2_backend_name());
     printf("fastsm2:  %s\n", fastsm2_version());
     printf("OpenSSL:  %s\n", OpenSSL_version(OPENSSL_VERSION));
-    printf("units:    ops/s; sm3-* rows in MB/s (1 MB = 10^6 bytes)\n");
+    printf("units:    ops/s; rows marked (MB/s) in MB/s (1 MB = 10^6 bytes); sm3-xL rows: all L lanes together\n");
     printf("P-256:    ECDSA on a 32-byte digest; sign-digest/verify-digest are compared with P-256 sign/verify\n\n");
-    printf("%-20s %12s %12s %14s %20s %14s\n", "op", "fastsm2", "OpenSSL SM2", "OpenSSL P-256", "fastsm2/OpenSSL-SM2",
+    printf("%-28s %12s %12s %14s %20s %14s\n", "op", "fastsm2", "OpenSSL SM2", "OpenSSL P-256", "fastsm2/OpenSSL-SM2",
            "fastsm2/P-256");
-    printf("%-20s %12s %12s %14s %20s %14s\n", "--", "-------", "-----------", "-------------", "-------------------",
+    printf("%-28s %12s %12s %14s %20s %14s\n", "--", "-------", "-----------", "-------------", "-------------------",
            "-------------");
     fflush(stdout);
 }
@@ -444,7 +457,7 @@ static void print_row(size_t r)
         cell_ratio(r2, sizeof(r2), fs, p256);
     else
         snprintf(r2, sizeof(r2), " ");
-    printf("%-20s %12s %12s %14s %20s %14s\n", name, v1, v2, v3, r1, r2);
+    printf("%-28s %12s %12s %14s %20s %14s\n", name, v1, v2, v3, r1, r2);
     fflush(stdout);
 }
 

@@ -1,8 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fastsm2 encrypt, fastsm2 decrypt (GB/T 32918.4). */
+/*
+ * fastsm2 encrypt, fastsm2 decrypt (GB/T 32918.4), through the streaming
+ * API, so that no file is ever held twice in memory:
+ *  - a regular input file to a regular output file streams in pieces of
+ *    CLI_CHUNK bytes (constant memory): the ciphertext's prefix, then C2,
+ *    then C3 written at its place. Decryption writes into the temporary file
+ *    that cli_out_stage made and renames it into place only after C3 has
+ *    matched (GB/T 32918.4 7.1 B6): no plaintext is released before;
+ *  - stdin, stdout or another non-regular file: the input is read whole
+ *    once and processed in place (C2 replaced by the plaintext, or the
+ *    plaintext by C2), and written only after final succeeded.
+ */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+#define CLI_CHUNK (1u << 20)
 
 /* --raw and --c1c2c3 to FASTSM2_CT_* flags. DER has a single field order,
  * so --c1c2c3 without --raw is refused rather than silently ignored. */
@@ -12,6 +30,237 @@ static int ct_flags(int *flags, int raw, int c1c2c3)
         return cli_fail(CLI_EXIT_USAGE, "--c1c2c3 needs --raw (DER always holds C3 before C2)");
     *flags = (raw ? FASTSM2_CT_RAW : FASTSM2_CT_DER) | (c1c2c3 ? FASTSM2_CT_C1C2C3 : FASTSM2_CT_C1C3C2);
     return CLI_EXIT_OK;
+}
+
+/* ---- plain I/O helpers ----------------------------------------------------- */
+
+/* Open path for reading if it is a regular file (not stdin); its size in
+ * *size. -1 when the input must be read whole instead (stdin, a FIFO) or
+ * cannot be opened (cli_read_file then reports the error). */
+static int open_regular(const char *path, uint64_t *size)
+{
+    struct stat st;
+    if (cli_is_std(path))
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+static int read_full(int fd, unsigned char *p, size_t n, uint64_t off)
+{
+    while (n) {
+        ssize_t r = pread(fd, p, n, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                errno = EIO; /* the file shrank under us */
+            return -1;
+        }
+        p += r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
+    }
+    return 0;
+}
+
+static int write_full(int fd, const unsigned char *p, size_t n, uint64_t off)
+{
+    while (n) {
+        ssize_t r = pwrite(fd, p, n, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
+    }
+    return 0;
+}
+
+/* Stage the output: a temporary file when path is a regular file (or new),
+ * opened for writing into *fd. 0 when staged; 1 when the output is direct
+ * (stdout, a device, a FIFO: nothing staged); else an exit code. */
+static int stage_output(cli_out *out, const char *path, int *fd)
+{
+    int rc = cli_out_stage(out, path, NULL, 0, 0);
+    if (rc != CLI_EXIT_OK)
+        return -rc; /* negative: an error exit code */
+    if (out->direct) {
+        cli_out_abort(out);
+        return 1;
+    }
+    *fd = open(out->tmp, O_WRONLY | O_CLOEXEC);
+    if (*fd < 0) {
+        int e = errno;
+        cli_out_abort(out);
+        return -cli_fail(CLI_EXIT_USAGE, "cannot write %s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+/* fsync + close the staged file, then rename it into place. */
+static int finish_output(cli_out *out, int fd, const char *path)
+{
+    int err = 0;
+    if (fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (err) {
+        cli_out_abort(out);
+        return cli_fail(CLI_EXIT_USAGE, "cannot write %s: %s", path, strerror(err));
+    }
+    return cli_out_commit(out);
+}
+
+static int io_error(cli_out *out, int fd, const char *what, const char *path)
+{
+    int e = errno;
+    if (fd >= 0)
+        close(fd);
+    if (out)
+        cli_out_abort(out);
+    return cli_fail(CLI_EXIT_USAGE, "cannot %s %s: %s", what, path, strerror(e));
+}
+
+/* Give up on a stream: final wipes its secrets; its outcome no longer
+ * matters. */
+static void enc_abort(fastsm2_encrypt_stream *s)
+{
+    unsigned char c3[32];
+    if (fastsm2_encrypt_stream_final(s, c3) != FASTSM2_OK)
+        return;
+}
+
+static void dec_abort(fastsm2_decrypt_stream *s)
+{
+    static const unsigned char zero[32];
+    if (fastsm2_decrypt_stream_final(s, zero) != FASTSM2_OK)
+        return;
+}
+
+static int encrypt_status(int st)
+{
+    return cli_fail(CLI_EXIT_USAGE, "cannot encrypt: %s", fastsm2_strerror(st));
+}
+
+static int decrypt_status(int st)
+{
+    if (st == FASTSM2_ERR_DECRYPT || st == FASTSM2_ERR_CIPHERTEXT || st == FASTSM2_ERR_POINT)
+        return cli_fail(CLI_EXIT_FAIL, "the ciphertext does not decrypt: %s", fastsm2_strerror(st));
+    return cli_fail(CLI_EXIT_USAGE, "cannot decrypt: %s", fastsm2_strerror(st));
+}
+
+/* ---- encrypt --------------------------------------------------------------- */
+
+/* Regular file to staged file, in pieces. */
+static int encrypt_file(const fastsm2_pubkey *pub, int in, uint64_t size, const char *in_path, const char *out_path,
+                        int flags, cli_out *out, int ofd)
+{
+    fastsm2_encrypt_stream s;
+    unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
+    size_t prelen = sizeof prefix;
+    uint64_t c3off;
+    int st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, size, flags);
+    if (st != FASTSM2_OK) {
+        close(ofd);
+        cli_out_abort(out);
+        return encrypt_status(st);
+    }
+    unsigned char *buf = malloc(CLI_CHUNK);
+    if (!buf) {
+        errno = ENOMEM;
+        enc_abort(&s);
+        return io_error(out, ofd, "write", out_path);
+    }
+    int rc = CLI_EXIT_OK;
+    if (write_full(ofd, prefix, prelen, 0) != 0)
+        rc = io_error(out, ofd, "write", out_path);
+    for (uint64_t at = 0; rc == CLI_EXIT_OK && at < size;) {
+        size_t n = size - at < CLI_CHUNK ? (size_t)(size - at) : CLI_CHUNK;
+        if (read_full(in, buf, n, at) != 0) {
+            rc = io_error(out, ofd, "read", in_path);
+            break;
+        }
+        st = fastsm2_encrypt_stream_update(&s, buf, buf, n);
+        if (st != FASTSM2_OK) {
+            close(ofd);
+            cli_out_abort(out);
+            rc = encrypt_status(st);
+        } else if (write_full(ofd, buf, n, prelen + at) != 0) {
+            rc = io_error(out, ofd, "write", out_path);
+        }
+        at += n;
+    }
+    cli_wipe(buf, CLI_CHUNK);
+    free(buf);
+    st = fastsm2_encrypt_stream_final(&s, c3); /* always: it wipes s */
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (st != FASTSM2_OK) {
+        close(ofd);
+        cli_out_abort(out);
+        return encrypt_status(st);
+    }
+    if (write_full(ofd, c3, 32, c3off) != 0)
+        return io_error(out, ofd, "write", out_path);
+    return finish_output(out, ofd, out_path);
+}
+
+/* Whole input in memory (stdin, or a direct output): C2 in place. */
+static int encrypt_memory(const fastsm2_pubkey *pub, const char *in_path, const char *out_path, int flags)
+{
+    cli_buf msg = {0};
+    int rc = cli_read_file(&msg, in_path);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    /* Room for the prefix in front and C3 behind. */
+    size_t head = FASTSM2_CT_PREFIX_MAX;
+    if (msg.len > SIZE_MAX - head - 32) {
+        cli_buf_free(&msg);
+        return encrypt_status(FASTSM2_ERR_LENGTH);
+    }
+    unsigned char *ct = malloc(head + msg.len + 32);
+    if (!ct) {
+        cli_buf_free(&msg);
+        return encrypt_status(FASTSM2_ERR_NO_MEMORY);
+    }
+    if (msg.len)
+        memcpy(ct + head, msg.data, msg.len);
+    size_t len = msg.len;
+    cli_buf_free(&msg); /* from here the message is held once, in ct */
+
+    fastsm2_encrypt_stream s;
+    unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
+    size_t prelen = sizeof prefix;
+    uint64_t c3off;
+    int st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, len, flags);
+    if (st == FASTSM2_OK)
+        st = fastsm2_encrypt_stream_update(&s, ct + head, ct + head, len);
+    int fin = fastsm2_encrypt_stream_final(&s, c3); /* always: it wipes s */
+    if (st == FASTSM2_OK)
+        st = fin;
+    if (st == FASTSM2_OK) {
+        unsigned char *start = ct + head - prelen;
+        memcpy(start, prefix, prelen);
+        memcpy(start + c3off, c3, 32);
+        size_t total = prelen + len + ((c3off >= prelen) ? 32 : 0);
+        rc = cli_write_file(out_path, start, total, 0);
+    } else {
+        rc = encrypt_status(st);
+    }
+    cli_wipe(ct, head + len + 32);
+    free(ct);
+    return rc;
 }
 
 int cmd_encrypt(int argc, char **argv)
@@ -31,21 +280,116 @@ int cmd_encrypt(int argc, char **argv)
         return rc;
 
     fastsm2_pubkey pub;
-    cli_buf msg = {0};
     rc = cli_load_pubkey(&pub, pub_path);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_read_file(&msg, in_path);
-    if (rc == CLI_EXIT_OK) {
-        size_t ctlen = fastsm2_ciphertext_size(msg.len, flags);
-        unsigned char *ct = ctlen ? malloc(ctlen) : NULL;
-        int st = ct ? fastsm2_encrypt(ct, &ctlen, &pub, msg.data, msg.len, flags) : FASTSM2_ERR_NO_MEMORY;
-        if (st == FASTSM2_OK)
-            rc = cli_write_file(out_path, ct, ctlen, 0);
-        else
-            rc = cli_fail(CLI_EXIT_USAGE, "cannot encrypt: %s", fastsm2_strerror(st));
-        free(ct);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    uint64_t size = 0;
+    int in = open_regular(in_path, &size);
+    if (in >= 0 && size > 0) {
+        cli_out out;
+        int ofd = -1;
+        int staged = stage_output(&out, out_path, &ofd);
+        if (staged < 0) {
+            close(in);
+            return -staged;
+        }
+        if (staged == 0) {
+            rc = encrypt_file(&pub, in, size, in_path, out_path ? out_path : "stdout", flags, &out, ofd);
+            close(in);
+            return rc;
+        }
     }
-    cli_buf_free(&msg);
+    if (in >= 0)
+        close(in);
+    return encrypt_memory(&pub, in_path, out_path, flags);
+}
+
+/* ---- decrypt --------------------------------------------------------------- */
+
+/* Regular file to staged file: the plaintext goes into the temporary file,
+ * renamed into place only once C3 matched. */
+static int decrypt_file(const fastsm2_privkey *key, int in, uint64_t size, const char *in_path, const char *out_path,
+                        int flags, cli_out *out, int ofd)
+{
+    fastsm2_decrypt_stream s;
+    unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
+    size_t prelen = size < sizeof prefix ? (size_t)size : sizeof prefix;
+    uint64_t c2off, c2len, c3off;
+    if (read_full(in, prefix, prelen, 0) != 0)
+        return io_error(out, ofd, "read", in_path);
+    int st = fastsm2_decrypt_stream_init(&s, &c2off, &c2len, &c3off, key, prefix, prelen, size, flags);
+    if (st == FASTSM2_OK && read_full(in, c3, 32, c3off) != 0) {
+        dec_abort(&s);
+        return io_error(out, ofd, "read", in_path);
+    }
+    if (st != FASTSM2_OK) {
+        close(ofd);
+        cli_out_abort(out);
+        return decrypt_status(st);
+    }
+    unsigned char *buf = malloc(CLI_CHUNK);
+    if (!buf) {
+        errno = ENOMEM;
+        dec_abort(&s);
+        return io_error(out, ofd, "write", out_path);
+    }
+    int rc = CLI_EXIT_OK;
+    for (uint64_t at = 0; rc == CLI_EXIT_OK && at < c2len;) {
+        size_t n = c2len - at < CLI_CHUNK ? (size_t)(c2len - at) : CLI_CHUNK;
+        if (read_full(in, buf, n, c2off + at) != 0) {
+            rc = io_error(out, ofd, "read", in_path);
+            break;
+        }
+        st = fastsm2_decrypt_stream_update(&s, buf, buf, n);
+        if (st != FASTSM2_OK) {
+            close(ofd);
+            cli_out_abort(out);
+            rc = decrypt_status(st);
+        } else if (write_full(ofd, buf, n, at) != 0) {
+            rc = io_error(out, ofd, "write", out_path);
+        }
+        at += n;
+    }
+    cli_wipe(buf, CLI_CHUNK);
+    free(buf);
+    st = fastsm2_decrypt_stream_final(&s, c3); /* always: it wipes s */
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (st != FASTSM2_OK) {
+        /* B6 failed: the temporary file with the unauthenticated output goes. */
+        close(ofd);
+        cli_out_abort(out);
+        return decrypt_status(st);
+    }
+    return finish_output(out, ofd, out_path);
+}
+
+/* Whole ciphertext in memory: C2 replaced by the plaintext in place. */
+static int decrypt_memory(const fastsm2_privkey *key, const char *in_path, const char *out_path, int flags)
+{
+    cli_buf ct = {0};
+    int rc = cli_read_file(&ct, in_path);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    fastsm2_decrypt_stream s;
+    uint64_t c2off, c2len, c3off;
+    static const unsigned char none[1];
+    const unsigned char *data = ct.data ? ct.data : none;
+    size_t prelen = ct.len < FASTSM2_CT_PREFIX_MAX ? ct.len : FASTSM2_CT_PREFIX_MAX;
+    int st = fastsm2_decrypt_stream_init(&s, &c2off, &c2len, &c3off, key, data, prelen, ct.len, flags);
+    if (st == FASTSM2_OK) {
+        unsigned char c3[32];
+        memcpy(c3, ct.data + c3off, 32);
+        st = fastsm2_decrypt_stream_update(&s, ct.data + c2off, ct.data + c2off, (size_t)c2len);
+        int fin = fastsm2_decrypt_stream_final(&s, c3); /* always: it wipes s */
+        if (st == FASTSM2_OK)
+            st = fin;
+    }
+    if (st == FASTSM2_OK)
+        rc = cli_write_file(out_path, ct.data + c2off, (size_t)c2len, 0);
+    else
+        rc = decrypt_status(st);
+    cli_buf_free(&ct); /* wipes the plaintext, released or not */
     return rc;
 }
 
@@ -66,27 +410,27 @@ int cmd_decrypt(int argc, char **argv)
         return rc;
 
     fastsm2_privkey key;
-    cli_buf ct = {0}, pt = {0};
     rc = cli_load_privkey(&key, key_path);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_read_file(&ct, in_path);
-    if (rc == CLI_EXIT_OK) {
-        /* The plaintext is shorter than the ciphertext; +1 so that an empty
-         * ciphertext still gets a buffer. */
-        pt.cap = ct.len + 1;
-        pt.data = malloc(pt.cap);
-        pt.len = pt.cap;
-        int st = pt.data ? fastsm2_decrypt(pt.data, &pt.len, &key, ct.data, ct.len, flags)
-                         : FASTSM2_ERR_NO_MEMORY;
-        if (st == FASTSM2_OK)
-            rc = cli_write_file(out_path, pt.data, pt.len, 0);
-        else if (st == FASTSM2_ERR_DECRYPT || st == FASTSM2_ERR_CIPHERTEXT || st == FASTSM2_ERR_POINT)
-            rc = cli_fail(CLI_EXIT_FAIL, "the ciphertext does not decrypt: %s", fastsm2_strerror(st));
-        else
-            rc = cli_fail(CLI_EXIT_USAGE, "cannot decrypt: %s", fastsm2_strerror(st));
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    uint64_t size = 0;
+    int in = open_regular(in_path, &size);
+    int done = 0;
+    if (in >= 0) {
+        cli_out out;
+        int ofd = -1;
+        int staged = stage_output(&out, out_path, &ofd);
+        if (staged < 0) {
+            rc = -staged;
+            done = 1;
+        } else if (staged == 0) {
+            rc = decrypt_file(&key, in, size, in_path, out_path ? out_path : "stdout", flags, &out, ofd);
+            done = 1;
+        }
+        close(in);
     }
+    if (!done)
+        rc = decrypt_memory(&key, in_path, out_path, flags);
     fastsm2_privkey_clear(&key);
-    cli_buf_free(&ct);
-    cli_buf_free(&pt);
     return rc;
 }

@@ -350,6 +350,80 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sig
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n, unsigned threads);
 
 /* ------------------------------------------------------------------------ */
+/* Multi-buffer SM3, KDF and streaming encryption                            */
+/* ------------------------------------------------------------------------ */
+
+/** GB/T 32905 clause 5 on n independent messages at once: digests + 32*i
+ *  gets SM3 of the lens[i] bytes at msgs[i] (msgs[i] may be NULL when
+ *  lens[i] is 0). Lengths may differ. The messages share the backend's SIMD
+ *  lanes (8 with AVX2, 16 with AVX-512; one at a time elsewhere); the
+ *  digests equal fastsm2_sm3's. digests must not overlap the messages.
+ *  FASTSM2_OK, or FASTSM2_ERR_ARG (digests zeroed when they exist). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm3_many(unsigned char *digests, const unsigned char *const *msgs, const size_t *lens, size_t n);
+
+/** The most bytes of a ciphertext before C2 (GB/T 32918.4 6.1: C1, the DER
+ *  headers and, for C1C3C2, C3): the prefix fastsm2_encrypt_stream_init
+ *  writes, and the prefix fastsm2_decrypt_stream_init reads. */
+#define FASTSM2_CT_PREFIX_MAX 128
+
+/** Streaming encryption state (GB/T 32918.4 clause 6.1). Opaque; holds
+ *  secrets until final (which wipes it). */
+typedef struct {
+    uint64_t opaque[64];
+} fastsm2_encrypt_stream;
+
+/** Streaming decryption state (GB/T 32918.4 clause 7.1). Opaque; holds
+ *  secrets until final (which wipes it). */
+typedef struct {
+    uint64_t opaque[64];
+} fastsm2_decrypt_stream;
+
+/** GB/T 32918.4 6.1 A1-A4 for a message of exactly msglen >= 1 bytes given
+ *  later in pieces, for inputs too large to hold twice. Draws k, computes
+ *  C1 and [k]P_B, and writes the ciphertext's prefix (everything before C2;
+ *  *prefixlen is the capacity on entry, at least FASTSM2_CT_PREFIX_MAX, and
+ *  the length on return). The ciphertext is the prefix, then the C2 bytes
+ *  from fastsm2_encrypt_stream_update, then (C1C2C3 only) C3. *c3_offset is
+ *  where C3 belongs from the start of the ciphertext: inside the prefix
+ *  (a zero placeholder there) for C1C3C2 and DER, after C2 for C1C2C3; the
+ *  caller writes the C3 from final at that offset. FASTSM2_ERR_LENGTH for
+ *  msglen 0 or too large, FASTSM2_ERR_BUFFER_TOO_SMALL, FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_init(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen, uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags);
+
+/** GB/T 32918.4 6.1 A5-A6 on the next len bytes of the message: out gets
+ *  len bytes of C2 (out may equal in). The pieces may have any size.
+ *  FASTSM2_ERR_LENGTH when the pieces would exceed msglen. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_update(fastsm2_encrypt_stream *s, unsigned char *out, const void *in, size_t len);
+
+/** GB/T 32918.4 6.1 A5 and A7 after exactly msglen bytes: writes C3 =
+ *  SM3(x2 || M || y2) and wipes s. FASTSM2_ERR_LENGTH if fewer bytes went
+ *  through update; FASTSM2_ERR_KDF_ZERO if t was all zero (probability
+ *  about 2^-256 per 32 bytes: discard the output and start again). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_final(fastsm2_encrypt_stream *s, unsigned char c3[32]);
+
+/** GB/T 32918.4 7.1 B1-B3 for a ciphertext of ctlen bytes read in pieces.
+ *  prefix holds its first min(ctlen, FASTSM2_CT_PREFIX_MAX) bytes. Checks
+ *  the layout (strict DER, lengths adding up to ctlen) and C1 (on the
+ *  curve, not infinity), computes [d_B]C1, and says where C2 lies
+ *  (*c2_offset, *c2len) and where C3 is (*c3_offset), all from the start
+ *  of the ciphertext. FASTSM2_ERR_CIPHERTEXT, FASTSM2_ERR_POINT,
+ *  FASTSM2_ERR_LENGTH, FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, uint64_t *c2len, uint64_t *c3_offset, const fastsm2_privkey *key, const unsigned char *prefix, size_t prefixlen, uint64_t ctlen, int flags);
+
+/** GB/T 32918.4 7.1 B4-B5 on the next len bytes of C2: out gets len bytes
+ *  of M' (out may equal in). THE OUTPUT IS NOT AUTHENTICATED until
+ *  fastsm2_decrypt_stream_final returns FASTSM2_OK (B6): keep it from any
+ *  use (write it to a temporary file, for instance) and destroy it if
+ *  final fails. FASTSM2_ERR_LENGTH past c2len. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_update(fastsm2_decrypt_stream *s, unsigned char *out, const unsigned char *in, size_t len);
+
+/** GB/T 32918.4 7.1 B4 (t not all zero) and B6 (u == C3, compared in
+ *  constant time) after exactly c2len bytes; wipes s. FASTSM2_OK only if
+ *  the ciphertext authenticates; FASTSM2_ERR_DECRYPT otherwise (release no
+ *  byte of the output), FASTSM2_ERR_LENGTH if C2 was not all given. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_final(fastsm2_decrypt_stream *s, const unsigned char c3[32]);
+
+/* ------------------------------------------------------------------------ */
 /* GPU batches (CUDA). Built when nvcc is found; otherwise every call below  */
 /* returns FASTSM2_ERR_UNSUPPORTED (fastsm2_gpu_device_count returns 0).     */
 /* ------------------------------------------------------------------------ */

@@ -30,6 +30,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "backend.h"
 #include "testutil.h"
 
 /* Iterations per direction; each holds 2 signatures and 1 encryption, so
@@ -488,10 +489,54 @@ static void test_openssl_to_ours(void)
            key_ok, ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
 }
 
-/* A 4096-byte plaintext both ways. */
-static void test_long_plaintext(void)
+/* Encrypt L bytes with the streaming API in pieces of `piece` bytes into
+ * one DER ciphertext; returns its length (0 on failure). */
+static size_t stream_encrypt(unsigned char *ct, size_t cap, const fastsm2_pubkey *pub, const unsigned char *pt,
+                             size_t L, size_t piece)
 {
-    enum { L = 4096 };
+    fastsm2_encrypt_stream s;
+    size_t prelen = cap;
+    uint64_t c3off;
+    unsigned char c3[32];
+    if (fastsm2_encrypt_stream_init(&s, ct, &prelen, &c3off, pub, L, 0) != FASTSM2_OK || prelen + L > cap)
+        return 0;
+    for (size_t at = 0; at < L; at += piece) {
+        size_t n = L - at < piece ? L - at : piece;
+        if (fastsm2_encrypt_stream_update(&s, ct + prelen + at, pt + at, n) != FASTSM2_OK)
+            return 0;
+    }
+    if (fastsm2_encrypt_stream_final(&s, c3) != FASTSM2_OK || c3off + 32 > prelen)
+        return 0;
+    memcpy(ct + c3off, c3, 32);
+    return prelen + L;
+}
+
+/* Decrypt a DER ciphertext with the streaming API in pieces; FASTSM2_OK
+ * and *outlen, or the first error. */
+static int stream_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
+                          size_t ctlen, size_t piece)
+{
+    fastsm2_decrypt_stream s;
+    uint64_t c2off, c2len, c3off;
+    size_t pre = ctlen < FASTSM2_CT_PREFIX_MAX ? ctlen : FASTSM2_CT_PREFIX_MAX;
+    int st = fastsm2_decrypt_stream_init(&s, &c2off, &c2len, &c3off, key, ct, pre, ctlen, 0);
+    if (st != FASTSM2_OK)
+        return st;
+    for (size_t at = 0; at < c2len; at += piece) {
+        size_t n = c2len - at < piece ? (size_t)c2len - at : piece;
+        st = fastsm2_decrypt_stream_update(&s, out + at, ct + c2off + at, n);
+        if (st != FASTSM2_OK)
+            return st;
+    }
+    *outlen = (size_t)c2len;
+    return fastsm2_decrypt_stream_final(&s, ct + c3off);
+}
+
+/* An L-byte plaintext both ways, one-shot and streaming (pieces of odd
+ * sizes), on every backend this CPU has (the KDF runs in 1, 8 or 16 SIMD
+ * lanes). */
+static void test_long_plaintext(size_t L)
+{
     unsigned char *pt = malloc(L), *out = malloc(L), *ct = malloc(L + 256);
     fs2t_rand_bytes(pt, L);
     EVP_PKEY *opk = ossl_keygen();
@@ -503,23 +548,44 @@ static void test_long_plaintext(void)
     free(file);
     CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
 
-    size_t ctlen = L + 256;
-    CHECK(fastsm2_ciphertext_size(L, 0) <= ctlen);
-    CHECK_STATUS(fastsm2_encrypt(ct, &ctlen, &pub, pt, L, 0), FASTSM2_OK);
-    size_t declen = 0;
-    unsigned char *dec = ossl_crypt(opk, 0, ct, ctlen, &declen);
-    CHECK(dec && declen == L && memcmp(dec, pt, L) == 0);
-    free(dec);
-    n_cases_out++;
-
     size_t octlen = 0;
     unsigned char *oct = ossl_crypt(opk, 1, pt, L, &octlen);
     if (!oct)
-        die_ossl("encrypt 4096");
-    size_t outlen = L;
-    CHECK_STATUS(fastsm2_decrypt(out, &outlen, &key, oct, octlen, 0), FASTSM2_OK);
-    CHECK(outlen == L && memcmp(out, pt, L) == 0);
-    n_cases_in++;
+        die_ossl("encrypt long");
+    const char *was = fastsm2_backend_name();
+    for (size_t bi = 0; fs2_backends[bi]; bi++) {
+        if (!fs2_backends[bi]->available())
+            continue;
+        CHECK(fs2_backend_force(fs2_backends[bi]->name) == 1);
+        size_t ctlen = L + 256;
+        CHECK(fastsm2_ciphertext_size(L, 0) <= ctlen);
+        CHECK_STATUS(fastsm2_encrypt(ct, &ctlen, &pub, pt, L, 0), FASTSM2_OK);
+        size_t declen = 0;
+        unsigned char *dec = ossl_crypt(opk, 0, ct, ctlen, &declen);
+        CHECK(dec && declen == L && memcmp(dec, pt, L) == 0);
+        free(dec);
+        n_cases_out++;
+
+        size_t outlen = L;
+        CHECK_STATUS(fastsm2_decrypt(out, &outlen, &key, oct, octlen, 0), FASTSM2_OK);
+        CHECK(outlen == L && memcmp(out, pt, L) == 0);
+        n_cases_in++;
+
+        /* Streaming: ours in pieces -> OpenSSL, OpenSSL -> ours in pieces. */
+        ctlen = stream_encrypt(ct, L + 256, &pub, pt, L, 1000 + 37 * bi);
+        CHECK(ctlen > 0);
+        dec = ctlen ? ossl_crypt(opk, 0, ct, ctlen, &declen) : NULL;
+        CHECK(dec && declen == L && memcmp(dec, pt, L) == 0);
+        free(dec);
+        memset(out, 0, L);
+        CHECK_STATUS(stream_decrypt(out, &outlen, &key, oct, octlen, 4093 + 64 * bi), FASTSM2_OK);
+        CHECK(outlen == L && memcmp(out, pt, L) == 0);
+        /* ... and a flipped C2 byte fails B6 in the stream too. */
+        oct[octlen - 1] ^= 1;
+        CHECK_STATUS(stream_decrypt(out, &outlen, &key, oct, octlen, 4096), FASTSM2_ERR_DECRYPT);
+        oct[octlen - 1] ^= 1;
+    }
+    CHECK(fs2_backend_force(was) == 1);
     free(oct);
 
     fastsm2_privkey_clear(&key);
@@ -652,7 +718,8 @@ int main(void)
     test_scalar_mult();
     test_ours_to_openssl();
     test_openssl_to_ours();
-    test_long_plaintext();
+    test_long_plaintext(4096);
+    test_long_plaintext(1048576);
     printf("random cases: %lu ours -> OpenSSL, %lu OpenSSL -> ours\n", n_cases_out, n_cases_in);
     CHECK(n_cases_out >= 300 && n_cases_in >= 300);
     return fs2t_finish("test_openssl_diff");
