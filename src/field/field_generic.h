@@ -206,6 +206,16 @@ static FS2_FIELD_OUTLINE void fs2_fe_sqr(fs2_fe *r, const fs2_fe *a)
 #endif
 }
 
+#ifdef FS2_FIELD_ADD_P
+/* Short enough to inline into the point formulas. */
+static inline void fs2_fe_add(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { FS2_FIELD_ADD_P(r->v, a->v, b->v); }
+static inline void fs2_fe_sub(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { FS2_FIELD_SUB_P(r->v, a->v, b->v); }
+static inline void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
+{
+    static const uint64_t zero[4] = {0, 0, 0, 0};
+    FS2_FIELD_SUB_P(r->v, zero, a->v);
+}
+#else
 static FS2_FIELD_OUTLINE void fs2_fe_add(fs2_fe *r, const fs2_fe *a, const fs2_fe *b)
 {
     fs2_modadd(r->v, a->v, b->v, FS2_P);
@@ -221,6 +231,7 @@ static FS2_FIELD_OUTLINE void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
     static const uint64_t zero[4] = {0, 0, 0, 0};
     fs2_modsub(r->v, zero, a->v, FS2_P);
 }
+#endif
 
 /* r = mask ? a : r  (mask all-ones or zero) */
 static inline void fs2_fe_cmov(fs2_fe *r, const fs2_fe *a, uint64_t mask)
