@@ -24,7 +24,9 @@ typedef unsigned __int128 fs2_u128;
 /* The arithmetic primitives stay out of line: inlined into the point
  * formulas, GCC's code for the 128-bit carry chains spills heavily (a 13 KB
  * stack frame in kP); one tight copy of each is faster. */
-#if defined(__GNUC__)
+#if defined(FS2_FIELD_OUTLINE)
+/* chosen by the backend's field header */
+#elif defined(__GNUC__)
 #define FS2_FIELD_OUTLINE __attribute__((noinline, unused))
 #else
 #define FS2_FIELD_OUTLINE
