@@ -97,6 +97,12 @@ int fs2_backend_force(const char *name)
     return 0;
 }
 
+void fs2_scalar_inv_mont(uint64_t r[4], const uint64_t a[4])
+{
+    const fs2_backend *b = fs2_backend_get();
+    (b->scalar_inv_mont ? b->scalar_inv_mont : fs2_generic_scalar_inv_mont)(r, a);
+}
+
 int fs2_backend_force_unchecked(const char *name)
 {
     fs2_backend_get();

@@ -42,12 +42,20 @@ typedef struct fs2_backend {
      * the same number of blocks. Constant time like sm3_compress. */
     unsigned sm3_lanes;
     void (*sm3_compress_lanes)(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks);
+    /* r = a^-1 2^256 mod n (Montgomery form of the inverse, R = 2^256) for
+     * a canonical a in [1, n-1]. Constant time. NULL: the generic one. */
+    void (*scalar_inv_mont)(uint64_t r[4], const uint64_t a[4]);
 } fs2_backend;
 
 /* The generic backend's point functions, for backends that reuse some. */
 FS2_HIDDEN void fs2_generic_ecmult_gen(fs2_affine *r, const uint64_t k[4]);
 FS2_HIDDEN void fs2_generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
 FS2_HIDDEN int fs2_generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4]);
+
+FS2_HIDDEN void fs2_generic_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);
+
+/* The selected backend's scalar_inv_mont (or the generic one). */
+FS2_HIDDEN void fs2_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);
 
 /* All backends compiled in, generic first, NULL-terminated. */
 FS2_HIDDEN extern const fs2_backend *const fs2_backends[];

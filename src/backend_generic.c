@@ -22,6 +22,8 @@ int fs2_generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2
     return fs2_be_verify_check(s, t, p, v);
 }
 
+void fs2_generic_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
+
 FS2_HIDDEN const fs2_backend fs2_backend_generic = {
     .name = "generic",
     .available = generic_available,
@@ -31,4 +33,5 @@ FS2_HIDDEN const fs2_backend fs2_backend_generic = {
     .verify_check = fs2_generic_verify_check,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
+    .scalar_inv_mont = fs2_generic_scalar_inv_mont,
 };

@@ -52,4 +52,15 @@ static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const f
     return fs2_ecmult_verify_var(s, t, &g, v);
 }
 
+/* r = a^-1 2^256 mod n, constant time. */
+static void fs2_be_scalar_inv_mont(uint64_t r[4], const uint64_t a[4])
+{
+    fs2_sc x, inv;
+    memcpy(x.v, a, 32);
+    fs2_sc_inv_mont(&inv, &x);
+    memcpy(r, inv.v, 32);
+    fs2_wipe(&x, sizeof x);
+    fs2_wipe(&inv, sizeof inv);
+}
+
 #endif

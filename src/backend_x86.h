@@ -10,7 +10,8 @@
     FS2_HIDDEN void fs2_##level##_ecmult_gen(fs2_affine *r, const uint64_t k[4]);                     \
     FS2_HIDDEN void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]); \
     FS2_HIDDEN int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, \
-                                              const uint64_t v[4]);
+                                              const uint64_t v[4]);                                  \
+    FS2_HIDDEN void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);
 
 /* Define the three exported functions of one level from the static fs2_be_*
  * of the including file. */
@@ -24,7 +25,8 @@
                                    const uint64_t v[4])                                              \
     {                                                                                                \
         return fs2_be_verify_check(s, t, p, v);                                                      \
-    }
+    }                                                                                                \
+    void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
 
 #if defined(__x86_64__)
 FS2_X86_DECLARE(adx)

@@ -332,12 +332,16 @@ static inline void fs2_sc_sub(fs2_sc *r, const fs2_sc *a, const fs2_sc *b) { fs2
 /* Montgomery product a*b*2^-256 mod n. */
 static inline void fs2_sc_mont_mul(fs2_sc *r, const fs2_sc *a, const fs2_sc *b)
 {
+#ifdef FS2_FIELD_MUL_N
+    FS2_FIELD_MUL_N(r->v, a->v, b->v);
+#else
     fs2_mont_mul_generic(r->v, a->v, b->v, FS2_N, FS2_N0);
+#endif
 }
 /* Canonical a -> Montgomery a*2^256 mod n. */
 static inline void fs2_sc_to_mont(fs2_sc *r, const fs2_sc *a)
 {
-    fs2_mont_mul_generic(r->v, a->v, FS2_N_RR, FS2_N, FS2_N0);
+    fs2_sc_mont_mul(r, a, (const fs2_sc *)FS2_N_RR);
 }
 /* Canonical a -> a mod n for any a < 2^256 (2^256 < 2n). */
 static inline void fs2_sc_reduce(fs2_sc *r, const uint64_t a[4])
@@ -345,8 +349,10 @@ static inline void fs2_sc_reduce(fs2_sc *r, const uint64_t a[4])
     fs2_reduce_once(r->v, 0, a, FS2_N);
 }
 
-/* r = a^-1 mod n for canonical a (a^(n-2)), result canonical. Constant time. */
-static inline void fs2_sc_inv(fs2_sc *r, const fs2_sc *a)
+/* r = a^-1 2^256 mod n (the Montgomery form of the inverse) for canonical
+ * a (a^(n-2); 0 maps to 0). Constant time: fixed 4-bit windows over the
+ * public exponent n - 2. */
+static inline void fs2_sc_inv_mont(fs2_sc *r, const fs2_sc *a)
 {
     static const uint64_t nm2[4] = {0x53BBF40939D54121ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL,
                                     0xFFFFFFFEFFFFFFFFULL};
@@ -364,7 +370,16 @@ static inline void fs2_sc_inv(fs2_sc *r, const fs2_sc *a)
         unsigned nib = (unsigned)(nm2[i / 16] >> (4 * (i % 16))) & 15; /* public */
         fs2_sc_mont_mul(&acc, &acc, &tab[nib]);
     }
-    fs2_mont_mul_generic(r->v, acc.v, one, FS2_N, FS2_N0);
+    *r = acc;
+}
+
+/* r = a^-1 mod n for canonical a, result canonical. Constant time. */
+static inline void fs2_sc_inv(fs2_sc *r, const fs2_sc *a)
+{
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    fs2_sc m;
+    fs2_sc_inv_mont(&m, a);
+    fs2_sc_mont_mul(r, &m, (const fs2_sc *)one);
 }
 
 /* All-ones if a < b (canonical integers), else 0. Constant time. */

@@ -279,9 +279,78 @@ static inline void fs2_x86_sub_p(uint64_t r[4], const uint64_t a[4], const uint6
     r[3] = t3;
 }
 
+/* ---- mod n (scalars): Montgomery multiplication with a general n0 ------ */
+
+/* n, n0 = -n^-1 mod 2^64, and 2^256 - n for the final subtraction (its limb
+ * 2 is zero, as FS2_X86_FINAL assumes). */
+static const uint64_t fs2_x86_n[5] __attribute__((aligned(64))) = {
+    0x53BBF40939D54123ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFEFFFFFFFFULL,
+    0x327F9E8872350975ULL};
+static const uint64_t fs2_x86_2n[4] __attribute__((aligned(32))) = {
+    0xAC440BF6C62ABEDDULL, 0x8DFC2094DE39FAD4ULL, 0x0000000000000000ULL, 0x0000000100000000ULL};
+
+/* One reduction round mod n: m = T0 n0; (T0..T5 + m n) / 2^64 lands in
+ * T1..T5, and T0 (whose sum is 0 mod 2^64) becomes zero. */
+#define FS2_X86_RED_ROUND_N(T0, T1, T2, T3, T4, T5)                                          \
+    "movq " FS2_R(T0) ", %%rdx\n\t"                                                           \
+    "imulq %[n4], %%rdx\n\t"                                                                 \
+    "xorl %k[lo], %k[lo]\n\t"                                                                \
+    "mulxq %[n0], %[lo], %[hi]\n\t"                                                          \
+    "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T1) "\n\t"                                                         \
+    "mulxq %[n1], %[lo], %[hi]\n\t"                                                          \
+    "adcxq %[lo], " FS2_R(T1) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T2) "\n\t"                                                         \
+    "mulxq %[n2], %[lo], %[hi]\n\t"                                                          \
+    "adcxq %[lo], " FS2_R(T2) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T3) "\n\t"                                                         \
+    "mulxq %[n3], %[lo], %[hi]\n\t"                                                          \
+    "adcxq %[lo], " FS2_R(T3) "\n\t"                                                         \
+    "adoxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    "adcxq " FS2_R(T0) ", " FS2_R(T4) "\n\t"                                                 \
+    "adoxq " FS2_R(T0) ", " FS2_R(T5) "\n\t"                                                 \
+    "adcxq " FS2_R(T0) ", " FS2_R(T5) "\n\t"
+
+/* r = a b / 2^256 mod n, inputs in [0, n). */
+static inline void fs2_x86_mul_n(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t t0, t1, t2, t3, t4, t5, lo, hi;
+    uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    __asm__("movq 0(%[b]), %%rdx\n\t"
+            "xorl %k[t5], %k[t5]\n\t"
+            "mulxq 0(%[a]), %[t0], %[t1]\n\t"
+            "mulxq 8(%[a]), %[lo], %[t2]\n\t"
+            "adcxq %[lo], %[t1]\n\t"
+            "mulxq 16(%[a]), %[lo], %[t3]\n\t"
+            "adcxq %[lo], %[t2]\n\t"
+            "mulxq 24(%[a]), %[lo], %[t4]\n\t"
+            "adcxq %[lo], %[t3]\n\t"
+            "adcxq %[t5], %[t4]\n\t"
+            FS2_X86_RED_ROUND_N(t0, t1, t2, t3, t4, t5)
+            FS2_X86_MUL_ROUND(8, t1, t2, t3, t4, t5, t0)
+            FS2_X86_RED_ROUND_N(t1, t2, t3, t4, t5, t0)
+            FS2_X86_MUL_ROUND(16, t2, t3, t4, t5, t0, t1)
+            FS2_X86_RED_ROUND_N(t2, t3, t4, t5, t0, t1)
+            FS2_X86_MUL_ROUND(24, t3, t4, t5, t0, t1, t2)
+            FS2_X86_RED_ROUND_N(t3, t4, t5, t0, t1, t2)
+            FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+              [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(pa), [b] "+&r"(pb)
+            : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), [n0] "m"(fs2_x86_n[0]),
+              [n1] "m"(fs2_x86_n[1]), [n2] "m"(fs2_x86_n[2]), [n3] "m"(fs2_x86_n[3]), [n4] "m"(fs2_x86_n[4]),
+              [c0] "m"(fs2_x86_2n[0]), [c1] "m"(fs2_x86_2n[1]), [c3] "m"(fs2_x86_2n[3])
+            : "rdx", "cc");
+    r[0] = t4;
+    r[1] = t5;
+    r[2] = t0;
+    r[3] = t1;
+    (void)t2, (void)t3, (void)lo, (void)hi, (void)pa, (void)pb;
+}
+
 #define FS2_FIELD_MUL_P fs2_x86_mul_p
 #define FS2_FIELD_SQR_P fs2_x86_sqr_p
 #define FS2_FIELD_ADD_P fs2_x86_add_p
 #define FS2_FIELD_SUB_P fs2_x86_sub_p
+#define FS2_FIELD_MUL_N fs2_x86_mul_n
 
 #endif

@@ -160,17 +160,15 @@ static int priv_init(fastsm2_privkey *key, const uint64_t d[4])
 {
     fs2_priv *k = (fs2_priv *)key;
     static const uint64_t one[4] = {1, 0, 0, 0};
-    fs2_sc d1, inv;
+    fs2_sc d1;
     memset(key, 0, sizeof *key);
     memcpy(k->d, d, 32);
     fs2_backend_get()->ecmult_gen(&k->pub.pt, d);
     /* (1 + d)^-1, kept in Montgomery form so that signing needs one
      * Montgomery product: s = (1+d)^-1 (k + r) - r (DESIGN.md section 3). */
     fs2_modadd(d1.v, d, one, FS2_N);
-    fs2_sc_inv(&inv, &d1);
-    fs2_sc_to_mont(&k->dinv_m, &inv);
+    fs2_scalar_inv_mont(k->dinv_m.v, d1.v);
     fs2_wipe(&d1, sizeof d1);
-    fs2_wipe(&inv, sizeof inv);
     k->magic = FS2_PRIV_MAGIC;
     /* The public key is public: let the constant-time test branch on it. */
     fs2_declassify(&k->pub, sizeof k->pub);
