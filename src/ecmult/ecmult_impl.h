@@ -86,9 +86,8 @@ static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
 static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
 {
     fs2_gej acc, sum, first;
-    uint64_t acc_inf = ~(uint64_t)0;
+    uint64_t acc_inf = 0;
     unsigned carry = 0;
-    fs2_gej_set_infinity(&acc);
     for (unsigned i = 0; i < 37; i++) {
         unsigned neg, c;
         unsigned d = fs2_recode_step(fs2_scalar_bits(k, 7 * i, 7) + carry, 7, &neg, &c);
@@ -97,12 +96,20 @@ static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
         fs2_select_limbs(&t, (const uint64_t *)fs2_gen_table[i], 64, 8, d);
         fs2_fe_cneg(&t.y, (uint64_t)0 - neg);
         uint64_t nz = ~fs2_eq_mask_u(d, 0);
+        if (i == 0) { /* the first window sets acc: no addition */
+            fs2_gej_set_ge(&acc, &t);
+            acc_inf = ~nz;
+            continue;
+        }
         fs2_gej_add_ge_masks(&sum, &acc, &t, NULL, NULL);
         fs2_gej_set_ge(&first, &t);
         fs2_gej_cmov(&acc, &sum, nz & ~acc_inf);
         fs2_gej_cmov(&acc, &first, nz & acc_inf);
         acc_inf &= ~nz;
     }
+    /* k = 0 (never from the protocols): the point at infinity, Z = 0 */
+    static const fs2_fe zero = {{0, 0, 0, 0}};
+    fs2_fe_cmov(&acc.z, &zero, acc_inf);
     *r = acc;
 }
 
