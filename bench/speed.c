@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "bench_env.h"
+#include "bench_threads.h"
 
 #define MAX_CASES 64
 
@@ -94,6 +95,7 @@ static void usage(FILE *f)
             "Single-thread speed of fastsm2 beside OpenSSL 3 (SM2, SM3) and OpenSSL's\n"
             "ECDSA P-256, in one process run.\n"
             "\n"
+            "  --threads N  the batch API with 1 and N threads instead (0: all cores)\n"
             "  --seconds S  timed seconds per record (implementation, operation), fractional\n"
             "               allowed (default 1.0)\n"
             "  --rounds R   slices per record, alternating between implementations; the\n"
@@ -469,6 +471,9 @@ int main(int argc, char **argv)
     char cpu[256];
     int any_selected = 0, list = 0, failed = 0;
 
+    for (int i = 1; i < argc; i++) /* --threads: the batch API's scaling (bench_threads.c) */
+        if (strcmp(argv[i], "--threads") == 0)
+            return bench_threads_main(argc, argv);
     collect_cases();
     for (int i = 1; i < argc; i++) {
         const char *v;

@@ -397,4 +397,12 @@ chmod +x speed/fastsm2-speed
 expect_rc "speed runs fastsm2-speed" 0 speed/fastsm2 speed --seconds 0.5 --json 'a b'
 [ "$(cat rc.out)" = "[--seconds][0.5][--json][a b]" ] && ok || bad "speed passed: $(cat rc.out)"
 
+# speed --threads: the batch API with 1 and N threads; its output is checked
+# by the benchmark itself (every signature verifies), and bad N is a usage error
+expect_rc "speed --threads 2" 0 "$FS" speed --threads 2 --seconds 0.05 --rounds 1 --json
+[ "$(grep -c '"op": "sign-batch"' rc.out)" = 2 ] && [ "$(grep -c '"op": "verify-batch"' rc.out)" = 2 ] &&
+  grep -q '"threads": 2' rc.out && ok || bad "speed --threads json: $(cat rc.out)"
+expect_rc "speed --threads x" 2 "$FS" speed --threads x
+expect_rc "speed --threads -1" 2 "$FS" speed --threads -1
+
 finish test_cli
