@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Exceptions carrying the C library's status names (include/fastsm2.h).
+
+Every error of the C library raises a subclass of :class:`FastSM2Error`
+whose ``name`` is the C name (``"FASTSM2_ERR_DER"``) and ``code`` the C
+value (-3). Input errors also derive from :class:`ValueError`, so code that
+catches ``ValueError`` around parsing keeps working.
+"""
+from typing import Dict, Type
+
+from ._native import ffi, lib
+
+__all__ = [
+    "FastSM2Error", "ArgumentError", "BufferTooSmallError", "DERError", "PEMError", "LengthError",
+    "SignatureRangeError", "PrivateKeyError", "PointError", "BadSignatureError", "DecryptError",
+    "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
+    "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "error_for_code",
+]
+
+
+class FastSM2Error(Exception):
+    """Base class of every error the C library reports.
+
+    Attributes:
+        code: the C status code (a negative int).
+        name: its C name, e.g. ``"FASTSM2_ERR_DER"``.
+    """
+
+    code: int = 0
+    name: str = "FASTSM2_ERR_UNKNOWN"
+
+    def __init__(self, message: str = "", code: int = 0) -> None:
+        if code:
+            self.code = code
+            self.name = ffi.string(lib.fastsm2_error_name(code)).decode()
+        if not message:
+            message = ffi.string(lib.fastsm2_strerror(self.code)).decode()
+        super().__init__(message)
+
+
+def _make(cname: str, pyname: str, *bases: type, doc: str) -> Type[FastSM2Error]:
+    code = int(getattr(lib, cname))
+    cls = type(pyname, (FastSM2Error,) + bases, {"code": code, "name": cname, "__doc__": doc,
+                                                   "__module__": "fastsm2"})
+    return cls
+
+
+ArgumentError = _make("FASTSM2_ERR_ARG", "ArgumentError", ValueError,
+                      doc="FASTSM2_ERR_ARG: a meaningless argument.")
+BufferTooSmallError = _make("FASTSM2_ERR_BUFFER_TOO_SMALL", "BufferTooSmallError",
+                            doc="FASTSM2_ERR_BUFFER_TOO_SMALL: output capacity too small.")
+DERError = _make("FASTSM2_ERR_DER", "DERError", ValueError, doc="FASTSM2_ERR_DER: malformed or non-strict DER.")
+PEMError = _make("FASTSM2_ERR_PEM", "PEMError", ValueError, doc="FASTSM2_ERR_PEM: malformed PEM armour or base64.")
+LengthError = _make("FASTSM2_ERR_LENGTH", "LengthError", ValueError, doc="FASTSM2_ERR_LENGTH: input of a wrong length.")
+SignatureRangeError = _make("FASTSM2_ERR_SIG_RANGE", "SignatureRangeError", ValueError,
+                            doc="FASTSM2_ERR_SIG_RANGE: r or s = 0, >= n, or r + s = n.")
+PrivateKeyError = _make("FASTSM2_ERR_PRIVATE_KEY", "PrivateKeyError", ValueError,
+                        doc="FASTSM2_ERR_PRIVATE_KEY: d = 0 or d >= n - 1.")
+PointError = _make("FASTSM2_ERR_POINT", "PointError", ValueError,
+                   doc="FASTSM2_ERR_POINT: bad encoding, off the curve, or infinity.")
+BadSignatureError = _make("FASTSM2_ERR_BAD_SIGNATURE", "BadSignatureError", ValueError,
+                          doc="FASTSM2_ERR_BAD_SIGNATURE: well-formed but does not verify.")
+DecryptError = _make("FASTSM2_ERR_DECRYPT", "DecryptError", ValueError,
+                     doc="FASTSM2_ERR_DECRYPT: the C3 check failed; no plaintext is released.")
+CiphertextError = _make("FASTSM2_ERR_CIPHERTEXT", "CiphertextError", ValueError,
+                        doc="FASTSM2_ERR_CIPHERTEXT: truncated or malformed ciphertext.")
+IDError = _make("FASTSM2_ERR_ID", "IDError", ValueError, doc="FASTSM2_ERR_ID: empty ID, or longer than 8191 bytes.")
+RandomError = _make("FASTSM2_ERR_RANDOM", "RandomError", OSError, doc="FASTSM2_ERR_RANDOM: the OS CSPRNG failed.")
+KeyFormatError = _make("FASTSM2_ERR_KEY_FORMAT", "KeyFormatError", ValueError,
+                       doc="FASTSM2_ERR_KEY_FORMAT: key file of an unknown algorithm or curve.")
+KDFZeroError = _make("FASTSM2_ERR_KDF_ZERO", "KDFZeroError", doc="FASTSM2_ERR_KDF_ZERO: KDF output all zero.")
+NoMemoryError = _make("FASTSM2_ERR_NO_MEMORY", "NoMemoryError", MemoryError,
+                      doc="FASTSM2_ERR_NO_MEMORY: allocation failed.")
+ConfirmError = _make("FASTSM2_ERR_CONFIRM", "ConfirmError", ValueError,
+                     doc="FASTSM2_ERR_CONFIRM: key exchange confirmation mismatch.")
+StateError = _make("FASTSM2_ERR_STATE", "StateError", doc="FASTSM2_ERR_STATE: call out of order (key exchange).")
+UnsupportedError = _make("FASTSM2_ERR_UNSUPPORTED", "UnsupportedError",
+                         doc="FASTSM2_ERR_UNSUPPORTED: feature not built in (e.g. CUDA).")
+ScalarError = _make("FASTSM2_ERR_SCALAR", "ScalarError", ValueError,
+                    doc="FASTSM2_ERR_SCALAR: a nonce or scalar out of [1, n-1].")
+
+_BY_CODE: Dict[int, Type[FastSM2Error]] = {
+    c.code: c for c in (ArgumentError, BufferTooSmallError, DERError, PEMError, LengthError, SignatureRangeError,
+                        PrivateKeyError, PointError, BadSignatureError, DecryptError, CiphertextError, IDError,
+                        RandomError, KeyFormatError, KDFZeroError, NoMemoryError, ConfirmError, StateError,
+                        UnsupportedError, ScalarError)
+}
+
+
+def error_for_code(code: int) -> FastSM2Error:
+    """The exception for a C status code (a plain FastSM2Error for a code
+    this module does not know)."""
+    if not isinstance(code, int) or isinstance(code, bool):
+        raise TypeError("code must be an int")
+    if not -(1 << 31) <= code < 1 << 31:
+        raise ValueError("code out of the range of a C int")
+    cls = _BY_CODE.get(code)
+    if cls is None:
+        return FastSM2Error(code=code)
+    return cls()
+
+
+def raise_for(code: int) -> None:
+    """Raise the exception for a non-OK C status code."""
+    raise error_for_code(code)

@@ -1,0 +1,505 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SM2 keys, signatures and public-key encryption (GB/T 32918.1, .2, .4)."""
+import hmac
+from typing import Any, Optional, Union
+
+from ._errors import raise_for
+from ._native import ffi, lib
+from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id, as_text_or_bytes, int_to_32
+
+__all__ = ["PrivateKey", "PublicKey", "DEFAULT_ID", "sig_to_der", "sig_from_der"]
+
+_OK = 1
+_FMT = {"pkcs8": lib.FASTSM2_KEYFMT_PKCS8, "sec1": lib.FASTSM2_KEYFMT_SEC1}
+
+#: Order n of the base point of sm2p256v1 (GB/T 32918.5).
+CURVE_ORDER = 0xFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123
+
+
+def _serialize(fn, obj, fmt: int) -> bytes:
+    cap = 512
+    while True:
+        out = ffi.new("unsigned char[]", cap)
+        outlen = ffi.new("size_t *", cap)
+        ret = fn(out, outlen, obj, fmt)
+        if ret == _OK:
+            return ffi.buffer(out, outlen[0])[:]
+        if ret != lib.FASTSM2_ERR_BUFFER_TOO_SMALL or cap > 1 << 16:
+            raise_for(ret)
+        cap *= 4
+
+
+def sig_to_der(sig: BytesLike) -> bytes:
+    """Raw 64-byte r || s to a strict DER SM2Signature (GM/T 0009)."""
+    raw = as_fixed(sig, 64, "signature")
+    out = ffi.new("unsigned char[72]")
+    outlen = ffi.new("size_t *", 72)
+    ret = lib.fastsm2_sig_to_der(out, outlen, raw)
+    if ret != _OK:
+        raise_for(ret)
+    return ffi.buffer(out, outlen[0])[:]
+
+
+def sig_from_der(der: BytesLike) -> bytes:
+    """Strict DER SM2Signature to raw 64-byte r || s. Raises DERError or
+    SignatureRangeError."""
+    d = as_bytes(der, "signature")
+    out = ffi.new("unsigned char[64]")
+    ret = lib.fastsm2_sig_from_der(out, d, len(d))
+    if ret != _OK:
+        raise_for(ret)
+    return ffi.buffer(out, 64)[:]
+
+
+def _ct_flags(raw: bool, c1c2c3: bool) -> int:
+    return (lib.FASTSM2_CT_RAW if raw else lib.FASTSM2_CT_DER) | (lib.FASTSM2_CT_C1C2C3 if c1c2c3 else 0)
+
+
+class PublicKey:
+    """A validated SM2 public key: on the curve, not infinity (GB/T 32918.1
+    6.2). Immutable and safe to share between threads.
+
+    Make one with :meth:`from_pem`, :meth:`from_der`, :meth:`from_bytes`
+    (SEC1 point), :meth:`from_point` (x, y ints) or
+    ``PrivateKey.public_key``.
+    """
+
+    __slots__ = ("_p", "_id", "__weakref__")
+    _p: Any  # fastsm2_pubkey *
+    _id: Optional[bytes]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("use PublicKey.from_pem(), from_der(), from_bytes() or PrivateKey.public_key")
+
+    @classmethod
+    def _new(cls) -> "PublicKey":
+        self = object.__new__(cls)
+        self._p = ffi.new("fastsm2_pubkey *")
+        self._id = None  # None: the key caches Z_A of the default ID
+        return self
+
+    def with_id(self, id: IdLike) -> "PublicKey":
+        """A copy of this key that caches Z_A for `id` (GB/T 32918.2 5.5), so
+        that verifying with that ID skips hashing Z_A each time. Calls still
+        take their own ``id`` argument (the default ID stays the default)."""
+        ident = as_id(id)
+        other = PublicKey._new()
+        other._p[0] = self._p[0]
+        ret = lib.fastsm2_pubkey_set_id(other._p, ident, len(ident))
+        if ret != _OK:
+            raise_for(ret)
+        other._id = ident
+        return other
+
+    # -- import ---------------------------------------------------------------
+    @classmethod
+    def from_bytes(cls, data: BytesLike) -> "PublicKey":
+        """A SEC1 point: 04 || x || y (65 bytes) or 02/03 || x (33 bytes).
+        Raises PointError or LengthError."""
+        b = as_bytes(data, "point")
+        self = cls._new()
+        ret = lib.fastsm2_pubkey_from_bytes(self._p, b, len(b))
+        if ret != _OK:
+            raise_for(ret)
+        return self
+
+    @classmethod
+    def from_point(cls, x: int, y: int) -> "PublicKey":
+        """The point (x, y), given as ints."""
+        return cls.from_bytes(b"\x04" + int_to_32(x, "x") + int_to_32(y, "y"))
+
+    @classmethod
+    def load(cls, data: Union[BytesLike, str]) -> "PublicKey":
+        """A public key file, PEM or DER (SPKI), or a bare SEC1 point."""
+        b = as_text_or_bytes(data, "public key")
+        self = cls._new()
+        ret = lib.fastsm2_pubkey_parse(self._p, b, len(b))
+        if ret != _OK:
+            raise_for(ret)
+        return self
+
+    @classmethod
+    def from_pem(cls, data: Union[BytesLike, str]) -> "PublicKey":
+        """A PEM "PUBLIC KEY" (SPKI) as written by fastsm2, OpenSSL or GmSSL.
+        Raises PEMError, DERError, KeyFormatError or PointError."""
+        b = as_text_or_bytes(data, "public key")
+        if not b.lstrip().startswith(b"-----BEGIN"):
+            raise_for(lib.FASTSM2_ERR_PEM)
+        return cls.load(b)
+
+    @classmethod
+    def from_der(cls, data: BytesLike) -> "PublicKey":
+        """A DER SubjectPublicKeyInfo. Raises DERError, KeyFormatError or
+        PointError."""
+        b = as_bytes(data, "public key")
+        if b.lstrip().startswith(b"-----BEGIN"):
+            raise_for(lib.FASTSM2_ERR_DER)
+        return cls.load(b)
+
+    # -- export ---------------------------------------------------------------
+    def to_bytes(self, compressed: bool = False) -> bytes:
+        """SEC1 encoding: 65 bytes 04 || x || y, or 33 bytes when compressed."""
+        out = ffi.new("unsigned char[65]")
+        outlen = ffi.new("size_t *", 65)
+        ret = lib.fastsm2_pubkey_to_bytes(out, outlen, self._p, 1 if compressed else 0)
+        if ret != _OK:
+            raise_for(ret)
+        return ffi.buffer(out, outlen[0])[:]
+
+    def to_pem(self) -> bytes:
+        """SPKI "PUBLIC KEY" PEM (ASCII bytes)."""
+        return _serialize(lib.fastsm2_pubkey_serialize, self._p, lib.FASTSM2_KEYFMT_PEM).rstrip(b"\0")
+
+    def to_der(self) -> bytes:
+        """SPKI DER."""
+        return _serialize(lib.fastsm2_pubkey_serialize, self._p, lib.FASTSM2_KEYFMT_DER)
+
+    @property
+    def x(self) -> int:
+        """The affine x coordinate."""
+        return int.from_bytes(self.to_bytes()[1:33], "big")
+
+    @property
+    def y(self) -> int:
+        """The affine y coordinate."""
+        return int.from_bytes(self.to_bytes()[33:], "big")
+
+    # -- Z_A and e --------------------------------------------------------------
+    def z(self, id: IdLike = DEFAULT_ID) -> bytes:
+        """Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA), GB/T
+        32918.2 5.5. Raises IDError for an empty ID or one over 8191 bytes."""
+        ident = as_id(id)
+        out = ffi.new("unsigned char[32]")
+        ret = lib.fastsm2_compute_z(out, self._p, ident, len(ident)) if ident else lib.FASTSM2_ERR_ID
+        if ret != _OK:
+            raise_for(ret)
+        return ffi.buffer(out, 32)[:]
+
+    def message_digest(self, msg: BytesLike, id: IdLike = DEFAULT_ID) -> bytes:
+        """e = SM3(Z_A || msg) (GB/T 32918.2 6.1 A1-A2): what
+        :meth:`PrivateKey.sign_digest` and :meth:`verify_digest` take."""
+        m = as_bytes(msg, "msg")
+        ctx = ffi.new("fastsm2_sm3_ctx *")
+        lib.fastsm2_sm3_init(ctx)
+        z = self.z(id)
+        lib.fastsm2_sm3_update(ctx, z, 32)
+        lib.fastsm2_sm3_update(ctx, m, len(m))
+        out = ffi.new("unsigned char[32]")
+        lib.fastsm2_sm3_final(out, ctx)
+        return ffi.buffer(out, 32)[:]
+
+    # -- verify -----------------------------------------------------------------
+    def _raw_sig(self, sig: object, raw: bool) -> Optional[bytes]:
+        s = as_bytes(sig, "signature")
+        if raw:
+            return s if len(s) == 64 else None
+        out = ffi.new("unsigned char[64]")
+        if lib.fastsm2_sig_from_der(out, s, len(s)) != _OK:
+            return None
+        return ffi.buffer(out, 64)[:]
+
+    def verify(self, msg: BytesLike, sig: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> bool:
+        """Verify a signature on msg (GB/T 32918.2 7.1) with the signer's ID.
+
+        sig is strict DER, or the 64-byte r || s when raw=True. Returns True
+        only for a valid signature; a malformed or wrong signature gives
+        False. Raises IDError for an empty or oversized ID and TypeError for
+        non-bytes input."""
+        m = as_bytes(msg, "msg")
+        s = self._raw_sig(sig, raw)
+        if id is DEFAULT_ID and self._id is None:
+            if s is None:
+                return False
+            return lib.fastsm2_verify(self._p, ffi.NULL, 0, m, len(m), s) == 1
+        ident = as_id(id)
+        if not ident or len(ident) > lib.FASTSM2_MAX_ID_LEN:
+            raise_for(lib.FASTSM2_ERR_ID)
+        if s is None:
+            return False
+        return lib.fastsm2_verify(self._p, ident, len(ident), m, len(m), s) == 1
+
+    def verify_or_raise(self, msg: BytesLike, sig: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> None:
+        """As :meth:`verify`, but return None for a valid signature and raise
+        the named reason otherwise: DERError / LengthError (encoding),
+        SignatureRangeError (r, s out of range), BadSignatureError."""
+        m = as_bytes(msg, "msg")
+        s = as_bytes(sig, "signature")
+        if raw:
+            if len(s) != 64:
+                raise_for(lib.FASTSM2_ERR_LENGTH)
+        else:
+            s = sig_from_der(s)
+        ident = as_id(id)
+        ret = lib.fastsm2_verify_status(self._p, ident, len(ident), m, len(m), s) if ident else lib.FASTSM2_ERR_ID
+        if ret != _OK:
+            raise_for(ret)
+
+    def verify_digest(self, digest: BytesLike, sig: BytesLike, raw: bool = False) -> bool:
+        """Verify a signature on a 32-byte digest e = SM3(Z_A || M) (GB/T
+        32918.2 7.1 B3-B7). True only for a valid signature."""
+        e = as_fixed(digest, 32, "digest")
+        s = self._raw_sig(sig, raw)
+        if s is None:
+            return False
+        return lib.fastsm2_verify_digest(self._p, e, s) == 1
+
+    def verify_digest_or_raise(self, digest: BytesLike, sig: BytesLike, raw: bool = False) -> None:
+        """As :meth:`verify_digest`, raising the named reason (DERError,
+        LengthError, SignatureRangeError, BadSignatureError) instead of
+        returning False."""
+        e = as_fixed(digest, 32, "digest")
+        s = as_bytes(sig, "signature")
+        if raw:
+            if len(s) != 64:
+                raise_for(lib.FASTSM2_ERR_LENGTH)
+        else:
+            s = sig_from_der(s)
+        ret = lib.fastsm2_verify_digest_status(self._p, e, s)
+        if ret != _OK:
+            raise_for(ret)
+
+    # -- encrypt ----------------------------------------------------------------
+    def encrypt(self, data: BytesLike, raw: bool = False, c1c2c3: bool = False) -> bytes:
+        """Encrypt (GB/T 32918.4 6.1) with a fresh k from the OS CSPRNG.
+
+        Output: GM/T 0009 DER (SEQUENCE {x, y, C3, C2}) by default; with
+        raw=True, 04 || x || y || C3 || C2, or 04 || x || y || C2 || C3 when
+        c1c2c3=True as well (the order of the 2010 draft and of the gmssl
+        package). The DER form always holds C3 before C2. Raises LengthError
+        for empty data."""
+        m = as_bytes(data, "data")
+        flags = _ct_flags(raw, c1c2c3)
+        cap = lib.fastsm2_ciphertext_size(len(m), flags)
+        out = ffi.new("unsigned char[]", cap)
+        outlen = ffi.new("size_t *", cap)
+        ret = lib.fastsm2_encrypt(out, outlen, self._p, m, len(m), flags)
+        if ret != _OK:
+            raise_for(ret)
+        return ffi.buffer(out, outlen[0])[:]
+
+    # -- comparison ---------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PublicKey):
+            return NotImplemented
+        return self.to_bytes() == other.to_bytes()
+
+    def __hash__(self) -> int:
+        return hash(self.to_bytes())
+
+    def __repr__(self) -> str:
+        return "<fastsm2.PublicKey %s>" % self.to_bytes(compressed=True).hex()
+
+
+class PrivateKey:
+    """An SM2 private key d in [1, n-2] with its public key (GB/T 32918.1
+    6.1). Immutable and safe to share between threads; wiped from memory when
+    garbage-collected (or by :meth:`clear`).
+
+    Make one with :meth:`generate`, :meth:`from_pem`, :meth:`from_der`,
+    :meth:`from_bytes` or :meth:`from_int`.
+    """
+
+    __slots__ = ("_k", "_pub", "_id", "__weakref__")
+    _k: Any  # fastsm2_privkey *
+    _pub: Optional[PublicKey]
+    _id: Optional[bytes]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("use PrivateKey.generate(), from_pem(), from_der(), from_bytes() or from_int()")
+
+    @classmethod
+    def _new(cls) -> "PrivateKey":
+        self = object.__new__(cls)
+        self._k = ffi.new("fastsm2_privkey *")
+        self._pub = None
+        self._id = None  # None: the key caches Z_A of the default ID
+        return self
+
+    def with_id(self, id: IdLike) -> "PrivateKey":
+        """A copy of this key that caches Z_A for `id` (GB/T 32918.2 5.5), so
+        that signing with that ID skips hashing Z_A each time. Calls still
+        take their own ``id`` argument (the default ID stays the default)."""
+        ident = as_id(id)
+        other = PrivateKey._new()
+        other._k[0] = self._k[0]
+        ret = lib.fastsm2_privkey_set_id(other._k, ident, len(ident))
+        if ret != _OK:
+            raise_for(ret)
+        other._id = ident
+        return other
+
+    def __del__(self) -> None:
+        k = getattr(self, "_k", None)
+        if k is not None and lib is not None:
+            lib.fastsm2_privkey_clear(k)
+
+    def clear(self) -> None:
+        """Wipe the key now; any later use raises ArgumentError."""
+        lib.fastsm2_privkey_clear(self._k)
+
+    # -- import ---------------------------------------------------------------
+    @classmethod
+    def generate(cls) -> "PrivateKey":
+        """A new key, d uniform in [1, n-2] from the OS CSPRNG (getrandom)."""
+        self = cls._new()
+        ret = lib.fastsm2_privkey_generate(self._k)
+        if ret != _OK:
+            raise_for(ret)
+        return self
+
+    @classmethod
+    def from_bytes(cls, d: BytesLike) -> "PrivateKey":
+        """d as 32 bytes big-endian (a gmssl hex key: from_bytes(bytes.fromhex(h))).
+        Raises PrivateKeyError for d = 0 or d >= n - 1."""
+        b = as_fixed(d, 32, "private key")
+        self = cls._new()
+        ret = lib.fastsm2_privkey_from_bytes(self._k, b)
+        if ret != _OK:
+            raise_for(ret)
+        return self
+
+    @classmethod
+    def from_int(cls, d: int) -> "PrivateKey":
+        """d as an int in [1, n-2]."""
+        if isinstance(d, int) and not isinstance(d, bool) and not 0 <= d < 1 << 256:
+            raise_for(lib.FASTSM2_ERR_PRIVATE_KEY)
+        return cls.from_bytes(int_to_32(d, "private key"))
+
+    @classmethod
+    def from_hex(cls, d: str) -> "PrivateKey":
+        """d as 64 hex digits (the form gmssl's CryptSM2 takes)."""
+        if not isinstance(d, str):
+            raise TypeError("private key hex must be str, not %s" % type(d).__name__)
+        return cls.from_bytes(bytes.fromhex(d))
+
+    @classmethod
+    def load(cls, data: Union[BytesLike, str]) -> "PrivateKey":
+        """A private key file: PEM or DER, PKCS#8 or SEC1 (RFC 5915)."""
+        b = as_text_or_bytes(data, "private key")
+        self = cls._new()
+        ret = lib.fastsm2_privkey_parse(self._k, b, len(b))
+        if ret != _OK:
+            raise_for(ret)
+        return self
+
+    @classmethod
+    def from_pem(cls, data: Union[BytesLike, str]) -> "PrivateKey":
+        """A PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1), e.g. from
+        ``openssl genpkey -algorithm SM2``. Raises PEMError, DERError,
+        KeyFormatError, PrivateKeyError or PointError."""
+        b = as_text_or_bytes(data, "private key")
+        if not b.lstrip().startswith(b"-----BEGIN"):
+            raise_for(lib.FASTSM2_ERR_PEM)
+        return cls.load(b)
+
+    @classmethod
+    def from_der(cls, data: BytesLike) -> "PrivateKey":
+        """A DER PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey."""
+        b = as_bytes(data, "private key")
+        if b.lstrip().startswith(b"-----BEGIN"):
+            raise_for(lib.FASTSM2_ERR_DER)
+        return cls.load(b)
+
+    # -- export ---------------------------------------------------------------
+    def to_bytes(self) -> bytes:
+        """d as 32 bytes big-endian."""
+        out = ffi.new("unsigned char[32]")
+        ret = lib.fastsm2_privkey_to_bytes(out, self._k)
+        if ret != _OK:
+            raise_for(ret)
+        return ffi.buffer(out, 32)[:]
+
+    def to_int(self) -> int:
+        """d as an int."""
+        return int.from_bytes(self.to_bytes(), "big")
+
+    def to_hex(self) -> str:
+        """d as 64 lowercase hex digits (gmssl's form)."""
+        return self.to_bytes().hex()
+
+    def to_pem(self, format: str = "pkcs8") -> bytes:
+        """PEM: "PRIVATE KEY" (format="pkcs8", as openssl genpkey writes) or
+        "EC PRIVATE KEY" (format="sec1")."""
+        return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_PEM).rstrip(b"\0")
+
+    def to_der(self, format: str = "pkcs8") -> bytes:
+        """DER PKCS#8 (format="pkcs8") or SEC1 (format="sec1")."""
+        return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_DER)
+
+    @staticmethod
+    def _fmt(format: str) -> int:
+        try:
+            return _FMT[format]
+        except (KeyError, TypeError):
+            raise ValueError("format must be 'pkcs8' or 'sec1'") from None
+
+    @property
+    def public_key(self) -> PublicKey:
+        """The public key P = dG."""
+        pub = self._pub
+        if pub is None:
+            pub = PublicKey._new()
+            ret = lib.fastsm2_privkey_pubkey(pub._p, self._k)
+            if ret != _OK:
+                raise_for(ret)
+            pub._id = self._id  # the public key carries the same cached ID
+            self._pub = pub
+        return pub
+
+    # -- sign -------------------------------------------------------------------
+    def sign(self, msg: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> bytes:
+        """Sign msg (GB/T 32918.2 6.1): e = SM3(Z_A || msg) with the signer's
+        ID, a fresh k from the OS CSPRNG. Returns strict DER, or the 64-byte
+        r || s when raw=True. Raises IDError for an empty or oversized ID."""
+        m = as_bytes(msg, "msg")
+        sig = ffi.new("unsigned char[64]")
+        if id is DEFAULT_ID and self._id is None:
+            ret = lib.fastsm2_sign(sig, self._k, ffi.NULL, 0, m, len(m))
+        else:
+            ident = as_id(id)
+            ret = lib.fastsm2_sign(sig, self._k, ident, len(ident), m, len(m)) if ident else lib.FASTSM2_ERR_ID
+        if ret != _OK:
+            raise_for(ret)
+        if raw:
+            return ffi.buffer(sig, 64)[:]
+        out = ffi.new("unsigned char[72]")
+        outlen = ffi.new("size_t *", 72)
+        lib.fastsm2_sig_to_der(out, outlen, sig)
+        return ffi.buffer(out, outlen[0])[:]
+
+    def sign_digest(self, digest: BytesLike, raw: bool = False) -> bytes:
+        """Sign a 32-byte digest e = SM3(Z_A || M) (GB/T 32918.2 6.1 A3-A7)."""
+        e = as_fixed(digest, 32, "digest")
+        sig = ffi.new("unsigned char[64]")
+        ret = lib.fastsm2_sign_digest(sig, self._k, e)
+        if ret != _OK:
+            raise_for(ret)
+        return ffi.buffer(sig, 64)[:] if raw else sig_to_der(ffi.buffer(sig, 64)[:])
+
+    # -- decrypt ----------------------------------------------------------------
+    def decrypt(self, ct: BytesLike, raw: bool = False, c1c2c3: bool = False) -> bytes:
+        """Decrypt (GB/T 32918.4 7.1) a GM/T 0009 DER ciphertext, or a raw one
+        (04 || x || y || C3 || C2; C2 || C3 with c1c2c3=True; C1 may be
+        compressed). Raises DecryptError when C3 does not match (no plaintext
+        is released), CiphertextError or PointError for malformed input."""
+        c = as_bytes(ct, "ciphertext")
+        cap = max(len(c), 1)
+        out = ffi.new("unsigned char[]", cap)
+        outlen = ffi.new("size_t *", cap)
+        ret = lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), _ct_flags(raw, c1c2c3))
+        if ret != _OK:
+            raise_for(ret)
+        pt = ffi.buffer(out, outlen[0])[:]
+        ffi.memmove(out, b"\0" * cap, cap)
+        return pt
+
+    # -- comparison ---------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PrivateKey):
+            return NotImplemented
+        return hmac.compare_digest(self.to_bytes(), other.to_bytes())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "<fastsm2.PrivateKey for %s>" % self.public_key.to_bytes(compressed=True).hex()
