@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "bench_env.h"
+#include "bench_gpu.h"
 #include "bench_threads.h"
 
 #define MAX_CASES 64
@@ -103,6 +104,7 @@ static void usage(FILE *f)
             "  --ops LIST   comma-separated subset of the operations (see --list)\n"
             "  --json       print one JSON object instead of the table\n"
             "  --list       list the operations and implementations\n"
+            "  --gpu        the GPU batch API instead (see --gpu --help; docs/GPU.md)\n"
             "  --help       this text\n"
             "\n"
             "Units: ops/s; sm3-* in MB/s (1 MB = 10^6 bytes). Every result is checked\n"
@@ -471,9 +473,12 @@ int main(int argc, char **argv)
     char cpu[256];
     int any_selected = 0, list = 0, failed = 0;
 
-    for (int i = 1; i < argc; i++) /* --threads: the batch API's scaling (bench_threads.c) */
+    for (int i = 1; i < argc; i++) { /* tables of their own: --gpu (bench_gpu.c), --threads (bench_threads.c) */
+        if (strcmp(argv[i], "--gpu") == 0)
+            return bench_gpu_main(argc, argv);
         if (strcmp(argv[i], "--threads") == 0)
             return bench_threads_main(argc, argv);
+    }
     collect_cases();
     for (int i = 1; i < argc; i++) {
         const char *v;

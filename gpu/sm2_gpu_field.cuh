@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SM2 field arithmetic for the CUDA backend (GB/T 32918.1 clause 3 and
+ * Annex A): integers mod p and mod n in 8 little-endian 32-bit limbs.
+ *
+ * Every function is __host__ __device__: nvcc compiles it into the kernels,
+ * and g++ compiles the very same code as host code for tests/gpu, which
+ * check it against the portable C library and OpenSSL on a CPU (CI has no
+ * GPU). The only difference between the two is in the carry primitives
+ * below: on the device (__CUDA_ARCH__) each is one PTX instruction that
+ * reads or writes the hardware carry flag (add.cc, addc.cc, madc.lo.cc,
+ * madc.hi.cc, ...); on the host the flag is an ordinary variable `cf` that
+ * every primitive takes by reference. The sequences of primitives (the
+ * carry chains) are identical, so the host tests check their order too.
+ * Define FS2G_NO_PTX to compile the portable primitives for the device as
+ * well (a debugging switch).
+ *
+ * Representation: field elements mod p are plain integers in [0, p) (no
+ * Montgomery form), so that points cross between host and device as they
+ * are. Scalars mod n are canonical integers; fs2g_fn_mont_mul is a
+ * Montgomery product with R = 2^256 (the CPU library's R as well, so its
+ * cached (1+d)^-1 * R mod n is used as it is).
+ *
+ * Reduction mod p follows the paper's method: the 512-bit product's upper
+ * words c8..c15 are folded into the lower eight with the small coefficients
+ * that 2^(32 i) mod p has (i = 8..15; derived from
+ * 2^256 = 2^224 + 2^96 - 2^64 + 1 mod p), summed in 64-bit columns, then two
+ * rounds of carry folding without branches, then one masked subtraction of
+ * p. Nothing here branches on or indexes by a value: every function runs
+ * the same instructions for every input.
+ */
+#ifndef FS2_GPU_FIELD_CUH
+#define FS2_GPU_FIELD_CUH
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define FS2G_HD __host__ __device__ __forceinline__
+#define FS2G_UNROLL _Pragma("unroll")
+#else
+#define FS2G_HD static inline
+#define FS2G_UNROLL
+#endif
+
+#if defined(__CUDA_ARCH__) && !defined(FS2G_NO_PTX)
+#define FS2G_PTX 1
+#endif
+
+/* p = FFFFFFFE FFFFFFFF FFFFFFFF FFFFFFFF FFFFFFFF 00000000 FFFFFFFF FFFFFFFF,
+ * n = FFFFFFFE FFFFFFFF FFFFFFFF FFFFFFFF 7203DF6B 21C6052B 53BBF409 39D54123
+ * (GB/T 32918.5), little-endian words. Initializer lists, so that each
+ * function keeps a local copy that the compiler folds into immediates (a
+ * namespace-scope host array is not visible to device code). */
+#define FS2G_P_WORDS {0xFFFFFFFFu, 0xFFFFFFFFu, 0x00000000u, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFEu}
+#define FS2G_N_WORDS {0x39D54123u, 0x53BBF409u, 0x21C6052Bu, 0x7203DF6Bu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFEu}
+/* R^2 mod n (R = 2^256) and -n^-1 mod 2^32. */
+#define FS2G_N_RR_WORDS {0x7C114F20u, 0x901192AFu, 0xDE6FA2FAu, 0x3464504Au, 0x3AFFE0D4u, 0x620FC84Cu, 0xA22B3D3Bu, 0x1EB5E412u}
+#define FS2G_N0 0x72350975u
+
+/* ---- carry primitives: one PTX instruction each on the device ----------- */
+
+FS2G_HD uint32_t fs2g_add_cc(uint32_t a, uint32_t b, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t t = (uint64_t)a + b;
+    cf = (uint32_t)(t >> 32);
+    return (uint32_t)t;
+#endif
+}
+
+FS2G_HD uint32_t fs2g_addc_cc(uint32_t a, uint32_t b, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t t = (uint64_t)a + b + cf;
+    cf = (uint32_t)(t >> 32);
+    return (uint32_t)t;
+#endif
+}
+
+FS2G_HD uint32_t fs2g_addc(uint32_t a, uint32_t b, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    return a + b + cf;
+#endif
+}
+
+/* Subtraction: the flag is a borrow (PTX sub.cc/subc: d = a - (b + CF)). */
+FS2G_HD uint32_t fs2g_sub_cc(uint32_t a, uint32_t b, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t t = (uint64_t)a - b;
+    cf = (uint32_t)(t >> 63);
+    return (uint32_t)t;
+#endif
+}
+
+FS2G_HD uint32_t fs2g_subc_cc(uint32_t a, uint32_t b, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t t = (uint64_t)a - b - cf;
+    cf = (uint32_t)(t >> 63);
+    return (uint32_t)t;
+#endif
+}
+
+FS2G_HD uint32_t fs2g_subc(uint32_t a, uint32_t b, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    return a - b - cf;
+#endif
+}
+
+/* lo(a*b) + c, carry out */
+FS2G_HD uint32_t fs2g_mad_lo_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t t = (uint64_t)(uint32_t)(a * b) + c;
+    cf = (uint32_t)(t >> 32);
+    return (uint32_t)t;
+#endif
+}
+
+/* lo(a*b) + c + CF, carry out */
+FS2G_HD uint32_t fs2g_madc_lo_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t t = (uint64_t)(uint32_t)(a * b) + c + cf;
+    cf = (uint32_t)(t >> 32);
+    return (uint32_t)t;
+#endif
+}
+
+/* hi(a*b) + c, carry out */
+FS2G_HD uint32_t fs2g_mad_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t t = (((uint64_t)a * b) >> 32) + c;
+    cf = (uint32_t)(t >> 32);
+    return (uint32_t)t;
+#endif
+}
+
+/* hi(a*b) + c + CF, carry out */
+FS2G_HD uint32_t fs2g_madc_hi_cc(uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t t = (((uint64_t)a * b) >> 32) + c + cf;
+    cf = (uint32_t)(t >> 32);
+    return (uint32_t)t;
+#endif
+}
+
+/* hi(a*b) + c + CF, no carry out (the caller knows there is none) */
+FS2G_HD uint32_t fs2g_madc_hi(uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+#ifdef FS2G_PTX
+    uint32_t r;
+    (void)cf;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    return (uint32_t)((((uint64_t)a * b) >> 32) + c + cf);
+#endif
+}
+
+/* ---- 256-bit helpers ------------------------------------------------------ */
+
+FS2G_HD void fs2g_copy(uint32_t r[8], const uint32_t a[8])
+{
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        r[i] = a[i];
+}
+
+/* All-ones if a == 0, else 0. */
+FS2G_HD uint32_t fs2g_is_zero(const uint32_t a[8])
+{
+    uint32_t z = a[0] | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7];
+    return (uint32_t)0 - (((z | ((uint32_t)0 - z)) >> 31) ^ 1u);
+}
+
+/* All-ones if a == b, else 0. */
+FS2G_HD uint32_t fs2g_eq(const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t d[8];
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        d[i] = a[i] ^ b[i];
+    return fs2g_is_zero(d);
+}
+
+/* r = mask ? a : r (mask all-ones or zero). */
+FS2G_HD void fs2g_cmov(uint32_t r[8], const uint32_t a[8], uint32_t mask)
+{
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        r[i] = (a[i] & mask) | (r[i] & ~mask);
+}
+
+/* 32 big-endian bytes <-> 8 little-endian words. */
+FS2G_HD void fs2g_from_be(uint32_t r[8], const unsigned char b[32])
+{
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++) {
+        const unsigned char *q = b + 28 - 4 * i;
+        r[i] = ((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) | ((uint32_t)q[2] << 8) | (uint32_t)q[3];
+    }
+}
+
+FS2G_HD void fs2g_to_be(unsigned char b[32], const uint32_t a[8])
+{
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++) {
+        unsigned char *q = b + 28 - 4 * i;
+        q[0] = (unsigned char)(a[i] >> 24);
+        q[1] = (unsigned char)(a[i] >> 16);
+        q[2] = (unsigned char)(a[i] >> 8);
+        q[3] = (unsigned char)a[i];
+    }
+}
+
+/* r = a + b (256 bits), returns the carry. */
+FS2G_HD uint32_t fs2g_add256(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t cf = 0;
+    r[0] = fs2g_add_cc(a[0], b[0], cf);
+    FS2G_UNROLL
+    for (int i = 1; i < 8; i++)
+        r[i] = fs2g_addc_cc(a[i], b[i], cf);
+    return fs2g_addc(0, 0, cf);
+}
+
+/* r = a - b (256 bits), returns the borrow (1 if a < b). */
+FS2G_HD uint32_t fs2g_sub256(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t cf = 0;
+    r[0] = fs2g_sub_cc(a[0], b[0], cf);
+    FS2G_UNROLL
+    for (int i = 1; i < 8; i++)
+        r[i] = fs2g_subc_cc(a[i], b[i], cf);
+    return fs2g_subc(0, 0, cf) & 1u;
+}
+
+/* (hi:t) < 2m -> t mod m, in [0, m). */
+FS2G_HD void fs2g_reduce_once(uint32_t r[8], uint32_t hi, const uint32_t t[8], const uint32_t m[8])
+{
+    uint32_t d[8];
+    uint32_t borrow = fs2g_sub256(d, t, m);
+    /* keep t when the subtraction borrowed and there was no carry */
+    uint32_t keep = (uint32_t)0 - (borrow & (hi ^ 1u));
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        r[i] = (t[i] & keep) | (d[i] & ~keep);
+}
+
+/* All-ones if a < b (as integers), else 0. */
+FS2G_HD uint32_t fs2g_lt(const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t d[8];
+    return (uint32_t)0 - fs2g_sub256(d, a, b);
+}
+
+/* c[0..15] = a * b: the paper's row-wise product, each row of low halves
+ * (mad.lo / madc.lo carry chain, carry into the next word) followed by a row
+ * of high halves (mad.hi / madc.hi chain). After row i the partial sum is
+ * a * (b_0..b_i) < 2^(32 (i + 9)), so it fits in c[0..i+8]: the last
+ * madc.hi of a row and the addc that ends a low row cannot carry out. */
+FS2G_HD void fs2g_mul_wide(uint32_t c[16], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t cf = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 16; i++)
+        c[i] = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++) {
+        c[i] = fs2g_mad_lo_cc(a[0], b[i], c[i], cf);
+        FS2G_UNROLL
+        for (int j = 1; j < 8; j++)
+            c[i + j] = fs2g_madc_lo_cc(a[j], b[i], c[i + j], cf);
+        c[i + 8] = fs2g_addc(c[i + 8], 0, cf);
+        c[i + 1] = fs2g_mad_hi_cc(a[0], b[i], c[i + 1], cf);
+        FS2G_UNROLL
+        for (int j = 1; j < 7; j++)
+            c[i + 1 + j] = fs2g_madc_hi_cc(a[j], b[i], c[i + 1 + j], cf);
+        c[i + 8] = fs2g_madc_hi(a[7], b[i], c[i + 8], cf);
+    }
+}
+
+/* c[0..15] = a^2: the 28 products a_i a_j (i < j) once, doubled by a
+ * one-bit shift, then the 8 squares a_i^2 added on the diagonal. */
+FS2G_HD void fs2g_sqr_wide(uint32_t c[16], const uint32_t a[8])
+{
+    uint32_t cf = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 16; i++)
+        c[i] = 0;
+    /* off-diagonal: row i multiplies a_i by a_{i+1..7} */
+    FS2G_UNROLL
+    for (int i = 0; i < 7; i++) {
+        c[2 * i + 1] = fs2g_mad_lo_cc(a[i + 1], a[i], c[2 * i + 1], cf);
+        FS2G_UNROLL
+        for (int j = i + 2; j < 8; j++)
+            c[i + j] = fs2g_madc_lo_cc(a[j], a[i], c[i + j], cf);
+        c[i + 8] = fs2g_addc(c[i + 8], 0, cf);
+        c[2 * i + 2] = fs2g_mad_hi_cc(a[i + 1], a[i], c[2 * i + 2], cf);
+        FS2G_UNROLL
+        for (int j = i + 2; j < 8; j++)
+            c[i + j + 1] = fs2g_madc_hi_cc(a[j], a[i], c[i + j + 1], cf);
+        /* the running sum of rows 0..i is below 2^(32 (i + 9)): the chain
+         * ends in c[i + 8] without a carry out (nothing to add above) */
+    }
+    /* double: c = 2c (the off-diagonal sum is below 2^511) */
+    c[15] = (c[15] << 1) | (c[14] >> 31);
+    FS2G_UNROLL
+    for (int i = 14; i > 0; i--)
+        c[i] = (c[i] << 1) | (c[i - 1] >> 31);
+    c[0] = c[0] << 1;
+    /* diagonal */
+    c[0] = fs2g_mad_lo_cc(a[0], a[0], c[0], cf);
+    c[1] = fs2g_madc_hi_cc(a[0], a[0], c[1], cf);
+    FS2G_UNROLL
+    for (int i = 1; i < 7; i++) {
+        c[2 * i] = fs2g_madc_lo_cc(a[i], a[i], c[2 * i], cf);
+        c[2 * i + 1] = fs2g_madc_hi_cc(a[i], a[i], c[2 * i + 1], cf);
+    }
+    c[14] = fs2g_madc_lo_cc(a[7], a[7], c[14], cf);
+    c[15] = fs2g_madc_hi(a[7], a[7], c[15], cf);
+}
+
+/* ---- mod p ---------------------------------------------------------------- */
+
+/* r += top * (2^224 + 2^96 - 2^64 + 1), i.e. fold top * 2^256; returns the
+ * carry out of 2^256. top * (2^96 - 2^64) = top * (2^32 - 1) * 2^64. */
+FS2G_HD uint32_t fs2g_fp_fold(uint32_t r[8], uint32_t top)
+{
+    uint64_t w = (uint64_t)top * 0xFFFFFFFFu;
+    uint32_t cf = 0;
+    r[0] = fs2g_add_cc(r[0], top, cf);
+    r[1] = fs2g_addc_cc(r[1], 0, cf);
+    r[2] = fs2g_addc_cc(r[2], (uint32_t)w, cf);
+    r[3] = fs2g_addc_cc(r[3], (uint32_t)(w >> 32), cf);
+    r[4] = fs2g_addc_cc(r[4], 0, cf);
+    r[5] = fs2g_addc_cc(r[5], 0, cf);
+    r[6] = fs2g_addc_cc(r[6], 0, cf);
+    r[7] = fs2g_addc_cc(r[7], top, cf);
+    return fs2g_addc(0, 0, cf);
+}
+
+/* r = c mod p for a 512-bit c, r in [0, p). */
+FS2G_HD void fs2g_fp_reduce(uint32_t r[8], const uint32_t c[16])
+{
+    const uint32_t P[8] = FS2G_P_WORDS;
+    int64_t c8 = c[8], c9 = c[9], c10 = c[10], c11 = c[11];
+    int64_t c12 = c[12], c13 = c[13], c14 = c[14], c15 = c[15];
+    /* column j: c_j + sum over i >= 8 of (coefficient of 2^(32 j) in
+     * 2^(32 i) mod p) * c_i. Every column fits in 37 bits; only column 2
+     * has negative terms, and the whole sum is non-negative (each c_i's
+     * coefficients sum to a positive value, 2^224 dominating). */
+    int64_t t[8];
+    t[0] = (int64_t)c[0] + c8 + c9 + c10 + c11 + c12 + 2 * (c13 + c14 + c15);
+    t[1] = (int64_t)c[1] + c9 + c10 + c11 + c12 + c13 + 2 * (c14 + c15);
+    t[2] = (int64_t)c[2] - c8 - c9 - c13 - c14;
+    t[3] = (int64_t)c[3] + c8 + c11 + c12 + 2 * c13 + c14 + c15;
+    t[4] = (int64_t)c[4] + c9 + c12 + c13 + 2 * c14 + c15;
+    t[5] = (int64_t)c[5] + c10 + c13 + c14 + 2 * c15;
+    t[6] = (int64_t)c[6] + c11 + c14 + c15;
+    t[7] = (int64_t)c[7] + c8 + c9 + c10 + c11 + 2 * (c12 + c13 + c14) + 3 * c15;
+    /* signed carry propagation (arithmetic shifts) */
+    int64_t carry = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++) {
+        int64_t v = t[i] + carry;
+        r[i] = (uint32_t)v;
+        carry = v >> 32;
+    }
+    /* carry in [0, 15]: two folding rounds, the second cannot carry out
+     * (after a carry in round one, r < 2^228) */
+    uint32_t c1 = fs2g_fp_fold(r, (uint32_t)carry);
+    (void)fs2g_fp_fold(r, c1);
+    /* r < 2^256 < 2p */
+    fs2g_reduce_once(r, 0, r, P);
+}
+
+FS2G_HD void fs2g_fp_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t c[16];
+    fs2g_mul_wide(c, a, b);
+    fs2g_fp_reduce(r, c);
+}
+
+FS2G_HD void fs2g_fp_sqr(uint32_t r[8], const uint32_t a[8])
+{
+    uint32_t c[16];
+    fs2g_sqr_wide(c, a);
+    fs2g_fp_reduce(r, c);
+}
+
+FS2G_HD void fs2g_fp_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    const uint32_t P[8] = FS2G_P_WORDS;
+    uint32_t t[8];
+    uint32_t hi = fs2g_add256(t, a, b);
+    fs2g_reduce_once(r, hi, t, P);
+}
+
+FS2G_HD void fs2g_fp_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    const uint32_t P[8] = FS2G_P_WORDS;
+    uint32_t t[8], m[8];
+    uint32_t borrow = fs2g_sub256(t, a, b);
+    uint32_t mask = (uint32_t)0 - borrow;
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        m[i] = P[i] & mask;
+    (void)fs2g_add256(r, t, m);
+}
+
+FS2G_HD void fs2g_fp_neg(uint32_t r[8], const uint32_t a[8])
+{
+    const uint32_t Z[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    fs2g_fp_sub(r, Z, a);
+}
+
+FS2G_HD void fs2g_fp_sqr_n(uint32_t r[8], const uint32_t a[8], int n)
+{
+    fs2g_fp_sqr(r, a);
+    for (int i = 1; i < n; i++)
+        fs2g_fp_sqr(r, r);
+}
+
+/* r = a^(p-2) = a^-1 (0 for a = 0), constant time. p - 2 from the top bit:
+ * 31 ones, a zero, 128 ones, 32 zeros, 62 ones, a zero, a one. */
+FS2G_HD void fs2g_fp_inv(uint32_t r[8], const uint32_t a[8])
+{
+    uint32_t x2[8], x3[8], x6[8], x12[8], x24[8], x30[8], x31[8], x32[8], t[8];
+    fs2g_fp_sqr(t, a);
+    fs2g_fp_mul(x2, t, a);
+    fs2g_fp_sqr(t, x2);
+    fs2g_fp_mul(x3, t, a);
+    fs2g_fp_sqr_n(t, x3, 3);
+    fs2g_fp_mul(x6, t, x3);
+    fs2g_fp_sqr_n(t, x6, 6);
+    fs2g_fp_mul(x12, t, x6);
+    fs2g_fp_sqr_n(t, x12, 12);
+    fs2g_fp_mul(x24, t, x12);
+    fs2g_fp_sqr_n(t, x24, 6);
+    fs2g_fp_mul(x30, t, x6);
+    fs2g_fp_sqr(t, x30);
+    fs2g_fp_mul(x31, t, a);
+    fs2g_fp_sqr(t, x31);
+    fs2g_fp_mul(x32, t, a);
+    /* 31 ones, then the zero bit */
+    fs2g_fp_sqr(t, x31);
+    /* 128 ones */
+    for (int i = 0; i < 4; i++) {
+        fs2g_fp_sqr_n(t, t, 32);
+        fs2g_fp_mul(t, t, x32);
+    }
+    /* 32 zeros, 32 ones */
+    fs2g_fp_sqr_n(t, t, 64);
+    fs2g_fp_mul(t, t, x32);
+    /* 30 ones, a zero, a one */
+    fs2g_fp_sqr_n(t, t, 30);
+    fs2g_fp_mul(t, t, x30);
+    fs2g_fp_sqr_n(t, t, 2);
+    fs2g_fp_mul(r, t, a);
+}
+
+/* ---- mod n (scalars) --------------------------------------------------------- */
+
+FS2G_HD void fs2g_fn_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    const uint32_t N[8] = FS2G_N_WORDS;
+    uint32_t t[8];
+    uint32_t hi = fs2g_add256(t, a, b);
+    fs2g_reduce_once(r, hi, t, N);
+}
+
+FS2G_HD void fs2g_fn_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    const uint32_t N[8] = FS2G_N_WORDS;
+    uint32_t t[8], m[8];
+    uint32_t mask = (uint32_t)0 - fs2g_sub256(t, a, b);
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        m[i] = N[i] & mask;
+    (void)fs2g_add256(r, t, m);
+}
+
+/* a mod n for any a < 2^256 (< 2n). */
+FS2G_HD void fs2g_fn_reduce(uint32_t r[8], const uint32_t a[8])
+{
+    const uint32_t N[8] = FS2G_N_WORDS;
+    fs2g_reduce_once(r, 0, a, N);
+}
+
+/* r = a * b * 2^-256 mod n (Montgomery product, word-serial CIOS), for
+ * a < 2^256 and b < n; r in [0, n). Scalar work is a few products per
+ * signature, so this stays in portable 64-bit arithmetic. */
+FS2G_HD void fs2g_fn_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    const uint32_t N[8] = FS2G_N_WORDS;
+    uint32_t t[10];
+    FS2G_UNROLL
+    for (int i = 0; i < 10; i++)
+        t[i] = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++) {
+        uint64_t c = 0;
+        FS2G_UNROLL
+        for (int j = 0; j < 8; j++) {
+            uint64_t v = (uint64_t)a[j] * b[i] + t[j] + c;
+            t[j] = (uint32_t)v;
+            c = v >> 32;
+        }
+        uint64_t v8 = (uint64_t)t[8] + c;
+        t[8] = (uint32_t)v8;
+        t[9] = (uint32_t)(v8 >> 32);
+        uint32_t m = t[0] * FS2G_N0;
+        c = ((uint64_t)m * N[0] + t[0]) >> 32;
+        FS2G_UNROLL
+        for (int j = 1; j < 8; j++) {
+            uint64_t v = (uint64_t)m * N[j] + t[j] + c;
+            t[j - 1] = (uint32_t)v;
+            c = v >> 32;
+        }
+        v8 = (uint64_t)t[8] + c;
+        t[7] = (uint32_t)v8;
+        t[8] = t[9] + (uint32_t)(v8 >> 32);
+    }
+    fs2g_reduce_once(r, t[8], t, N);
+}
+
+/* r = (hi * 2^256 + lo) mod n: a 512-bit value reduced, for nonces drawn as
+ * 512 bits (bias below 2^-256). */
+FS2G_HD void fs2g_fn_reduce512(uint32_t r[8], const uint32_t hi[8], const uint32_t lo[8])
+{
+    const uint32_t RR[8] = FS2G_N_RR_WORDS;
+    uint32_t h[8], l[8];
+    fs2g_fn_reduce(h, hi);
+    fs2g_fn_mont_mul(h, h, RR); /* hi * 2^256 mod n */
+    fs2g_fn_reduce(l, lo);
+    fs2g_fn_add(r, h, l);
+}
+
+#endif

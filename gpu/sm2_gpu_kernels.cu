@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CUDA kernels and runtime glue of the GPU backend (GB/T 32918.2 clauses 6.1
+ * and 7.1 and GB/T 32918.1 clause 6.1 in batches, one thread per
+ * operation). The arithmetic is in the .cuh headers beside this file; this
+ * file moves bytes: it builds the fixed-base table on the device, streams
+ * batches through in chunks (copies of one chunk overlap the kernel of the
+ * previous one on another stream), and checks every CUDA call, turning a
+ * failure into a FASTSM2_* code and a message (fs2_cuda_error).
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastsm2.h"
+#include "sm2_gpu_ops.cuh"
+#include "../src/gpu/gpu_cuda.h"
+
+#define FS2G_BLOCK 128
+#define FS2G_STREAMS 3
+#define FS2G_CHUNK ((size_t)1 << 20)
+
+/* ---- kernels ------------------------------------------------------------- */
+
+__device__ __forceinline__ uint32_t fs2g_bswap(uint32_t x) { return __byte_perm(x, 0, 0x0123); }
+
+/* 32 big-endian bytes at a 16-byte aligned address <-> words. */
+__device__ __forceinline__ void fs2g_load_be_dev(uint32_t r[8], const unsigned char *p)
+{
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = q[0], b = q[1];
+    r[7] = fs2g_bswap(a.x), r[6] = fs2g_bswap(a.y), r[5] = fs2g_bswap(a.z), r[4] = fs2g_bswap(a.w);
+    r[3] = fs2g_bswap(b.x), r[2] = fs2g_bswap(b.y), r[1] = fs2g_bswap(b.z), r[0] = fs2g_bswap(b.w);
+}
+
+__device__ __forceinline__ void fs2g_store_be_dev(unsigned char *p, const uint32_t a[8])
+{
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(fs2g_bswap(a[7]), fs2g_bswap(a[6]), fs2g_bswap(a[5]), fs2g_bswap(a[4]));
+    q[1] = make_uint4(fs2g_bswap(a[3]), fs2g_bswap(a[2]), fs2g_bswap(a[1]), fs2g_bswap(a[0]));
+}
+
+static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_table(uint32_t *table, const uint32_t *bases, int w,
+                                                           uint32_t nent, size_t total)
+{
+    size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= total)
+        return;
+    size_t s = idx / nent;
+    uint32_t j = (uint32_t)(idx % nent) + 1;
+    fs2g_aff b, e;
+    for (int i = 0; i < 8; i++) {
+        b.x[i] = bases[s * 16 + i];
+        b.y[i] = bases[s * 16 + 8 + i];
+    }
+    fs2g_table_entry(&e, &b, j);
+    uint32_t *dst = table + idx * FS2G_ENTRY_WORDS;
+    for (int i = 0; i < 8; i++) {
+        dst[i] = e.x[i];
+        dst[8 + i] = e.y[i];
+    }
+    (void)w;
+}
+
+struct fs2g_sign_params {
+    const unsigned char *digests; /* chunk-relative: item i at digests + 32 i */
+    const unsigned char *nonces;  /* NULL: derive */
+    const uint32_t *keys;         /* per-item keys (16 words) or NULL */
+    unsigned char *sigs;
+    unsigned int *nbad;
+    const uint32_t *table;
+    uint32_t key[16]; /* the one key when keys is NULL */
+    uint32_t prefix[8]; /* SM3 state after seed || d for the one key */
+    uint32_t seed[8];
+    unsigned long long first; /* batch index of the chunk's item 0 */
+    unsigned long long n;
+    int w, mode;
+};
+
+static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= p.n)
+        return;
+    uint32_t e[8], d[8], dinv[8], k[8], r[8], s[8], pre[8];
+    fs2g_load_be_dev(e, p.digests + 32 * i);
+    if (p.keys) {
+        const uint4 *q = (const uint4 *)(p.keys + 16 * i);
+        uint4 a = q[0], b = q[1], c = q[2], f = q[3];
+        d[0] = a.x, d[1] = a.y, d[2] = a.z, d[3] = a.w, d[4] = b.x, d[5] = b.y, d[6] = b.z, d[7] = b.w;
+        dinv[0] = c.x, dinv[1] = c.y, dinv[2] = c.z, dinv[3] = c.w;
+        dinv[4] = f.x, dinv[5] = f.y, dinv[6] = f.z, dinv[7] = f.w;
+        if (!p.nonces)
+            fs2g_nonce_prefix(pre, p.seed, d);
+    } else {
+        for (int j = 0; j < 8; j++) {
+            d[j] = p.key[j];
+            dinv[j] = p.key[8 + j];
+            pre[j] = p.prefix[j];
+        }
+    }
+    if (p.nonces)
+        fs2g_load_be_dev(k, p.nonces + 32 * i);
+    else
+        fs2g_nonce_derive(k, pre, e, p.first + i);
+    uint32_t ok = fs2g_sign_item(r, s, e, k, dinv, p.table, p.w, p.mode);
+    /* ok is public: a rejected nonce is reported and never used */
+    if (!ok) {
+        for (int j = 0; j < 8; j++)
+            r[j] = s[j] = 0;
+        atomicAdd(p.nbad, 1u);
+    }
+    fs2g_store_be_dev(p.sigs + 64 * i, r);
+    fs2g_store_be_dev(p.sigs + 64 * i + 32, s);
+}
+
+struct fs2g_verify_params {
+    const unsigned char *digests, *sigs;
+    const uint32_t *pubs; /* per-item public keys or NULL */
+    int *results;
+    const uint32_t *table;
+    uint32_t pub[16];
+    unsigned long long n;
+    int w;
+};
+
+static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_verify(const fs2g_verify_params p)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= p.n)
+        return;
+    uint32_t e[8], r[8], s[8];
+    fs2g_aff pk;
+    fs2g_load_be_dev(e, p.digests + 32 * i);
+    fs2g_load_be_dev(r, p.sigs + 64 * i);
+    fs2g_load_be_dev(s, p.sigs + 64 * i + 32);
+    const uint32_t *src = p.pubs ? p.pubs + 16 * i : p.pub;
+    for (int j = 0; j < 8; j++) {
+        pk.x[j] = src[j];
+        pk.y[j] = src[8 + j];
+    }
+    p.results[i] = fs2g_verify_item(e, r, s, &pk, p.table, p.w);
+}
+
+struct fs2g_keygen_params {
+    const unsigned char *privs;
+    unsigned char *pubs;
+    const uint32_t *table;
+    unsigned long long n;
+    int w, mode;
+};
+
+static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_keygen_params p)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= p.n)
+        return;
+    uint32_t d[8];
+    fs2g_aff a;
+    fs2g_load_be_dev(d, p.privs + 32 * i);
+    fs2g_keygen_item(&a, d, p.table, p.w, p.mode);
+    unsigned char *o = p.pubs + 65 * i;
+    o[0] = 4;
+    fs2g_to_be(o + 1, a.x);
+    fs2g_to_be(o + 33, a.y);
+}
+
+/* ---- host side ----------------------------------------------------------------- */
+
+struct fs2_cuda {
+    int device;
+    int ct, w;
+    char name[256];
+    char err[256];
+    uint32_t *table;
+    cudaStream_t streams[FS2G_STREAMS];
+    int nstreams;
+    /* batch buffers, grown on demand and kept */
+    void *buf[4];
+    size_t cap[4];
+    unsigned int *nbad;
+};
+
+/* Map a CUDA status to a FASTSM2 code, keeping the message. */
+static int cu_fail(fs2_cuda *c, cudaError_t e, const char *what)
+{
+    if (c)
+        snprintf(c->err, sizeof(c->err), "%s: %s", what, cudaGetErrorString(e));
+    if (e == cudaErrorMemoryAllocation)
+        return FASTSM2_ERR_NO_MEMORY;
+    return FASTSM2_ERR_UNSUPPORTED;
+}
+
+#define CU(call)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t fs2_e_ = (call);                                                                                   \
+        if (fs2_e_ != cudaSuccess)                                                                                     \
+            return cu_fail(c, fs2_e_, #call);                                                                          \
+    } while (0)
+
+extern "C" int fs2_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+extern "C" const char *fs2_cuda_name(const fs2_cuda *c) { return c ? c->name : "none"; }
+extern "C" const char *fs2_cuda_error(const fs2_cuda *c) { return c ? c->err : ""; }
+
+static int ensure(fs2_cuda *c, int slot, size_t bytes)
+{
+    if (bytes <= c->cap[slot])
+        return FASTSM2_OK;
+    if (c->buf[slot]) {
+        CU(cudaMemset(c->buf[slot], 0, c->cap[slot])); /* may have held keys or nonces */
+        CU(cudaFree(c->buf[slot]));
+        c->buf[slot] = NULL;
+        c->cap[slot] = 0;
+    }
+    CU(cudaMalloc(&c->buf[slot], bytes));
+    c->cap[slot] = bytes;
+    return FASTSM2_OK;
+}
+
+static unsigned grid_for(size_t n) { return (unsigned)((n + FS2G_BLOCK - 1) / FS2G_BLOCK); }
+
+static int build_table(fs2_cuda *c, const uint32_t *bases, int nseg)
+{
+    uint32_t nent = fs2g_table_entries(c->w);
+    size_t total = (size_t)nseg * nent;
+    uint32_t *dbases = NULL;
+    CU(cudaMalloc(&c->table, total * FS2G_ENTRY_WORDS * sizeof(uint32_t)));
+    CU(cudaMalloc(&dbases, (size_t)nseg * 16 * sizeof(uint32_t)));
+    cudaError_t e = cudaMemcpy(dbases, bases, (size_t)nseg * 16 * sizeof(uint32_t), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) {
+        fs2g_k_table<<<grid_for(total), FS2G_BLOCK>>>(c->table, dbases, c->w, nent, total);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    cudaError_t e2 = cudaFree(dbases);
+    if (e != cudaSuccess)
+        return cu_fail(c, e, "building the fixed-base table");
+    if (e2 != cudaSuccess)
+        return cu_fail(c, e2, "cudaFree");
+    return FASTSM2_OK;
+}
+
+static int cuda_new(fs2_cuda *c, int device, int ct, int w, const uint32_t *bases, int nseg)
+{
+    cudaDeviceProp prop;
+    c->device = device;
+    c->ct = ct;
+    c->w = w;
+    CU(cudaSetDevice(device));
+    CU(cudaGetDeviceProperties(&prop, device));
+    snprintf(c->name, sizeof(c->name), "%s", prop.name);
+    for (int i = 0; i < FS2G_STREAMS; i++) {
+        CU(cudaStreamCreateWithFlags(&c->streams[i], cudaStreamNonBlocking));
+        c->nstreams = i + 1;
+    }
+    CU(cudaMalloc(&c->nbad, sizeof(unsigned int)));
+    return build_table(c, bases, nseg);
+}
+
+extern "C" int fs2_cuda_new(fs2_cuda **out, int device, int ct, int w, const uint32_t *bases, int nseg)
+{
+    *out = NULL;
+    if (w < 2 || w > 16 || (ct && w != 4) || nseg != fs2g_table_segments(w))
+        return FASTSM2_ERR_ARG;
+    fs2_cuda *c = (fs2_cuda *)calloc(1, sizeof(*c));
+    if (!c)
+        return FASTSM2_ERR_NO_MEMORY;
+    int ret = cuda_new(c, device, ct, w, bases, nseg);
+    if (ret != FASTSM2_OK) {
+        fs2_cuda_free(c);
+        return ret;
+    }
+    *out = c;
+    return FASTSM2_OK;
+}
+
+extern "C" void fs2_cuda_free(fs2_cuda *c)
+{
+    if (!c)
+        return;
+    if (cudaSetDevice(c->device) == cudaSuccess) {
+        for (int i = 0; i < 4; i++)
+            if (c->buf[i]) {
+                (void)cudaMemset(c->buf[i], 0, c->cap[i]); /* keys, nonces */
+                (void)cudaFree(c->buf[i]);
+            }
+        if (c->table)
+            (void)cudaFree(c->table);
+        if (c->nbad)
+            (void)cudaFree(c->nbad);
+        for (int i = 0; i < c->nstreams; i++)
+            (void)cudaStreamDestroy(c->streams[i]);
+        (void)cudaGetLastError();
+    }
+    free(c);
+}
+
+/* The chunk loop shared by the three operations: for each chunk, the input
+ * copies and the kernel go on stream (chunk mod S), and the output copy of
+ * the previous chunk is queued after them, so that a pageable copy that
+ * blocks the host still leaves the next kernel running. */
+struct chunk_io {
+    const void *src[3]; /* host inputs */
+    void *dsrc[3];      /* their device copies */
+    size_t in_size[3];  /* bytes per item (0: unused) */
+    void *dst;          /* host output */
+    void *ddst;
+    size_t out_size;
+};
+
+template <typename Launch>
+static int run_chunks(fs2_cuda *c, const chunk_io &io, size_t n, double *kernel_s, Launch launch)
+{
+    size_t chunk = kernel_s ? n : FS2G_CHUNK;
+    size_t nchunks = (n + chunk - 1) / chunk;
+    cudaEvent_t ev0 = NULL, ev1 = NULL;
+    if (kernel_s) {
+        CU(cudaEventCreate(&ev0));
+        CU(cudaEventCreate(&ev1));
+    }
+    int ret = FASTSM2_OK;
+    for (size_t ci = 0; ci <= nchunks && ret == FASTSM2_OK; ci++) {
+        if (ci < nchunks) {
+            size_t off = ci * chunk, m = n - off < chunk ? n - off : chunk;
+            cudaStream_t st = c->streams[ci % c->nstreams];
+            for (int b = 0; b < 3; b++)
+                if (io.in_size[b]) {
+                    cudaError_t e = cudaMemcpyAsync((char *)io.dsrc[b] + off * io.in_size[b],
+                                                    (const char *)io.src[b] + off * io.in_size[b],
+                                                    m * io.in_size[b], cudaMemcpyHostToDevice, st);
+                    if (e != cudaSuccess)
+                        return cu_fail(c, e, "cudaMemcpyAsync (inputs)");
+                }
+            if (kernel_s)
+                CU(cudaEventRecord(ev0, st));
+            launch(st, off, m);
+            CU(cudaGetLastError());
+            if (kernel_s)
+                CU(cudaEventRecord(ev1, st));
+        }
+        if (ci > 0) {
+            size_t off = (ci - 1) * chunk, m = n - off < chunk ? n - off : chunk;
+            cudaStream_t st = c->streams[(ci - 1) % c->nstreams];
+            CU(cudaMemcpyAsync((char *)io.dst + off * io.out_size, (const char *)io.ddst + off * io.out_size,
+                               m * io.out_size, cudaMemcpyDeviceToHost, st));
+        }
+    }
+    for (int i = 0; i < c->nstreams; i++)
+        CU(cudaStreamSynchronize(c->streams[i]));
+    if (kernel_s) {
+        float ms = 0;
+        CU(cudaEventElapsedTime(&ms, ev0, ev1));
+        *kernel_s = ms / 1e3;
+        CU(cudaEventDestroy(ev0));
+        CU(cudaEventDestroy(ev1));
+    }
+    return ret;
+}
+
+extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *keys, size_t nkeys,
+                             const unsigned char *digests, const unsigned char *nonces, const uint32_t seed[8],
+                             size_t n, size_t *nbad, double *kernel_s)
+{
+    int ret;
+    *nbad = 0;
+    if (n == 0)
+        return FASTSM2_OK;
+    CU(cudaSetDevice(c->device));
+    size_t kbytes = nkeys == 1 ? 0 : 64;
+    if ((ret = ensure(c, 0, n * 32)) != FASTSM2_OK || (ret = ensure(c, 1, n * 64)) != FASTSM2_OK ||
+        (kbytes && (ret = ensure(c, 2, n * kbytes)) != FASTSM2_OK) ||
+        (nonces && (ret = ensure(c, 3, n * 32)) != FASTSM2_OK))
+        return ret;
+    CU(cudaMemset(c->nbad, 0, sizeof(unsigned int)));
+    fs2g_sign_params p;
+    memset(&p, 0, sizeof(p));
+    p.nbad = c->nbad;
+    p.table = c->table;
+    p.w = c->w;
+    p.mode = c->ct ? FS2G_MODE_CT : FS2G_MODE_FAST;
+    memcpy(p.seed, seed, sizeof(p.seed));
+    if (nkeys == 1) {
+        memcpy(p.key, keys, sizeof(p.key));
+        fs2g_nonce_prefix(p.prefix, seed, keys); /* the same function, run on the host */
+    }
+    chunk_io io;
+    memset(&io, 0, sizeof(io));
+    io.src[0] = digests, io.dsrc[0] = c->buf[0], io.in_size[0] = 32;
+    if (kbytes)
+        io.src[1] = keys, io.dsrc[1] = c->buf[2], io.in_size[1] = kbytes;
+    if (nonces)
+        io.src[2] = nonces, io.dsrc[2] = c->buf[3], io.in_size[2] = 32;
+    io.dst = sigs, io.ddst = c->buf[1], io.out_size = 64;
+    ret = run_chunks(c, io, n, kernel_s, [&](cudaStream_t st, size_t off, size_t m) {
+        fs2g_sign_params q = p;
+        q.digests = (const unsigned char *)c->buf[0] + 32 * off;
+        q.sigs = (unsigned char *)c->buf[1] + 64 * off;
+        q.keys = kbytes ? (const uint32_t *)c->buf[2] + 16 * off : NULL;
+        q.nonces = nonces ? (const unsigned char *)c->buf[3] + 32 * off : NULL;
+        q.first = off;
+        q.n = m;
+        fs2g_k_sign<<<grid_for(m), FS2G_BLOCK, 0, st>>>(q);
+    });
+    /* wipe the device copies of keys and nonces (the context keeps the
+     * buffers) */
+    memset(&p, 0, sizeof(p));
+    if (kbytes)
+        CU(cudaMemset(c->buf[2], 0, n * kbytes));
+    if (nonces)
+        CU(cudaMemset(c->buf[3], 0, n * 32));
+    if (ret != FASTSM2_OK)
+        return ret;
+    unsigned int bad = 0;
+    CU(cudaMemcpy(&bad, c->nbad, sizeof(bad), cudaMemcpyDeviceToHost));
+    *nbad = bad;
+    return FASTSM2_OK;
+}
+
+extern "C" int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, size_t npubs,
+                               const unsigned char *digests, const unsigned char *sigs, size_t n, double *kernel_s)
+{
+    int ret;
+    if (n == 0)
+        return FASTSM2_OK;
+    CU(cudaSetDevice(c->device));
+    size_t pbytes = npubs == 1 ? 0 : 64;
+    if ((ret = ensure(c, 0, n * 32)) != FASTSM2_OK || (ret = ensure(c, 1, n * 64)) != FASTSM2_OK ||
+        (pbytes && (ret = ensure(c, 2, n * pbytes)) != FASTSM2_OK) ||
+        (ret = ensure(c, 3, n * sizeof(int))) != FASTSM2_OK)
+        return ret;
+    fs2g_verify_params p;
+    memset(&p, 0, sizeof(p));
+    p.table = c->table;
+    p.w = c->w;
+    if (npubs == 1)
+        memcpy(p.pub, pubs, sizeof(p.pub));
+    chunk_io io;
+    memset(&io, 0, sizeof(io));
+    io.src[0] = digests, io.dsrc[0] = c->buf[0], io.in_size[0] = 32;
+    io.src[1] = sigs, io.dsrc[1] = c->buf[1], io.in_size[1] = 64;
+    if (pbytes)
+        io.src[2] = pubs, io.dsrc[2] = c->buf[2], io.in_size[2] = pbytes;
+    io.dst = results, io.ddst = c->buf[3], io.out_size = sizeof(int);
+    return run_chunks(c, io, n, kernel_s, [&](cudaStream_t st, size_t off, size_t m) {
+        fs2g_verify_params q = p;
+        q.digests = (const unsigned char *)c->buf[0] + 32 * off;
+        q.sigs = (const unsigned char *)c->buf[1] + 64 * off;
+        q.pubs = pbytes ? (const uint32_t *)c->buf[2] + 16 * off : NULL;
+        q.results = (int *)c->buf[3] + off;
+        q.n = m;
+        fs2g_k_verify<<<grid_for(m), FS2G_BLOCK, 0, st>>>(q);
+    });
+}
+
+extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n,
+                               double *kernel_s)
+{
+    int ret;
+    if (n == 0)
+        return FASTSM2_OK;
+    CU(cudaSetDevice(c->device));
+    if ((ret = ensure(c, 2, n * 32)) != FASTSM2_OK || (ret = ensure(c, 1, n * 65)) != FASTSM2_OK)
+        return ret;
+    fs2g_keygen_params p;
+    memset(&p, 0, sizeof(p));
+    p.table = c->table;
+    p.w = c->w;
+    p.mode = c->ct ? FS2G_MODE_CT : FS2G_MODE_FAST;
+    chunk_io io;
+    memset(&io, 0, sizeof(io));
+    io.src[0] = privs, io.dsrc[0] = c->buf[2], io.in_size[0] = 32;
+    io.dst = pubs, io.ddst = c->buf[1], io.out_size = 65;
+    ret = run_chunks(c, io, n, kernel_s, [&](cudaStream_t st, size_t off, size_t m) {
+        fs2g_keygen_params q = p;
+        q.privs = (const unsigned char *)c->buf[2] + 32 * off;
+        q.pubs = (unsigned char *)c->buf[1] + 65 * off;
+        q.n = m;
+        fs2g_k_keygen<<<grid_for(m), FS2G_BLOCK, 0, st>>>(q);
+    });
+    CU(cudaMemset(c->buf[2], 0, n * 32)); /* private keys */
+    return ret;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * One SM2 operation per thread (GB/T 32918.2 clauses 6.1 and 7.1, GB/T
+ * 32918.1 clause 6.1): the bodies of the kernels in sm2_gpu_kernels.cu,
+ * __host__ __device__ so that tests/gpu runs exactly these functions on a
+ * CPU and compares them with the portable library.
+ *
+ * Scalars and coordinates are 8 little-endian 32-bit words (the integer
+ * value, not bytes); the kernels convert from and to the big-endian bytes
+ * of the API.
+ */
+#ifndef FS2_GPU_OPS_CUH
+#define FS2_GPU_OPS_CUH
+
+#include "sm2_gpu_point.cuh"
+#include "sm2_gpu_sm3.cuh"
+
+/* Which fixed-base routine the kernels use. */
+#define FS2G_MODE_FAST 0 /* width-w table, digit-indexed loads */
+#define FS2G_MODE_CT 1   /* width-4 table, full-scan selection */
+
+FS2G_HD void fs2g_ecmult_gen(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int mode)
+{
+    if (mode == FS2G_MODE_CT) /* a kernel parameter: the same for every thread */
+        fs2g_ecmult_gen_ct(r, k, table);
+    else
+        fs2g_ecmult_gen_fast(r, k, table, w);
+}
+
+/* Table entry j (1-based) of a segment whose base point is `base`
+ * (2^(s w) G): j * base, affine. Public values; variable time. */
+FS2G_HD void fs2g_table_entry(fs2g_aff *out, const fs2g_aff *base, uint32_t j)
+{
+    fs2g_jac t;
+    fs2g_ecmult_small_var(&t, base, j);
+    fs2g_jac_to_aff(out, &t);
+}
+
+/* GB/T 32918.2 6.1 A4-A6 for a nonce k in [1, n-1]: (x1, y1) = kG,
+ * r = (e + x1) mod n, s = ((1 + d)^-1 (k + r) - r) mod n, with dinv_m =
+ * (1 + d)^-1 * 2^256 mod n (the CPU library's cached form). Returns
+ * all-ones when (r, s) is a signature, 0 when this k must be replaced
+ * (r = 0, r + k = n or s = 0: probability about 2^-254). Constant time
+ * except for fs2g_ecmult_gen's table address in the fast mode. */
+FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint32_t e[8], const uint32_t k[8],
+                                const uint32_t dinv_m[8], const uint32_t *table, int w, int mode)
+{
+    fs2g_jac q;
+    fs2g_aff a;
+    uint32_t ee[8], x[8], r[8], kr[8], s[8];
+    fs2g_ecmult_gen(&q, k, table, w, mode);
+    fs2g_jac_to_aff(&a, &q);
+    fs2g_fn_reduce(ee, e);
+    fs2g_fn_reduce(x, a.x);
+    fs2g_fn_add(r, ee, x);
+    fs2g_fn_add(kr, k, r);
+    fs2g_fn_mont_mul(s, kr, dinv_m);
+    fs2g_fn_sub(s, s, r);
+    uint32_t bad = fs2g_is_zero(r) | fs2g_is_zero(kr) | fs2g_is_zero(s);
+    fs2g_copy(r_out, r);
+    fs2g_copy(s_out, s);
+    return ~bad;
+}
+
+/* GB/T 32918.1 6.1: P = dG for d in [1, n-2] (checked by the caller). */
+FS2G_HD void fs2g_keygen_item(fs2g_aff *p, const uint32_t d[8], const uint32_t *table, int w, int mode)
+{
+    fs2g_jac q;
+    fs2g_ecmult_gen(&q, d, table, w, mode);
+    fs2g_jac_to_aff(p, &q);
+}
+
+/* GB/T 32918.2 7.1 B1-B7 on a digest e: 1 if (r, s) is a valid signature
+ * of e under the validated public key P, else 0. Public inputs: variable
+ * time. The table may be either kind (its entries are the same points;
+ * the constant-time one has w = 4). */
+FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uint32_t s[8], const fs2g_aff *p,
+                             const uint32_t *table, int w)
+{
+    const uint32_t N[8] = FS2G_N_WORDS;
+    const uint32_t P[8] = FS2G_P_WORDS;
+    /* B1, B2: r, s in [1, n-1] */
+    if (fs2g_is_zero(r) || fs2g_is_zero(s) || !fs2g_lt(r, N) || !fs2g_lt(s, N))
+        return 0;
+    /* B5: t = (r + s) mod n != 0 */
+    uint32_t t[8];
+    fs2g_fn_add(t, r, s);
+    if (fs2g_is_zero(t))
+        return 0;
+    /* B6: (x1, y1) = sG + tP */
+    fs2g_jac sg, tp;
+    fs2g_ecmult_gen_fast(&sg, s, table, w);
+    fs2g_ecmult_var(&tp, p, t);
+    fs2g_jac_add_var(&sg, &sg, &tp);
+    if (fs2g_jac_is_inf(&sg))
+        return 0;
+    /* B7: (e + x1) mod n == r  <=>  x1 mod n == v = (r - e) mod n; with
+     * x1 = X / Z^2 and x1 < p < 2n: X == v Z^2, or X == (v + n) Z^2 when
+     * v + n < p. No inversion. */
+    uint32_t ee[8], v[8], z2[8], c[8];
+    fs2g_fn_reduce(ee, e);
+    fs2g_fn_sub(v, r, ee);
+    fs2g_fp_sqr(z2, sg.z);
+    fs2g_fp_mul(c, v, z2);
+    if (fs2g_eq(c, sg.x))
+        return 1;
+    uint32_t vn[8];
+    if (fs2g_add256(vn, v, N) == 0 && fs2g_lt(vn, P)) {
+        fs2g_fp_mul(c, vn, z2);
+        if (fs2g_eq(c, sg.x))
+            return 1;
+    }
+    return 0;
+}
+
+#endif
