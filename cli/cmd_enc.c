@@ -162,58 +162,66 @@ static int decrypt_status(int st)
 
 /* ---- encrypt --------------------------------------------------------------- */
 
-/* Regular file to staged file, in pieces. */
+/* Regular file to staged file, in pieces. GB/T 32918.4 6.1 A5: when t is
+ * all zero, C2 = M and the attempt starts again with a fresh k (the staged
+ * file is truncated, as the new C1 may have another DER length). */
 static int encrypt_file(const fastsm2_pubkey *pub, int in, uint64_t size, const char *in_path, const char *out_path,
                         int flags, cli_out *out, int ofd)
 {
-    fastsm2_encrypt_stream s;
-    unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
-    size_t prelen = sizeof prefix;
-    uint64_t c3off;
-    int st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, size, flags);
-    if (st != FASTSM2_OK) {
-        close(ofd);
-        cli_out_abort(out);
-        return encrypt_status(st);
-    }
-    unsigned char *buf = malloc(CLI_CHUNK);
-    if (!buf) {
-        errno = ENOMEM;
-        enc_abort(&s);
-        return io_error(out, ofd, "write", out_path);
-    }
-    int rc = CLI_EXIT_OK;
-    if (write_full(ofd, prefix, prelen, 0) != 0)
-        rc = io_error(out, ofd, "write", out_path);
-    for (uint64_t at = 0; rc == CLI_EXIT_OK && at < size;) {
-        size_t n = size - at < CLI_CHUNK ? (size_t)(size - at) : CLI_CHUNK;
-        if (read_full(in, buf, n, at) != 0) {
-            rc = io_error(out, ofd, "read", in_path);
-            break;
-        }
-        st = fastsm2_encrypt_stream_update(&s, buf, buf, n);
+    for (int tries = 0;; tries++) {
+        fastsm2_encrypt_stream s;
+        unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
+        size_t prelen = sizeof prefix;
+        uint64_t c3off;
+        if (tries > 0 && ftruncate(ofd, 0) != 0)
+            return io_error(out, ofd, "write", out_path);
+        int st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, size, flags);
         if (st != FASTSM2_OK) {
             close(ofd);
             cli_out_abort(out);
-            rc = encrypt_status(st);
-        } else if (write_full(ofd, buf, n, prelen + at) != 0) {
-            rc = io_error(out, ofd, "write", out_path);
+            return encrypt_status(st);
         }
-        at += n;
+        unsigned char *buf = malloc(CLI_CHUNK);
+        if (!buf) {
+            errno = ENOMEM;
+            enc_abort(&s);
+            return io_error(out, ofd, "write", out_path);
+        }
+        int rc = CLI_EXIT_OK;
+        if (write_full(ofd, prefix, prelen, 0) != 0)
+            rc = io_error(out, ofd, "write", out_path);
+        for (uint64_t at = 0; rc == CLI_EXIT_OK && at < size;) {
+            size_t n = size - at < CLI_CHUNK ? (size_t)(size - at) : CLI_CHUNK;
+            if (read_full(in, buf, n, at) != 0) {
+                rc = io_error(out, ofd, "read", in_path);
+                break;
+            }
+            st = fastsm2_encrypt_stream_update(&s, buf, buf, n);
+            if (st != FASTSM2_OK) {
+                close(ofd);
+                cli_out_abort(out);
+                rc = encrypt_status(st);
+            } else if (write_full(ofd, buf, n, prelen + at) != 0) {
+                rc = io_error(out, ofd, "write", out_path);
+            }
+            at += n;
+        }
+        cli_wipe(buf, CLI_CHUNK);
+        free(buf);
+        st = fastsm2_encrypt_stream_final(&s, c3); /* always: it wipes s */
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        if (st == FASTSM2_ERR_KDF_ZERO && tries < 15)
+            continue;
+        if (st != FASTSM2_OK) {
+            close(ofd);
+            cli_out_abort(out);
+            return encrypt_status(st);
+        }
+        if (write_full(ofd, c3, 32, c3off) != 0)
+            return io_error(out, ofd, "write", out_path);
+        return finish_output(out, ofd, out_path);
     }
-    cli_wipe(buf, CLI_CHUNK);
-    free(buf);
-    st = fastsm2_encrypt_stream_final(&s, c3); /* always: it wipes s */
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    if (st != FASTSM2_OK) {
-        close(ofd);
-        cli_out_abort(out);
-        return encrypt_status(st);
-    }
-    if (write_full(ofd, c3, 32, c3off) != 0)
-        return io_error(out, ofd, "write", out_path);
-    return finish_output(out, ofd, out_path);
 }
 
 /* Whole input in memory (stdin, or a direct output): C2 in place. */
@@ -241,14 +249,21 @@ static int encrypt_memory(const fastsm2_pubkey *pub, const char *in_path, const 
 
     fastsm2_encrypt_stream s;
     unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
-    size_t prelen = sizeof prefix;
+    size_t prelen;
     uint64_t c3off;
-    int st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, len, flags);
-    if (st == FASTSM2_OK)
-        st = fastsm2_encrypt_stream_update(&s, ct + head, ct + head, len);
-    int fin = fastsm2_encrypt_stream_final(&s, c3); /* always: it wipes s */
-    if (st == FASTSM2_OK)
-        st = fin;
+    int st;
+    /* GB/T 32918.4 6.1 A5: t all zero left C2 = M in place; a fresh k */
+    for (int tries = 0; tries < 16; tries++) {
+        prelen = sizeof prefix;
+        st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, len, flags);
+        if (st == FASTSM2_OK)
+            st = fastsm2_encrypt_stream_update(&s, ct + head, ct + head, len);
+        int fin = fastsm2_encrypt_stream_final(&s, c3); /* always: it wipes s */
+        if (st == FASTSM2_OK)
+            st = fin;
+        if (st != FASTSM2_ERR_KDF_ZERO)
+            break;
+    }
     if (st == FASTSM2_OK) {
         unsigned char *start = ct + head - prelen;
         memcpy(start, prefix, prelen);

@@ -388,6 +388,18 @@ expect_rc "help of an unknown command" 2 "$FS" help frobnicate
 expect_rc "version" 0 "$FS" version
 grep -q '^fastsm2 [0-9]' rc.out && ok || bad "version: $(cat rc.out)"
 
+# GB/T 32918.4 6.1 A5: a 1-byte plaintext meets an all-zero t once in 256
+# encryptions, which must then be redone with a fresh k, never fail: 400
+# encryptions through the file path and 400 through stdin
+printf 'x' > one.txt
+fails=0
+for i in $(seq 400); do
+  "$FS" encrypt --pub fp.pem --in one.txt --out one.ct 2>/dev/null || fails=$((fails + 1))
+  "$FS" encrypt --pub fp.pem --raw < one.txt > one.raw 2>/dev/null || fails=$((fails + 1))
+done
+[ "$fails" = 0 ] && ok || bad "1-byte encryptions failed $fails times in 800"
+"$FS" decrypt --key fk.pem --in one.ct --out one.out && cmp -s one.txt one.out && ok || bad "1-byte round trip"
+
 # speed runs fastsm2-speed beside the binary, with the arguments untouched
 mkdir speed
 cp "$FS" speed/fastsm2
