@@ -11,7 +11,7 @@ check fails.
 import os
 from typing import BinaryIO, List, Sequence
 
-from ._errors import raise_for
+from ._errors import KDFZeroError, raise_for
 from ._keys import PrivateKey, PublicKey, _ct_flags
 from ._native import ffi, lib
 from ._util import BytesLike, as_buffer, as_bytes, as_fixed
@@ -94,7 +94,10 @@ class EncryptStream:
 
     def final(self) -> bytes:
         """C3, once exactly `length` bytes went through :meth:`update`; the
-        state is wiped. LengthError if fewer did."""
+        state is wiped. LengthError if fewer did; KDFZeroError if the KDF
+        output was all zero (GB/T 32918.4 6.1 A5, probability 2^-8 per
+        message byte): then encrypt again from the start with a new stream
+        (a fresh k)."""
         c3 = ffi.new("unsigned char[32]")
         ret = lib.fastsm2_encrypt_stream_final(self._s, c3)
         if ret != 1:
@@ -168,7 +171,26 @@ def encrypt_file(pub: PublicKey, src: BinaryIO, dst: BinaryIO, raw: bool = False
     """Encrypt the rest of the seekable binary file `src` into `dst` (which
     must be seekable too, except for raw C1C2C3) without holding it in
     memory. Returns the ciphertext length. The output equals
-    ``pub.encrypt(src.read(), raw, c1c2c3)`` in format."""
+    ``pub.encrypt(src.read(), raw, c1c2c3)`` in format. When the KDF output
+    is all zero (GB/T 32918.4 6.1 A5: one time in 256 for a 1-byte file) it
+    starts again with a fresh k, rewinding both files (KDFZeroError only if
+    `dst` cannot be rewound)."""
+    src_start = src.tell()
+    dst_start = dst.tell() if dst.seekable() else None
+    for attempt in range(16):
+        try:
+            return _encrypt_file_once(pub, src, dst, raw, c1c2c3, chunk_size)
+        except KDFZeroError:
+            if dst_start is None or attempt == 15:
+                raise
+            src.seek(src_start)
+            dst.seek(dst_start)
+            dst.truncate()
+    raise AssertionError("not reached")
+
+
+def _encrypt_file_once(pub: PublicKey, src: BinaryIO, dst: BinaryIO, raw: bool, c1c2c3: bool,
+                       chunk_size: int) -> int:
     length = _file_length(src)
     st = EncryptStream(pub, length, raw=raw, c1c2c3=c1c2c3)
     start = dst.tell() if st.c3_offset < len(st.prefix) else 0

@@ -428,6 +428,18 @@ def test_streams_match_one_shot(raw, c1c2c3, tmp_path):
     assert dec.read_bytes() == b""
 
 
+def test_encrypt_file_one_byte_redoes_zero_kdf():
+    # GB/T 32918.4 6.1 A5: t = KDF(x2 || y2, 8 bits) is zero once in 256
+    # encryptions; encrypt_file must start again with a fresh k, never fail
+    import io
+    key = fastsm2.PrivateKey.generate()
+    for _ in range(600):
+        out = io.BytesIO()
+        n = fastsm2.encrypt_file(key.public_key, io.BytesIO(b"x"), out)
+        assert n == len(out.getvalue())
+    assert key.decrypt(out.getvalue()) == b"x"
+
+
 def test_stream_errors():
     key = fastsm2.PrivateKey.generate()
     with pytest.raises(fastsm2.LengthError):
