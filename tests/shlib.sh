@@ -18,3 +18,14 @@ finish() {
     [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
     exit $?
 }
+
+# For the tests of the command-line tool: FS = the fastsm2 binary in the
+# build directory $1, the openssl command line present, and a sanitizer
+# report never passing for the tool's own exit status 1.
+cli_setup() {
+    FS=$(cd "$1" && pwd)/fastsm2
+    [ -x "$FS" ] || { echo "no $FS" >&2; exit 1; }
+    command -v openssl >/dev/null || { echo "openssl not found" >&2; exit 1; }
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98"
+}

@@ -10,15 +10,8 @@
 set -euo pipefail
 
 BUILD=${1:?usage: test_cli.sh BUILD_DIR}
-FS=$(cd "$BUILD" && pwd)/fastsm2
-[ -x "$FS" ] || { echo "no $FS" >&2; exit 1; }
-command -v openssl >/dev/null || { echo "openssl not found" >&2; exit 1; }
-
-# Under ASan/UBSan a sanitizer report must not pass for our exit status 1.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98"
-
 . "$(dirname "$0")/shlib.sh"
+cli_setup "$BUILD"
 cd "$T"
 
 ID=1234567812345678 # the default signer ID

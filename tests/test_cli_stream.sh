@@ -12,13 +12,8 @@
 set -euo pipefail
 
 BUILD=${1:?usage: test_cli_stream.sh BUILD_DIR}
-FS=$(cd "$BUILD" && pwd)/fastsm2
-[ -x "$FS" ] || { echo "no $FS" >&2; exit 1; }
-command -v openssl >/dev/null || { echo "openssl not found" >&2; exit 1; }
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98"
-
 . "$(dirname "$0")/shlib.sh"
+cli_setup "$BUILD"
 cd "$T"
 
 same() { cmp -s "$2" "$3" && ok || bad "$1"; }

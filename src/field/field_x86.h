@@ -107,29 +107,36 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "cmovnzq " FS2_R(S2) ", " FS2_R(T2) "\n\t"                                                \
     "cmovnzq " FS2_R(S3) ", " FS2_R(T3) "\n\t"
 
+/* The instruction sequence of a Montgomery product a b / 2^256: the first
+ * row a * b[0], then reduction and multiplication rounds alternating with
+ * the accumulator names rotating, then the final subtraction. RED names the
+ * reduction round of the modulus (FS2_X86_RED_ROUND for p, _N for n). */
+#define FS2_X86_MONT_MUL(RED)                                                                \
+    "movq 0(%[b]), %%rdx\n\t"                                                                \
+    "xorl %k[t5], %k[t5]\n\t"                                                                \
+    "mulxq 0(%[a]), %[t0], %[t1]\n\t"                                                        \
+    "mulxq 8(%[a]), %[lo], %[t2]\n\t"                                                        \
+    "adcxq %[lo], %[t1]\n\t"                                                                 \
+    "mulxq 16(%[a]), %[lo], %[t3]\n\t"                                                       \
+    "adcxq %[lo], %[t2]\n\t"                                                                 \
+    "mulxq 24(%[a]), %[lo], %[t4]\n\t"                                                       \
+    "adcxq %[lo], %[t3]\n\t"                                                                 \
+    "adcxq %[t5], %[t4]\n\t"                                                                 \
+    RED(t0, t1, t2, t3, t4, t5)                                                              \
+    FS2_X86_MUL_ROUND(8, t1, t2, t3, t4, t5, t0)                                             \
+    RED(t1, t2, t3, t4, t5, t0)                                                              \
+    FS2_X86_MUL_ROUND(16, t2, t3, t4, t5, t0, t1)                                            \
+    RED(t2, t3, t4, t5, t0, t1)                                                              \
+    FS2_X86_MUL_ROUND(24, t3, t4, t5, t0, t1, t2)                                            \
+    RED(t3, t4, t5, t0, t1, t2)                                                              \
+    FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
+
 /* r = a b / 2^256 mod p, inputs in [0, p). */
 static inline void fs2_x86_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, t4, t5, lo, hi, x;
     uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    __asm__("movq 0(%[b]), %%rdx\n\t"
-            "xorl %k[t5], %k[t5]\n\t"
-            "mulxq 0(%[a]), %[t0], %[t1]\n\t"
-            "mulxq 8(%[a]), %[lo], %[t2]\n\t"
-            "adcxq %[lo], %[t1]\n\t"
-            "mulxq 16(%[a]), %[lo], %[t3]\n\t"
-            "adcxq %[lo], %[t2]\n\t"
-            "mulxq 24(%[a]), %[lo], %[t4]\n\t"
-            "adcxq %[lo], %[t3]\n\t"
-            "adcxq %[t5], %[t4]\n\t"
-            FS2_X86_RED_ROUND(t0, t1, t2, t3, t4, t5)
-            FS2_X86_MUL_ROUND(8, t1, t2, t3, t4, t5, t0)
-            FS2_X86_RED_ROUND(t1, t2, t3, t4, t5, t0)
-            FS2_X86_MUL_ROUND(16, t2, t3, t4, t5, t0, t1)
-            FS2_X86_RED_ROUND(t2, t3, t4, t5, t0, t1)
-            FS2_X86_MUL_ROUND(24, t3, t4, t5, t0, t1, t2)
-            FS2_X86_RED_ROUND(t3, t4, t5, t0, t1, t2)
-            FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
+    __asm__(FS2_X86_MONT_MUL(FS2_X86_RED_ROUND)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x), [a] "+&r"(pa), [b] "+&r"(pb)
             : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), [c0] "m"(fs2_x86_2p[0]),
@@ -320,24 +327,7 @@ static inline void fs2_x86_mul_n(uint64_t r[4], const uint64_t a[4], const uint6
 {
     uint64_t t0, t1, t2, t3, t4, t5, lo, hi;
     uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    __asm__("movq 0(%[b]), %%rdx\n\t"
-            "xorl %k[t5], %k[t5]\n\t"
-            "mulxq 0(%[a]), %[t0], %[t1]\n\t"
-            "mulxq 8(%[a]), %[lo], %[t2]\n\t"
-            "adcxq %[lo], %[t1]\n\t"
-            "mulxq 16(%[a]), %[lo], %[t3]\n\t"
-            "adcxq %[lo], %[t2]\n\t"
-            "mulxq 24(%[a]), %[lo], %[t4]\n\t"
-            "adcxq %[lo], %[t3]\n\t"
-            "adcxq %[t5], %[t4]\n\t"
-            FS2_X86_RED_ROUND_N(t0, t1, t2, t3, t4, t5)
-            FS2_X86_MUL_ROUND(8, t1, t2, t3, t4, t5, t0)
-            FS2_X86_RED_ROUND_N(t1, t2, t3, t4, t5, t0)
-            FS2_X86_MUL_ROUND(16, t2, t3, t4, t5, t0, t1)
-            FS2_X86_RED_ROUND_N(t2, t3, t4, t5, t0, t1)
-            FS2_X86_MUL_ROUND(24, t3, t4, t5, t0, t1, t2)
-            FS2_X86_RED_ROUND_N(t3, t4, t5, t0, t1, t2)
-            FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
+    __asm__(FS2_X86_MONT_MUL(FS2_X86_RED_ROUND_N)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(pa), [b] "+&r"(pb)
             : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), [n0] "m"(fs2_x86_n[0]),
