@@ -44,7 +44,7 @@ extern "C" {
 #define FASTSM2_WARN_UNUSED
 #endif
 
-#define FASTSM2_VERSION_STRING "0.1.0"
+#define FASTSM2_VERSION_STRING "0.2.0"
 
 /* ------------------------------------------------------------------------ */
 /* Status codes                                                              */
