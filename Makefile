@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test test-main test-backends test-asan test-aarch64 test-python test-gpu speed clean
+.PHONY: all deps build test test-main test-backends test-asan test-aarch64 bench-aarch64 test-python test-gpu speed clean
 
 all: deps
 	$(MAKE) build
@@ -43,6 +43,11 @@ test-backends:
 # aarch64 cross-build run under qemu-user (issue: ARMv8 backend).
 test-aarch64:
 	bash tools/test-aarch64.sh
+
+# Executed AArch64 instructions per operation under qemu: fastsm2's backends,
+# gmsm (arm64 assembly) and Debian's arm64 OpenSSL (docs/ARM.md).
+bench-aarch64:
+	bash tools/armcount/count.sh
 
 # The Python package, built and tested in a local virtual environment.
 test-python:

@@ -12,7 +12,7 @@ extern const fs2_backend fs2_backend_generic;
 extern const fs2_backend fs2_backend_adx, fs2_backend_avx2, fs2_backend_avx512;
 #endif
 #if defined(__aarch64__)
-/* (the aarch64 backends go here) */
+extern const fs2_backend fs2_backend_armv8, fs2_backend_armv8_sm3; /* src/backend_aarch64.c */
 #endif
 
 /* Generic first (the reference the tests compare every other backend
@@ -25,7 +25,8 @@ const fs2_backend *const fs2_backends[] = {
     &fs2_backend_adx,
 #endif
 #if defined(__aarch64__)
-    /* (the aarch64 backends go here, fastest first) */
+    &fs2_backend_armv8_sm3,
+    &fs2_backend_armv8,
 #endif
     NULL,
 };

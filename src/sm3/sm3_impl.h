@@ -21,4 +21,15 @@ FS2_HIDDEN void fs2_sm3_compress_x8_avx2(uint32_t (*state)[8], const unsigned ch
 FS2_HIDDEN void fs2_sm3_compress_x16_avx512(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks);
 #endif
 
+#if defined(__aarch64__)
+/* AArch64 (src/sm3/sm3_aarch64.c): the ARMv8.2 SM3 instructions for one
+ * stream (only when HWCAP_SM3 is set; also as a one-lane multi-buffer
+ * function), and 4 lanes in baseline NEON. */
+#define FS2_SM3_NEON_LANES 4
+FS2_HIDDEN void fs2_sm3_compress_armv8_sm3(uint32_t state[8], const unsigned char *blocks, size_t nblocks);
+FS2_HIDDEN void fs2_sm3_compress_lanes1_armv8_sm3(uint32_t (*state)[8], const unsigned char *const *blocks,
+                                                  size_t nblocks);
+FS2_HIDDEN void fs2_sm3_compress_x4_neon(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks);
+#endif
+
 #endif
