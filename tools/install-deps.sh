@@ -9,6 +9,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have cmake    || need+=(cmake)
 have ninja    || need+=(ninja-build)
 have cc       || need+=(gcc)
+have g++      || need+=(g++)   # tests/gpu: the CUDA arithmetic as host C++
 have python3  || need+=(python3)
 have openssl  || need+=(openssl)
 have valgrind || need+=(valgrind)
