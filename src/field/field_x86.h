@@ -20,7 +20,7 @@
  * conditional subtraction (CMOV on the borrow, not a branch) gives [0, p).
  *
  * Squaring computes the 512-bit square (6 cross products doubled plus 4
- * squares: 10 MULX instead of 16) and then four reduction rounds.
+ * squares: 10 MULX instead of 16) and then four reduction rounds in place.
  *
  * Constant time: fixed instruction sequence; no branch or address depends on
  * the operands (CMOV selects the result).
@@ -155,7 +155,7 @@ static inline void fs2_x86_mul_p(uint64_t r[4], const uint64_t a[4], const uint6
 static inline void fs2_x86_sqr_p(uint64_t r[4], const uint64_t a[4])
 {
     uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, x;
-    uint64_t pa = (uintptr_t)a, pb = (uintptr_t)a;
+    uint64_t pa = (uintptr_t)a;
     __asm__(/* cross products a_i a_j, i < j, into t1..t6 */
             "movq 0(%[a]), %%rdx\n\t"
             "xorl %k[t7], %k[t7]\n\t"
@@ -200,34 +200,34 @@ static inline void fs2_x86_sqr_p(uint64_t r[4], const uint64_t a[4])
             "adoxq %[lo], %[t6]\n\t"
             "adcxq %[t7], %[t7]\n\t"            /* t7 = top bit of the doubling */
             "adoxq %[hi], %[t7]\n\t"
-            /* Montgomery-reduce the low half t0..t3 in a rotating window
-             * of six registers (a and b are free now: fifth and sixth
-             * limbs, zero at the start); the result is < p + 1. */
+            /* Montgomery-reduce t0..t3 in place: round i folds m = t_i
+             * into t_(i+1)..t_(i+4) and carries on up to t8 (the register
+             * that held the pointer a, free now); the result t4..t7, t8 is
+             * < 2p. Twelve registers besides RDX, so that it also builds
+             * where RBP is the frame pointer (sanitizer builds). */
             "xorl %k[a], %k[a]\n\t"
-            "xorl %k[b], %k[b]\n\t"
-            FS2_X86_RED_ROUND(t0, t1, t2, t3, b, a)
-            FS2_X86_RED_ROUND(t1, t2, t3, b, a, t0)
-            FS2_X86_RED_ROUND(t2, t3, b, a, t0, t1)
-            FS2_X86_RED_ROUND(t3, b, a, t0, t1, t2)
-            /* + the high half t4..t7 (< p): the sum is < 2p */
-            "addq %[t4], %[b]\n\t"
-            "adcq %[t5], %[a]\n\t"
-            "adcq %[t6], %[t0]\n\t"
-            "adcq %[t7], %[t1]\n\t"
-            "adcq $0, %[t2]\n\t"
-            FS2_X86_FINAL(b, a, t0, t1, t2, t4, t5, t6, t7)
+            FS2_X86_RED_ROUND(t0, t1, t2, t3, t4, t5)
+            "adcq $0, %[t6]\n\t"
+            "adcq $0, %[t7]\n\t"
+            "adcq $0, %[a]\n\t"
+            FS2_X86_RED_ROUND(t1, t2, t3, t4, t5, t6)
+            "adcq $0, %[t7]\n\t"
+            "adcq $0, %[a]\n\t"
+            FS2_X86_RED_ROUND(t2, t3, t4, t5, t6, t7)
+            "adcq $0, %[a]\n\t"
+            FS2_X86_RED_ROUND(t3, t4, t5, t6, t7, a)
+            FS2_X86_FINAL(t4, t5, t6, t7, a, t0, t1, t2, t3)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x),
-              [a] "+&r"(pa), [b] "+&r"(pb)
+              [a] "+&r"(pa)
             : "m"(*(const uint64_t(*)[4])a), [c0] "m"(fs2_x86_2p[0]), [c1] "m"(fs2_x86_2p[1]),
               [c3] "m"(fs2_x86_2p[3])
             : "rdx", "cc");
-    r[0] = pb;
-    r[1] = pa;
-    r[2] = t0;
-    r[3] = t1;
-    (void)t2, (void)t3, (void)lo, (void)hi, (void)x;
-    (void)t4, (void)t5, (void)t6, (void)t7;
+    r[0] = t4;
+    r[1] = t5;
+    r[2] = t6;
+    r[3] = t7;
+    (void)t0, (void)t1, (void)t2, (void)t3, (void)lo, (void)hi, (void)x, (void)pa;
 }
 
 /* r = a + b mod p, inputs in [0, p): the 257-bit sum, then the same
