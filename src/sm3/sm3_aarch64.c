@@ -168,17 +168,4 @@ static inline uint32x4_t fs2_rotl8_x4(uint32x4_t x)
 #define FS2_VROTL8(a) fs2_rotl8_x4(a)
 #define FS2_VLOAD_BLOCKS(w, p, off) fs2_load4x16((w), (p), (off))
 #include "sm3_lanes_tmpl.h"
-#undef FS2_V
-#undef FS2_VN
-#undef FS2_VTARGET
-#undef FS2_VNAME
-#undef FS2_VADD
-#undef FS2_VXOR
-#undef FS2_VROTL
-#undef FS2_VSET1
-#undef FS2_VXOR3
-#undef FS2_VMAJ
-#undef FS2_VCH
-#undef FS2_VROTL8
-#undef FS2_VLOAD_BLOCKS
 #endif

@@ -147,3 +147,17 @@ FS2_VTARGET void FS2_VNAME(uint32_t (*state)[8], const unsigned char *const *blo
 #undef FS2_VROUND4
 #undef FS2_VEXPAND
 #undef FS2_VEXPAND_ROUND4
+/* the parameters too, so that the next instantiation starts clean */
+#undef FS2_V
+#undef FS2_VN
+#undef FS2_VTARGET
+#undef FS2_VNAME
+#undef FS2_VADD
+#undef FS2_VXOR
+#undef FS2_VROTL
+#undef FS2_VSET1
+#undef FS2_VXOR3
+#undef FS2_VMAJ
+#undef FS2_VCH
+#undef FS2_VROTL8
+#undef FS2_VLOAD_BLOCKS

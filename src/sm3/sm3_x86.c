@@ -97,19 +97,6 @@ static FS2_AVX2 inline void fs2_load8x8(__m256i *w, const unsigned char *const *
         fs2_load8x8((w) + 8, (p), (off) + 32); \
     } while (0)
 #include "sm3_lanes_tmpl.h"
-#undef FS2_V
-#undef FS2_VN
-#undef FS2_VTARGET
-#undef FS2_VNAME
-#undef FS2_VADD
-#undef FS2_VXOR
-#undef FS2_VROTL
-#undef FS2_VSET1
-#undef FS2_VXOR3
-#undef FS2_VMAJ
-#undef FS2_VCH
-#undef FS2_VROTL8
-#undef FS2_VLOAD_BLOCKS
 
 /* ---------------------------------------------------------------------- */
 /* AVX-512: 16 lanes                                                        */
@@ -167,16 +154,4 @@ static FS2_AVX512 inline void fs2_load16x16(__m512i *w, const unsigned char *con
 #define FS2_VCH(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xca)
 #define FS2_VLOAD_BLOCKS(w, p, off) fs2_load16x16((w), (p), (off))
 #include "sm3_lanes_tmpl.h"
-#undef FS2_V
-#undef FS2_VN
-#undef FS2_VTARGET
-#undef FS2_VNAME
-#undef FS2_VADD
-#undef FS2_VXOR
-#undef FS2_VROTL
-#undef FS2_VSET1
-#undef FS2_VXOR3
-#undef FS2_VMAJ
-#undef FS2_VCH
-#undef FS2_VLOAD_BLOCKS
 #endif
