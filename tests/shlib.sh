@@ -29,3 +29,9 @@ cli_setup() {
     export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98"
 }
+
+# empty MSG LIST: a check that LIST (a word list, e.g. symbol names) is
+# empty; otherwise fail with MSG followed by the list.
+empty() {
+    if [ -z "$2" ]; then ok; else bad "$1" $2; fi
+}

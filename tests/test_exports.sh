@@ -84,24 +84,12 @@ nm -D --defined-only "$SO" | awk 'NF >= 3 {print $3} NF == 2 {print $2}' | sed '
     sort -u >"$T/so_syms.txt"
 if [ -s "$T/so_syms.txt" ]; then ok; else bad "nm -D found no symbols in $SO"; fi
 extra=$(grep -v '^fastsm2_' "$T/so_syms.txt" || true)
-if [ -z "$extra" ]; then
-    ok
-else
-    bad "libfastsm2.so exports symbols outside fastsm2_*:" $extra
-fi
+empty "libfastsm2.so exports symbols outside fastsm2_*:" "$extra"
 missing=$(comm -23 "$T/api.txt" "$T/so_syms.txt")
-if [ -z "$missing" ]; then
-    ok
-else
-    bad "declared FASTSM2_API but not exported by libfastsm2.so:" $missing
-fi
+empty "declared FASTSM2_API but not exported by libfastsm2.so:" "$missing"
 # and nothing exported that the header does not declare
 undeclared=$(comm -13 "$T/api.txt" "$T/so_syms.txt")
-if [ -z "$undeclared" ]; then
-    ok
-else
-    bad "exported by libfastsm2.so but not declared in fastsm2.h:" $undeclared
-fi
+empty "exported by libfastsm2.so but not declared in fastsm2.h:" "$undeclared"
 
 # ---- the static library's global symbols -----------------------------------
 # Defined globals only (archive member headers and blank lines dropped).
@@ -110,17 +98,9 @@ nm -g --defined-only "$AR" 2>/dev/null | awk 'NF >= 2 && $0 !~ /:$/ {print $NF}'
     sed 's/^__odr_asan[._]//' | sort -u >"$T/a_syms.txt"
 if [ -s "$T/a_syms.txt" ]; then ok; else bad "nm found no global symbols in $AR"; fi
 extra=$(grep -vE '^(fastsm2_|fs2_)' "$T/a_syms.txt" || true)
-if [ -z "$extra" ]; then
-    ok
-else
-    bad "libfastsm2.a defines globals outside fastsm2_*/fs2_*:" $extra
-fi
+empty "libfastsm2.a defines globals outside fastsm2_*/fs2_*:" "$extra"
 missing=$(comm -23 "$T/api.txt" "$T/a_syms.txt")
-if [ -z "$missing" ]; then
-    ok
-else
-    bad "declared FASTSM2_API but not defined in libfastsm2.a:" $missing
-fi
+empty "declared FASTSM2_API but not defined in libfastsm2.a:" "$missing"
 
 # ---- dependencies of the shared library ------------------------------------
 if grep -q '^libc\.so' "$T/needed.txt"; then ok; else bad "libfastsm2.so does not list libc: $(cat "$T/needed.txt")"; fi
@@ -130,11 +110,7 @@ else
     ok
 fi
 others=$(grep -vE '^(libc\.so|libpthread\.so|ld-linux)' "$T/needed.txt" | grep -vE "$SAN_LIBS" || true)
-if [ -z "$others" ]; then
-    ok
-else
-    bad "libfastsm2.so needs more than libc:" $others
-fi
+empty "libfastsm2.so needs more than libc:" "$others"
 
 # ---- a program that uses only the public header ----------------------------
 cat >"$T/user.c" <<'EOF'
