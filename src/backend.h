@@ -47,11 +47,8 @@ typedef struct fs2_backend {
     void (*scalar_inv_mont)(uint64_t r[4], const uint64_t a[4]);
 } fs2_backend;
 
-/* The generic backend's point functions, for backends that reuse some. */
-FS2_HIDDEN void fs2_generic_ecmult_gen(fs2_affine *r, const uint64_t k[4]);
-FS2_HIDDEN void fs2_generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
-FS2_HIDDEN int fs2_generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4]);
 
+/* The generic backend's scalar_inv_mont: the fallback for backends without one. */
 FS2_HIDDEN void fs2_generic_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);
 
 /* The selected backend's scalar_inv_mont (or the generic one). */

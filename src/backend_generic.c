@@ -10,27 +10,15 @@
 
 static int generic_available(void) { return 1; }
 
-void fs2_generic_ecmult_gen(fs2_affine *r, const uint64_t k[4]) { fs2_be_ecmult_gen(r, k); }
-
-void fs2_generic_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])
-{
-    fs2_be_ecmult_const(r, p, k);
-}
-
-int fs2_generic_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4])
-{
-    return fs2_be_verify_check(s, t, p, v);
-}
-
 void fs2_generic_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
 
 FS2_HIDDEN const fs2_backend fs2_backend_generic = {
     .name = "generic",
     .available = generic_available,
     .sm3_compress = fs2_sm3_compress_generic,
-    .ecmult_gen = fs2_generic_ecmult_gen,
-    .ecmult_const = fs2_generic_ecmult_const,
-    .verify_check = fs2_generic_verify_check,
+    .ecmult_gen = fs2_be_ecmult_gen,
+    .ecmult_const = fs2_be_ecmult_const,
+    .verify_check = fs2_be_verify_check,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
     .scalar_inv_mont = fs2_generic_scalar_inv_mont,
