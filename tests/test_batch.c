@@ -407,6 +407,35 @@ static void test_verify_bad_args(void)
     CHECK(all_ints(results, m, 0));
 }
 
+/* Without a usable GPU (no CUDA build, or no device here) every GPU call
+ * names the reason, makes no context and leaves zeroed outputs. */
+static void test_gpu_unavailable(void)
+{
+    if (fastsm2_gpu_device_count() > 0)
+        return; /* a device: tests/gpu/test_gpu_device.c covers it */
+    fastsm2_gpu *ctx = (fastsm2_gpu *)&ctx;
+    CHECK_STATUS(fastsm2_gpu_new(&ctx, 0, 0), FASTSM2_ERR_UNSUPPORTED);
+    CHECK(ctx == NULL);
+    CHECK_STATUS(fastsm2_gpu_new(&ctx, 0, FASTSM2_GPU_CONSTANT_TIME), FASTSM2_ERR_UNSUPPORTED);
+    CHECK(ctx == NULL);
+    CHECK(fastsm2_gpu_device_name(NULL) != NULL);
+    unsigned char e[2 * 32] = {1}, gsigs[2 * 64], pub[2 * 65], d[2 * 32] = {0, 1};
+    int res[2] = {7, 7};
+    memset(gsigs, 0xAA, sizeof gsigs);
+    memset(pub, 0xAA, sizeof pub);
+    /* no context: UNSUPPORTED from a build without CUDA, ARG from one with */
+    int ret = fastsm2_gpu_sign_digest_batch(NULL, gsigs, &keys[0], 1, e, 2);
+    CHECK(ret == FASTSM2_ERR_UNSUPPORTED || ret == FASTSM2_ERR_ARG);
+    CHECK(all_bytes(gsigs, sizeof gsigs, 0));
+    ret = fastsm2_gpu_verify_digest_batch(NULL, res, &pubs[0], 1, e, gsigs, 2);
+    CHECK(ret == FASTSM2_ERR_UNSUPPORTED || ret == FASTSM2_ERR_ARG);
+    CHECK(all_ints(res, 2, 0));
+    ret = fastsm2_gpu_keygen_batch(NULL, pub, d, 2);
+    CHECK(ret == FASTSM2_ERR_UNSUPPORTED || ret == FASTSM2_ERR_ARG);
+    CHECK(all_bytes(pub, sizeof pub, 0));
+    fastsm2_gpu_free(NULL);
+}
+
 int main(void)
 {
     for (size_t i = 0; i < MAXN; i++) {
@@ -442,6 +471,7 @@ int main(void)
     test_empty();
     test_sign_bad_args();
     test_verify_bad_args();
+    test_gpu_unavailable();
 
     for (int i = 0; i < 2; i++)
         EVP_PKEY_free(ossl_keys[i]);
