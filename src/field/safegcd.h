@@ -4,15 +4,17 @@
  * constant-time gcd computation and modular inversion", 2019), for an odd
  * 256-bit modulus M (p or n of sm2p256v1, GB/T 32918.1 clause 3).
  *
- * The math: with f = M, g = x, delta = 1, a divstep maps
+ * The math: with f = M, g = x, a divstep maps
  *   delta > 0 and g odd:  (delta, f, g) -> (1 - delta, g, (g - f) / 2)
  *   g odd otherwise:      (delta, f, g) -> (1 + delta, f, (g + f) / 2)
  *   g even:               (delta, f, g) -> (1 + delta, f, g / 2)
- * and after 741 steps (the paper's bound for 256-bit inputs) g = 0 and
- * f = +-gcd = +-1. Alongside, d and e with d x = f, e x = g (mod M) follow
+ * Started at delta = 1 (the paper) g reaches 0 within 741 steps for 256-bit
+ * inputs; started at delta = 1/2 (the "half-delta" variant, whose bound
+ * Wuille computed with the paper's hull method) within 590. We use the
+ * latter, and then f = +-gcd = +-1. Alongside, d and e with d x = f, e x = g (mod M) follow
  * the same linear maps, so at the end x^-1 = +-d mod M.
  *
- * Layout: the steps run in 12 batches of 62 on the low 64 bits of f and g
+ * Layout: the steps run in 10 batches of 62 on the low 64 bits of f and g
  * only (each step needs the parity of g; the low bits of the results depend
  * only on the low bits of the inputs), collecting the 2x2 transition matrix
  * (entries of magnitude <= 2^62). The matrix is then applied to the full f,
@@ -29,6 +31,11 @@
 #include <stdint.h>
 
 #define FS2_S62_MASK (((uint64_t)1 << 62) - 1)
+
+/* 10 batches of 62 = 620 half-delta divsteps, above the 590 that bring g
+ * to 0 for any 256-bit input (Bernstein-Yang's hull bound for this
+ * variant); once g = 0 further steps leave f unchanged. */
+#define FS2_DIVSTEP_BATCHES 10
 
 typedef struct {
     int64_t v[5]; /* value = sum v[i] 2^(62 i); v[0..3] in [0, 2^62) when normalised */
@@ -84,36 +91,42 @@ static inline void fs2_s62_cneg(fs2_s62 *r, const fs2_s62 *a, int64_t mask)
 }
 
 /* 62 divsteps on the low bits of f and g; t = (u, v, q, r) with
- * 2^62 (f', g') = (u f + v g, q f + r g). Returns the new delta. */
-static inline int64_t fs2_divsteps_62(int64_t delta, uint64_t f, uint64_t g, int64_t t[4])
+ * 2^62 (f', g') = (u f + v g, q f + r g).
+ *
+ * delta is a half-integer here (the "half-delta" variant of the divstep,
+ * which starts at 1/2 and needs at most 590 steps for 256-bit inputs
+ * instead of 741); it is carried as zeta = -(delta + 1/2), so delta > 0 is
+ * zeta < 0 and the two updates become zeta - 1 and -zeta - 2. Each step:
+ *   neg = all ones if delta > 0;  odd = all ones if g is odd
+ *   g += (neg ? -f : f) if odd    (and the row (q, r) by (u, v) alike)
+ *   if neg and odd: f = old g, zeta = -zeta - 2;  else zeta -= 1
+ *   g /= 2  (the row of f doubles instead, so the matrix stays integral)
+ * The chain through g is and, negate, and, add, shift per step. Returns
+ * the new zeta. */
+static inline int64_t fs2_divsteps_62(int64_t zeta, uint64_t f, uint64_t g, int64_t t[4])
 {
     uint64_t u = 1, v = 0, q = 0, r = 1;
     for (int i = 0; i < 62; i++) {
-        uint64_t godd = (uint64_t)0 - (g & 1);
-        uint64_t c1 = godd & (uint64_t)((-delta) >> 63); /* delta > 0 and g odd */
-        uint64_t x;
-        /* if c1: (f, g) = (g, -f), (u, v, q, r) = (q, r, -u, -v), delta = -delta */
-        x = (f ^ g) & c1, f ^= x, g ^= x;
-        x = (u ^ q) & c1, u ^= x, q ^= x;
-        x = (v ^ r) & c1, v ^= x, r ^= x;
-        g = (g ^ c1) - c1;
-        q = (q ^ c1) - c1;
-        r = (r ^ c1) - c1;
-        delta = (int64_t)(((uint64_t)delta ^ c1) - c1);
-        /* if g odd: g += f (and the matrix rows alike) */
-        g += f & godd;
-        q += u & godd;
-        r += v & godd;
+        uint64_t neg = (uint64_t)(zeta >> 63);
+        uint64_t odd = (uint64_t)0 - (g & 1);
+        uint64_t fx = (f ^ neg) - neg, ux = (u ^ neg) - neg, vx = (v ^ neg) - neg;
+        g += fx & odd;
+        q += ux & odd;
+        r += vx & odd;
+        uint64_t sw = neg & odd;
+        zeta = (int64_t)(((uint64_t)zeta ^ sw) - 1);
+        f += g & sw;
+        u += q & sw;
+        v += r & sw;
         g >>= 1;
         u <<= 1;
         v <<= 1;
-        delta += 1;
     }
     t[0] = (int64_t)u;
     t[1] = (int64_t)v;
     t[2] = (int64_t)q;
     t[3] = (int64_t)r;
-    return delta;
+    return zeta;
 }
 
 /* (f, g) = (u f + v g, q f + r g) / 2^62, exactly. */
@@ -164,10 +177,10 @@ static inline void fs2_s62_update_de_one(fs2_s62 *out, const fs2_s62 *d, const f
 static inline void fs2_modinv_safegcd(uint64_t r[4], const uint64_t x[4], const fs2_modinfo *mi)
 {
     fs2_s62 f = mi->m, g, d = {{0, 0, 0, 0, 0}}, e = {{1, 0, 0, 0, 0}}, nd, ne;
-    int64_t delta = 1, t[4];
+    int64_t zeta = -1, t[4]; /* delta = 1/2 */
     fs2_s62_from_u256(&g, x);
-    for (int b = 0; b < 12; b++) {
-        delta = fs2_divsteps_62(delta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
+    for (int b = 0; b < FS2_DIVSTEP_BATCHES; b++) {
+        zeta = fs2_divsteps_62(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
                                 (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), t);
         fs2_s62_update_de_one(&nd, &d, &e, t[0], t[1], mi);
         fs2_s62_update_de_one(&ne, &d, &e, t[2], t[3], mi);
