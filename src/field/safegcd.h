@@ -14,7 +14,7 @@
  * latter, and then f = +-gcd = +-1. Alongside, d and e with d x = f, e x = g (mod M) follow
  * the same linear maps, so at the end x^-1 = +-d mod M.
  *
- * Layout: the steps run in 10 batches of 62 on the low 64 bits of f and g
+ * Layout: the steps run in 10 batches of 60 on the low 64 bits of f and g
  * only (each step needs the parity of g; the low bits of the results depend
  * only on the low bits of the inputs), collecting the 2x2 transition matrix
  * (entries of magnitude <= 2^62). The matrix is then applied to the full f,
@@ -32,9 +32,9 @@
 
 #define FS2_S62_MASK (((uint64_t)1 << 62) - 1)
 
-/* 10 batches of 62 = 620 half-delta divsteps, above the 590 that bring g
- * to 0 for any 256-bit input (Bernstein-Yang's hull bound for this
- * variant); once g = 0 further steps leave f unchanged. */
+/* 10 batches of 60 = 600 half-delta divsteps, above the 590 that bring g
+ * to 0 for any 256-bit input (the hull bound for this variant); once g = 0
+ * further steps leave f unchanged. */
 #define FS2_DIVSTEP_BATCHES 10
 
 typedef struct {
@@ -90,42 +90,63 @@ static inline void fs2_s62_cneg(fs2_s62 *r, const fs2_s62 *a, int64_t mask)
     r->v[4] = ((a->v[4] ^ mask) - mask) + c;
 }
 
-/* 62 divsteps on the low bits of f and g; t = (u, v, q, r) with
- * 2^62 (f', g') = (u f + v g, q f + r g).
+/* 30 divsteps on the low bits of f and g (advanced in place), with the
+ * transition matrix's rows packed into one word each: U = u + v 2^32 and
+ * Q = q + r 2^32, entries of magnitude <= 2^30 after 30 steps, so each
+ * half is recovered exactly (sign-extended low 32 bits, then the rest).
+ * Negating, adding, masking and doubling a packed row is the same integer
+ * operation on the word, so the matrix costs two words' work per step
+ * instead of four.
  *
  * delta is a half-integer here (the "half-delta" variant of the divstep,
  * which starts at 1/2 and needs at most 590 steps for 256-bit inputs
  * instead of 741); it is carried as zeta = -(delta + 1/2), so delta > 0 is
  * zeta < 0 and the two updates become zeta - 1 and -zeta - 2. Each step:
  *   neg = all ones if delta > 0;  odd = all ones if g is odd
- *   g += (neg ? -f : f) if odd    (and the row (q, r) by (u, v) alike)
+ *   g += (neg ? -f : f) if odd    (and the row Q by U alike)
  *   if neg and odd: f = old g, zeta = -zeta - 2;  else zeta -= 1
  *   g /= 2  (the row of f doubles instead, so the matrix stays integral)
- * The chain through g is and, negate, and, add, shift per step. Returns
- * the new zeta. */
-static inline int64_t fs2_divsteps_62(int64_t zeta, uint64_t f, uint64_t g, int64_t t[4])
+ * m = (u, v, q, r) with 2^30 (f', g') = (u f + v g, q f + r g). Returns the
+ * new zeta. */
+static inline int64_t fs2_divsteps_30(int64_t zeta, uint64_t *fp, uint64_t *gp, int64_t m[4])
 {
-    uint64_t u = 1, v = 0, q = 0, r = 1;
-    for (int i = 0; i < 62; i++) {
+    uint64_t f = *fp, g = *gp, uw = 1, qw = (uint64_t)1 << 32;
+    for (int i = 0; i < 30; i++) {
         uint64_t neg = (uint64_t)(zeta >> 63);
         uint64_t odd = (uint64_t)0 - (g & 1);
-        uint64_t fx = (f ^ neg) - neg, ux = (u ^ neg) - neg, vx = (v ^ neg) - neg;
+        uint64_t fx = (f ^ neg) - neg, ux = (uw ^ neg) - neg;
         g += fx & odd;
-        q += ux & odd;
-        r += vx & odd;
+        qw += ux & odd;
         uint64_t sw = neg & odd;
         zeta = (int64_t)(((uint64_t)zeta ^ sw) - 1);
         f += g & sw;
-        u += q & sw;
-        v += r & sw;
+        uw += qw & sw;
         g >>= 1;
-        u <<= 1;
-        v <<= 1;
+        uw <<= 1;
     }
-    t[0] = (int64_t)u;
-    t[1] = (int64_t)v;
-    t[2] = (int64_t)q;
-    t[3] = (int64_t)r;
+    *fp = f;
+    *gp = g;
+    m[0] = (int64_t)(int32_t)(uint32_t)uw;
+    m[1] = (int64_t)(uw - (uint64_t)m[0]) >> 32;
+    m[2] = (int64_t)(int32_t)(uint32_t)qw;
+    m[3] = (int64_t)(qw - (uint64_t)m[2]) >> 32;
+    return zeta;
+}
+
+/* 60 divsteps on the low 64 bits of f and g (two packed halves of 30; the
+ * low bits stay exact for 64 - i steps after i), as t = (u, v, q, r) with
+ * 2^62 (f', g') = (u f + v g, q f + r g): the product of the two halves'
+ * matrices (entries <= 2^60, as for any 60 steps) times 4, so that the
+ * limb updates below divide by one whole 62-bit limb. */
+static inline int64_t fs2_divsteps_batch(int64_t zeta, uint64_t f, uint64_t g, int64_t t[4])
+{
+    int64_t a[4], b[4];
+    zeta = fs2_divsteps_30(zeta, &f, &g, a);
+    zeta = fs2_divsteps_30(zeta, &f, &g, b);
+    t[0] = (int64_t)((uint64_t)(b[0] * a[0] + b[1] * a[2]) << 2);
+    t[1] = (int64_t)((uint64_t)(b[0] * a[1] + b[1] * a[3]) << 2);
+    t[2] = (int64_t)((uint64_t)(b[2] * a[0] + b[3] * a[2]) << 2);
+    t[3] = (int64_t)((uint64_t)(b[2] * a[1] + b[3] * a[3]) << 2);
     return zeta;
 }
 
@@ -180,7 +201,7 @@ static inline void fs2_modinv_safegcd(uint64_t r[4], const uint64_t x[4], const 
     int64_t zeta = -1, t[4]; /* delta = 1/2 */
     fs2_s62_from_u256(&g, x);
     for (int b = 0; b < FS2_DIVSTEP_BATCHES; b++) {
-        zeta = fs2_divsteps_62(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
+        zeta = fs2_divsteps_batch(zeta, (uint64_t)f.v[0] | ((uint64_t)f.v[1] << 62),
                                 (uint64_t)g.v[0] | ((uint64_t)g.v[1] << 62), t);
         fs2_s62_update_de_one(&nd, &d, &e, t[0], t[1], mi);
         fs2_s62_update_de_one(&ne, &d, &e, t[2], t[3], mi);
