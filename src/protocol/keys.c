@@ -2,6 +2,8 @@
 /* Key pairs (GB/T 32918.1 6.1-6.2) and Z_A (GB/T 32918.2 5.5). */
 #include "protocol/protocol.h"
 
+#include <pthread.h>
+
 const fs2_priv *fs2_priv_get(const fastsm2_privkey *key)
 {
     if (!key)
@@ -41,17 +43,38 @@ static int id_len_ok(size_t idlen)
     return idlen >= 1 && idlen <= FASTSM2_MAX_ID_LEN;
 }
 
+/* SM3 state after ENTL || ID || a || b || xG || yG for the default ID
+ * (146 bytes: two compressions that every Z_A with that ID shares), made
+ * once per process. */
+static fastsm2_sm3_ctx default_prefix;
+static pthread_once_t default_prefix_once = PTHREAD_ONCE_INIT;
+
+static void z_prefix(fastsm2_sm3_ctx *c, const void *id, size_t idlen)
+{
+    unsigned char entl[2] = {(unsigned char)(idlen * 8 >> 8), (unsigned char)(idlen * 8)};
+    fastsm2_sm3_init(c);
+    fastsm2_sm3_update(c, entl, 2);
+    fastsm2_sm3_update(c, id, idlen);
+    fastsm2_sm3_update(c, CURVE_ABG, sizeof CURVE_ABG);
+}
+
+static void make_default_prefix(void)
+{
+    z_prefix(&default_prefix, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN);
+}
+
 static void compute_z(unsigned char z[32], const fs2_affine *pt, const void *id, size_t idlen)
 {
     fastsm2_sm3_ctx c;
-    unsigned char entl[2] = {(unsigned char)(idlen * 8 >> 8), (unsigned char)(idlen * 8)};
     unsigned char xy[64];
     fs2_u256_to_be(xy, pt->x);
     fs2_u256_to_be(xy + 32, pt->y);
-    fastsm2_sm3_init(&c);
-    fastsm2_sm3_update(&c, entl, 2);
-    fastsm2_sm3_update(&c, id, idlen);
-    fastsm2_sm3_update(&c, CURVE_ABG, sizeof CURVE_ABG);
+    if (idlen == FASTSM2_DEFAULT_ID_LEN && !memcmp(id, FASTSM2_DEFAULT_ID, idlen)) {
+        pthread_once(&default_prefix_once, make_default_prefix);
+        c = default_prefix;
+    } else {
+        z_prefix(&c, id, idlen);
+    }
     fastsm2_sm3_update(&c, xy, 64);
     fastsm2_sm3_final(z, &c);
 }
