@@ -9,8 +9,9 @@ representation: Montgomery form x * 2^256 mod p, 4 little-endian 64-bit limbs.
   fs2_gen_table[i][j]  = (j + 1) * 2^(7 i) * G   for i < 37, j < 64
                          (fixed-base kG: signed 7-bit windows, constant-time
                          selection; DESIGN.md section 3)
-  fs2_g_odd[j]         = (2 j + 1) * G           for j < 64
-                         (verification: wNAF of width 8 over G)
+  fs2_g_odd[j]         = (2 j + 1) * G           for j < 2^(ODD_WIDTH - 2)
+                         (verification: wNAF of width ODD_WIDTH over G;
+                         the header defines FS2_G_ODD_WIDTH)
 
 Usage: gen_tables.py --header > ecmult_tables.h; gen_tables.py > ecmult_tables.c
 (the build runs both; see CMakeLists.txt)
@@ -25,7 +26,8 @@ GY = 0xBC3736A2F4F6779C59BDCEE36B692153D0A9877CC62A474002DF32E52139F0A0
 N = 0xFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123
 
 GEN_WINDOWS, GEN_WIDTH, GEN_ENTRIES = 37, 7, 64
-ODD_ENTRIES = 64
+ODD_WIDTH = 12
+ODD_ENTRIES = 1 << (ODD_WIDTH - 2)
 
 
 def add(p1, p2):
@@ -78,6 +80,7 @@ def main():
         # that keeps the generic Montgomery representation.
         out.write("#ifndef FS2_ECMULT_TABLES_H\n#define FS2_ECMULT_TABLES_H\n#include <stdint.h>\n\n")
         out.write("typedef struct { uint64_t x[4], y[4]; } fs2_table_point;\n\n")
+        out.write("#define FS2_G_ODD_WIDTH %d\n\n" % ODD_WIDTH)
         out.write("__attribute__((visibility(\"hidden\"))) extern %s;\n" % gen_decl)
         out.write("__attribute__((visibility(\"hidden\"))) extern %s;\n\n#endif\n" % odd_decl)
         return

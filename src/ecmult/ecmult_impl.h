@@ -9,7 +9,8 @@
  *  fs2_ecmult_const    k*P, constant time: 52 signed 5-bit windows over a
  *                      table of 1P..16P, full-scan selection.
  *  fs2_ecmult_verify_var  s*G + t*P, variable time (public inputs): wNAF of
- *                      width 8 over the odd multiples of G (fs2_g_odd) and
+ *                      width FS2_G_ODD_WIDTH (12: 1024 points, 64 KiB) over
+ *                      the odd multiples of G (fs2_g_odd) and
  *                      width 5 over those of P, interleaved, and the x check
  *                      done projectively (no inversion).
  *
@@ -193,7 +194,7 @@ static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
 static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const uint64_t v[4])
 {
     int ws[258], wt[258];
-    int ls = fs2_wnaf_var(ws, s, 8), lt = fs2_wnaf_var(wt, t, 5);
+    int ls = fs2_wnaf_var(ws, s, FS2_G_ODD_WIDTH), lt = fs2_wnaf_var(wt, t, 5);
     int len = ls > lt ? ls : lt;
     fs2_gej ptab[8], acc, p2;
     fs2_ge g;
