@@ -45,7 +45,13 @@ typedef struct fs2_backend {
     /* r = a^-1 2^256 mod n (Montgomery form of the inverse, R = 2^256) for
      * a canonical a in [1, n-1]. Constant time. NULL: the generic one. */
     void (*scalar_inv_mont)(uint64_t r[4], const uint64_t a[4]);
+    /* r[i] = k[i]*G for i < n <= FS2_GEN_MANY_MAX, the n affine results
+     * sharing one field inversion (Montgomery's trick). k[i] < n. Constant
+     * time in the k[i]. NULL: one ecmult_gen per item. */
+    void (*ecmult_gen_many)(fs2_affine *r, const uint64_t (*k)[4], size_t n);
 } fs2_backend;
+
+#define FS2_GEN_MANY_MAX 16
 
 
 /* The generic backend's scalar_inv_mont: the fallback for backends without one. */

@@ -129,6 +129,11 @@ static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs
     return fs2_be_verify_check(s, t, p, v);
 }
 
+static void armv8_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n)
+{
+    fs2_be_ecmult_gen_many(r, k, n);
+}
+
 /* Key loading only (one per private key): the portable mod-n code. */
 static void armv8_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
 
@@ -142,6 +147,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8 = {
     .sm3_lanes = FS2_SM3_NEON_LANES,
     .sm3_compress_lanes = fs2_sm3_compress_x4_neon,
     .scalar_inv_mont = armv8_scalar_inv_mont,
+    .ecmult_gen_many = armv8_ecmult_gen_many,
 };
 
 FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
@@ -154,5 +160,6 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1_armv8_sm3,
     .scalar_inv_mont = armv8_scalar_inv_mont,
+    .ecmult_gen_many = armv8_ecmult_gen_many,
 };
 #endif

@@ -71,6 +71,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_adx = {
     .ecmult_const = fs2_adx_ecmult_const,
     .verify_check = fs2_adx_verify_check,
     .scalar_inv_mont = fs2_adx_scalar_inv_mont,
+    .ecmult_gen_many = fs2_adx_ecmult_gen_many,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
 };
@@ -83,6 +84,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx2 = {
     .ecmult_const = fs2_avx2_ecmult_const,
     .verify_check = fs2_avx2_verify_check,
     .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
+    .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
     .sm3_lanes = 8,
     .sm3_compress_lanes = fs2_sm3_compress_x8_avx2,
 };
@@ -95,6 +97,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx512 = {
     .ecmult_const = fs2_avx2_ecmult_const,
     .verify_check = fs2_avx2_verify_check,
     .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
+    .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
     .sm3_lanes = 16,
     .sm3_compress_lanes = fs2_sm3_compress_x16_avx512,
 };

@@ -11,9 +11,10 @@
     FS2_HIDDEN void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]); \
     FS2_HIDDEN int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, \
                                               const uint64_t v[4]);                                  \
-    FS2_HIDDEN void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);
+    FS2_HIDDEN void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);                \
+    FS2_HIDDEN void fs2_##level##_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n);
 
-/* Define the three exported functions of one level from the static fs2_be_*
+/* Define the exported functions of one level from the static fs2_be_*
  * of the including file. */
 #define FS2_X86_DEFINE(level)                                                                        \
     void fs2_##level##_ecmult_gen(fs2_affine *r, const uint64_t k[4]) { fs2_be_ecmult_gen(r, k); }   \
@@ -26,7 +27,11 @@
     {                                                                                                \
         return fs2_be_verify_check(s, t, p, v);                                                      \
     }                                                                                                \
-    void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
+    void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); } \
+    void fs2_##level##_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n)             \
+    {                                                                                                \
+        fs2_be_ecmult_gen_many(r, k, n);                                                             \
+    }
 
 #if defined(__x86_64__)
 FS2_X86_DECLARE(adx)

@@ -90,6 +90,25 @@ static void test_backend(const fs2_backend *b)
     EC_POINT_mul(grp, q, pk, NULL, NULL, bnctx);
     affine_from_ossl(&base, q);
 
+    /* kG for groups of 1..FS2_GEN_MANY_MAX scalars sharing one inversion,
+     * against one ecmult_gen each; k = 0 (infinity) inside a group must
+     * come out as infinity without spoiling its neighbours. */
+    CHECK(b->ecmult_gen_many != NULL);
+    for (size_t m = 1; b->ecmult_gen_many && m <= FS2_GEN_MANY_MAX; m++) {
+        uint64_t ks[FS2_GEN_MANY_MAX][4];
+        fs2_affine many[FS2_GEN_MANY_MAX];
+        for (size_t i = 0; i < m; i++)
+            scalar_case(ks[i], (int)(m * 17 + i * 5) % 400);
+        if (m >= 3)
+            memset(ks[m / 2], 0, sizeof ks[m / 2]);
+        b->ecmult_gen_many(many, (const uint64_t(*)[4])ks, m);
+        for (size_t i = 0; i < m; i++) {
+            b->ecmult_gen(&want, ks[i]);
+            CHECK(affine_eq(&many[i], &want));
+            CHECK(many[i].infinity == (m >= 3 && i == m / 2));
+        }
+    }
+
     for (int i = 0; i < 400; i++) {
         uint64_t k[4];
         scalar_case(k, i);

@@ -23,13 +23,58 @@ typedef struct {
     int status;
 } batch_job;
 
+/* Items [begin, end) in groups of FS2_GEN_MANY_MAX: the group's nonces
+ * come from one OS call and its points [k]G share one field inversion
+ * (the backend's ecmult_gen_many). An item whose nonce is out of range or
+ * gives r = 0, r + k = n or s = 0 (probability about 2^-224) is signed
+ * again alone with fresh nonces, as fastsm2_sign_digest does. */
+static int sign_group(batch_job *j, size_t begin, size_t m)
+{
+    const fs2_backend *be = fs2_backend_get();
+    unsigned char rnd[32 * FS2_GEN_MANY_MAX];
+    uint64_t k[FS2_GEN_MANY_MAX][4], ok[FS2_GEN_MANY_MAX];
+    fs2_affine c[FS2_GEN_MANY_MAX];
+    int ret = FASTSM2_OK;
+
+    for (size_t i = 0; i < m; i++) {
+        const fastsm2_privkey *key = j->nkeys == 1 ? &j->keys[0] : &j->keys[begin + i];
+        if (!fs2_priv_get(key))
+            return FASTSM2_ERR_ARG;
+    }
+    if (!fs2_random_bytes(rnd, 32 * m))
+        return FASTSM2_ERR_RANDOM;
+    for (size_t i = 0; i < m; i++) {
+        ok[i] = fs2_scalar_load_check(k[i], rnd + 32 * i, 0);
+        fs2_declassify(&ok[i], sizeof ok[i]); /* only whether a draw was in range */
+        if (!ok[i])
+            memset(k[i], 0, sizeof k[i]);
+    }
+    if (be->ecmult_gen_many)
+        be->ecmult_gen_many(c, (const uint64_t(*)[4])k, m);
+    else
+        for (size_t i = 0; i < m; i++)
+            be->ecmult_gen(&c[i], k[i]);
+    for (size_t i = 0; i < m && ret == FASTSM2_OK; i++) {
+        size_t at = begin + i;
+        const fastsm2_privkey *key = j->nkeys == 1 ? &j->keys[0] : &j->keys[at];
+        unsigned char *sig = j->sigs + 64 * at;
+        const unsigned char *e = j->digests + 32 * at;
+        if (!ok[i] || fs2_sign_finish(sig, fs2_priv_get(key), e, k[i], &c[i]) != FASTSM2_OK)
+            ret = fastsm2_sign_digest(sig, key, e);
+    }
+    fs2_wipe(rnd, sizeof rnd);
+    fs2_wipe(k, sizeof k);
+    fs2_wipe(c, sizeof c);
+    return ret;
+}
+
 static void *sign_worker(void *arg)
 {
     batch_job *j = arg;
     j->status = FASTSM2_OK;
-    for (size_t i = j->begin; i < j->end; i++) {
-        const fastsm2_privkey *k = j->nkeys == 1 ? &j->keys[0] : &j->keys[i];
-        int ret = fastsm2_sign_digest(j->sigs + 64 * i, k, j->digests + 32 * i);
+    for (size_t i = j->begin; i < j->end; i += FS2_GEN_MANY_MAX) {
+        size_t m = j->end - i < FS2_GEN_MANY_MAX ? j->end - i : FS2_GEN_MANY_MAX;
+        int ret = sign_group(j, i, m);
         if (ret != FASTSM2_OK) {
             j->status = ret;
             break;

@@ -59,6 +59,11 @@ FS2_HIDDEN int fs2_point_load(fs2_affine *r, const unsigned char *in, size_t inl
 /* 65-byte 04||x||y */
 FS2_HIDDEN void fs2_point_store(unsigned char out[65], const fs2_affine *p);
 
+/* A5-A7 of a signature whose (x1, y1) = [k]G is c (from ecmult_gen or
+ * ecmult_gen_many): FASTSM2_OK, or FASTSM2_ERR_SCALAR when this k must be
+ * replaced (r = 0, r + k = n or s = 0; sig zeroed). Constant time. */
+FS2_HIDDEN int fs2_sign_finish(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32],
+                               const uint64_t k[4], const fs2_affine *c);
 /* Sign e with nonce k (canonical, in [1, n-1]). FASTSM2_OK, or
  * FASTSM2_ERR_SCALAR when this k gives r = 0, r + k = n or s = 0. */
 FS2_HIDDEN int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4]);

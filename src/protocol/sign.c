@@ -10,15 +10,13 @@ static void digest_mod_n(fs2_sc *r, const unsigned char e[32])
     fs2_sc_reduce(r, t);
 }
 
-int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4])
+int fs2_sign_finish(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4],
+                    const fs2_affine *c)
 {
-    fs2_affine c;
     fs2_sc ee, x1, r, kr, s, kk;
-    /* A4: (x1, y1) = [k]G */
-    fs2_backend_get()->ecmult_gen(&c, k);
     /* A5: r = (e + x1) mod n */
     digest_mod_n(&ee, e);
-    fs2_sc_reduce(&x1, c.x);
+    fs2_sc_reduce(&x1, c->x);
     fs2_sc_add(&r, &ee, &x1);
     /* A6: s = ((1 + d)^-1 (k + r) - r) mod n; one Montgomery product with
      * the cached (1 + d)^-1 * 2^256 gives the plain product. */
@@ -32,7 +30,6 @@ int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned cha
     fs2_declassify(&bad, sizeof bad);
     fs2_declassify(&r, sizeof r);
     fs2_declassify(&s, sizeof s);
-    fs2_wipe(&c, sizeof c);
     fs2_wipe(&kr, sizeof kr);
     fs2_wipe(&kk, sizeof kk);
     if (bad) {
@@ -42,6 +39,16 @@ int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned cha
     fs2_u256_to_be(sig, r.v);
     fs2_u256_to_be(sig + 32, s.v);
     return FASTSM2_OK;
+}
+
+int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4])
+{
+    fs2_affine c;
+    /* A4: (x1, y1) = [k]G */
+    fs2_backend_get()->ecmult_gen(&c, k);
+    int ret = fs2_sign_finish(sig, key, e, k, &c);
+    fs2_wipe(&c, sizeof c);
+    return ret;
 }
 
 int fastsm2_sign_digest(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32])
