@@ -34,8 +34,13 @@ typedef struct fs2_backend {
     void (*ecmult_const)(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
     /* Verification core (GB/T 32918.2 7.1 B6-B7), variable time on public
      * inputs: with (x1, y1) = s*G + t*P, return 1 iff the point is not
-     * infinity and (x1 mod n) == v, where v = (r - e) mod n. */
-    int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4]);
+     * infinity and (x1 mod n) == v, where v = (r - e) mod n. p128 is
+     * 2^128 P from pub_precompute (halves the doublings), or NULL. */
+    int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,
+                        const uint64_t v[4]);
+    /* r = 2^128 P for a validated public point P (variable time): what a
+     * public key caches for verify_check. */
+    void (*pub_precompute)(fs2_affine *r, const fs2_affine *p);
     /* Multi-buffer SM3: sm3_lanes independent states hashed at once (1 when
      * the backend has no SIMD lanes). Lane i compresses nblocks consecutive
      * 64-byte blocks starting at blocks[i] into state[i]; every lane takes

@@ -124,10 +124,13 @@ static void armv8_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_
     fs2_be_ecmult_const(r, p, k);
 }
 
-static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4])
+static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,
+                              const uint64_t v[4])
 {
-    return fs2_be_verify_check(s, t, p, v);
+    return fs2_be_verify_check(s, t, p, p128, v);
 }
+
+static void armv8_pub_precompute(fs2_affine *r, const fs2_affine *p) { fs2_be_pub_precompute(r, p); }
 
 static void armv8_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n)
 {
@@ -144,6 +147,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8 = {
     .ecmult_gen = armv8_ecmult_gen,
     .ecmult_const = armv8_ecmult_const,
     .verify_check = armv8_verify_check,
+    .pub_precompute = armv8_pub_precompute,
     .sm3_lanes = FS2_SM3_NEON_LANES,
     .sm3_compress_lanes = fs2_sm3_compress_x4_neon,
     .scalar_inv_mont = armv8_scalar_inv_mont,
@@ -157,6 +161,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
     .ecmult_gen = armv8_ecmult_gen,
     .ecmult_const = armv8_ecmult_const,
     .verify_check = armv8_verify_check,
+    .pub_precompute = armv8_pub_precompute,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1_armv8_sm3,
     .scalar_inv_mont = armv8_scalar_inv_mont,

@@ -95,11 +95,26 @@ static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64
 }
 
 /* Verification core, variable time on public inputs. */
-static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const uint64_t v[4])
+static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,
+                               const uint64_t v[4])
+{
+    fs2_ge g, g128;
+    fs2_be_ge_from_affine(&g, p);
+    if (p128)
+        fs2_be_ge_from_affine(&g128, p128);
+    return fs2_ecmult_verify_var(s, t, &g, p128 ? &g128 : NULL, v);
+}
+
+/* r = 2^128 P: 128 doublings (public data). */
+static void fs2_be_pub_precompute(fs2_affine *r, const fs2_affine *p)
 {
     fs2_ge g;
+    fs2_gej j;
     fs2_be_ge_from_affine(&g, p);
-    return fs2_ecmult_verify_var(s, t, &g, v);
+    fs2_gej_set_ge(&j, &g);
+    for (int i = 0; i < 128; i++)
+        fs2_gej_double(&j, &j);
+    fs2_be_affine_from_gej(r, &j);
 }
 
 /* r = a^-1 2^256 mod n, constant time. */

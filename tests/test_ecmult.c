@@ -85,10 +85,21 @@ static void test_backend(const fs2_backend *b)
     fs2_affine got, want, base;
     BIGNUM *pk = BN_new();
 
-    /* a random public point P = pk G */
+    /* a random public point P = pk G, and its cached 2^128 P */
     BN_rand_range(pk, N);
     EC_POINT_mul(grp, q, pk, NULL, NULL, bnctx);
     affine_from_ossl(&base, q);
+    fs2_affine base128;
+    {
+        BIGNUM *e128 = BN_new();
+        BN_lshift(e128, BN_value_one(), 128);
+        EC_POINT_mul(grp, pt, NULL, q, e128, bnctx);
+        affine_from_ossl(&want, pt);
+        CHECK(b->pub_precompute != NULL);
+        b->pub_precompute(&base128, &base);
+        CHECK(affine_eq(&base128, &want));
+        BN_free(e128);
+    }
 
     /* kG for groups of 1..FS2_GEN_MANY_MAX scalars sharing one inversion,
      * against one ecmult_gen each; k = 0 (infinity) inside a group must
@@ -142,11 +153,14 @@ static void test_backend(const fs2_backend *b)
             EC_POINT_get_affine_coordinates(grp, pt, x, NULL, bnctx);
             BN_nnmod(x, x, N, bnctx);
             limbs_of(v, x);
-            CHECK(b->verify_check(k, t, &base, v) == 1);
+            /* both the split (2^128 P cached) and the 256-bit paths */
+            CHECK(b->verify_check(k, t, &base, &base128, v) == 1);
+            CHECK(b->verify_check(k, t, &base, NULL, v) == 1);
             BN_add_word(x, 1);
             BN_nnmod(x, x, N, bnctx);
             limbs_of(v, x);
-            CHECK(b->verify_check(k, t, &base, v) == 0);
+            CHECK(b->verify_check(k, t, &base, &base128, v) == 0);
+            CHECK(b->verify_check(k, t, &base, NULL, v) == 0);
         }
         BN_free(bt);
         BN_free(x);
@@ -162,7 +176,8 @@ static void test_backend(const fs2_backend *b)
         BN_mod_mul(bt, bt, inv, N, bnctx);
         BN_sub(bt, N, bt);
         limbs_of(t, bt);
-        CHECK(b->verify_check(s, t, &base, v) == 0);
+        CHECK(b->verify_check(s, t, &base, &base128, v) == 0);
+        CHECK(b->verify_check(s, t, &base, NULL, v) == 0);
         BN_free(bt);
         BN_free(inv);
     }

@@ -9,10 +9,12 @@
  *  fs2_ecmult_const    k*P, constant time: 52 signed 5-bit windows over a
  *                      table of 1P..16P, full-scan selection.
  *  fs2_ecmult_verify_var  s*G + t*P, variable time (public inputs): wNAF of
- *                      width FS2_G_ODD_WIDTH (12: 1024 points, 64 KiB) over
- *                      the odd multiples of G (fs2_g_odd) and
- *                      width 5 over those of P, interleaved, and the x check
- *                      done projectively (no inversion).
+ *                      width FS2_G_ODD_WIDTH (11: 512 points, 32 KiB per
+ *                      table) over the odd multiples of G and of 2^128 G
+ *                      (fs2_g_odd, fs2_g128_odd), and width 5 over those
+ *                      of P and of 2^128 P (cached in the public key), all
+ *                      interleaved over 128 doublings, and the x check done
+ *                      projectively (no inversion).
  *
  * Scalars are canonical 4 x 64-bit little-endian integers < n.
  */
@@ -190,38 +192,58 @@ static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
     return len;
 }
 
-/* Verification core: 1 iff s*G + t*P is finite and its x mod n equals v. */
-static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const uint64_t v[4])
+/* Verification core: 1 iff s*G + t*P is finite and its x mod n equals v.
+ * With p128 = 2^128 P (precomputed with the public key) the scalars are
+ * split into 128-bit halves, s = s0 + 2^128 s1 and t = t0 + 2^128 t1, and
+ * the four wNAF streams over G, 2^128 G (fixed tables), P and 2^128 P share
+ * 128 doublings instead of 256; p128 NULL: two 256-bit streams. */
+static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge *p128,
+                                 const uint64_t v[4])
 {
-    int ws[258], wt[258];
-    int ls = fs2_wnaf_var(ws, s, FS2_G_ODD_WIDTH), lt = fs2_wnaf_var(wt, t, 5);
-    int len = ls > lt ? ls : lt;
-    fs2_gej ptab[8], acc, p2;
+    int ws[2][258], wt[2][258], len = 0, streams = p128 ? 2 : 1;
+    const fs2_table_point *gtab[2] = {fs2_g_odd, fs2_g128_odd};
+    const fs2_ge *base[2] = {p, p128};
+    fs2_gej ptab[2][8], acc, p2;
     fs2_ge g;
 
-    fs2_gej_set_ge(&ptab[0], p);
-    fs2_gej_double(&p2, &ptab[0]);
-    for (int j = 1; j < 8; j++)
-        fs2_gej_add_var(&ptab[j], &ptab[j - 1], &p2);
+    for (int c = 0; c < streams; c++) {
+        uint64_t sh[4] = {s[0], s[1], s[2], s[3]}, th[4] = {t[0], t[1], t[2], t[3]};
+        if (p128) { /* half c of each scalar */
+            sh[0] = s[2 * c], sh[1] = s[2 * c + 1], sh[2] = sh[3] = 0;
+            th[0] = t[2 * c], th[1] = t[2 * c + 1], th[2] = th[3] = 0;
+        }
+        int ls = fs2_wnaf_var(ws[c], sh, FS2_G_ODD_WIDTH), lt = fs2_wnaf_var(wt[c], th, 5);
+        len = ls > len ? ls : len;
+        len = lt > len ? lt : len;
+        /* ptab[c][j] = (2 j + 1) base */
+        fs2_gej_set_ge(&ptab[c][0], base[c]);
+        fs2_gej_double(&p2, &ptab[c][0]);
+        for (int j = 1; j < 8; j++)
+            fs2_gej_add_var(&ptab[c][j], &ptab[c][j - 1], &p2);
+    }
 
     fs2_gej_set_infinity(&acc);
     for (int i = len - 1; i >= 0; i--) {
         if (!fs2_gej_is_infinity_var(&acc))
             fs2_gej_double(&acc, &acc);
-        if (ws[i]) {
-            int idx = (ws[i] > 0 ? ws[i] : -ws[i]) / 2;
-            memcpy(g.x.v, fs2_g_odd[idx].x, 32);
-            memcpy(g.y.v, fs2_g_odd[idx].y, 32);
-            if (ws[i] < 0)
-                fs2_fe_neg(&g.y, &g.y);
-            fs2_gej_add_ge_var(&acc, &acc, &g);
-        }
-        if (wt[i]) {
-            int idx = (wt[i] > 0 ? wt[i] : -wt[i]) / 2;
-            fs2_gej q = ptab[idx];
-            if (wt[i] < 0)
-                fs2_fe_neg(&q.y, &q.y);
-            fs2_gej_add_var(&acc, &acc, &q);
+        for (int c = 0; c < streams; c++) {
+            int d = ws[c][i];
+            if (d) {
+                int idx = (d > 0 ? d : -d) / 2;
+                memcpy(g.x.v, gtab[c][idx].x, 32);
+                memcpy(g.y.v, gtab[c][idx].y, 32);
+                if (d < 0)
+                    fs2_fe_neg(&g.y, &g.y);
+                fs2_gej_add_ge_var(&acc, &acc, &g);
+            }
+            d = wt[c][i];
+            if (d) {
+                int idx = (d > 0 ? d : -d) / 2;
+                fs2_gej q = ptab[c][idx];
+                if (d < 0)
+                    fs2_fe_neg(&q.y, &q.y);
+                fs2_gej_add_var(&acc, &acc, &q);
+            }
         }
     }
     if (fs2_gej_is_infinity_var(&acc))

@@ -256,6 +256,7 @@ int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key)
         return FASTSM2_ERR_ARG;
     fs2_pub *p = (fs2_pub *)pub;
     p->pub = k->pub;
+    fs2_backend_get()->pub_precompute(&p->p128, &p->pub.pt);
     p->magic = FS2_PUB_MAGIC;
     return FASTSM2_OK;
 }
@@ -280,6 +281,7 @@ int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size
         memset(pub, 0, sizeof *pub);
         return ret;
     }
+    fs2_backend_get()->pub_precompute(&p->p128, &p->pub.pt);
     p->magic = FS2_PUB_MAGIC;
     return FASTSM2_OK;
 }

@@ -23,6 +23,7 @@ typedef struct {
 typedef struct {
     uint64_t magic;
     fs2_pubpart pub;
+    fs2_affine p128; /* 2^128 P, for verify_check */
 } fs2_pub;
 
 typedef struct {
