@@ -30,8 +30,9 @@ typedef struct fs2_backend {
     /* r = k*G. k < n. Constant time in k. */
     void (*ecmult_gen)(fs2_affine *r, const uint64_t k[4]);
     /* r = k*P. P a validated affine point (not infinity), k < n. Constant
-     * time in k. */
-    void (*ecmult_const)(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
+     * time in k. p128: 2^128 P from pub_precompute (halves the doublings),
+     * or NULL. */
+    void (*ecmult_const)(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128, const uint64_t k[4]);
     /* Verification core (GB/T 32918.2 7.1 B6-B7), variable time on public
      * inputs: with (x1, y1) = s*G + t*P, return 1 iff the point is not
      * infinity and (x1 mod n) == v, where v = (r - e) mod n. p128 is

@@ -119,9 +119,9 @@ static int armv8_sm3_available(void)
 
 static void armv8_ecmult_gen(fs2_affine *r, const uint64_t k[4]) { fs2_be_ecmult_gen(r, k); }
 
-static void armv8_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])
+static void armv8_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128, const uint64_t k[4])
 {
-    fs2_be_ecmult_const(r, p, k);
+    fs2_be_ecmult_const(r, p, p128, k);
 }
 
 static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,

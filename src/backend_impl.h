@@ -83,13 +83,18 @@ static void fs2_be_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t
     fs2_wipe(&t, sizeof t);
 }
 
-/* r = k*P, constant time in k. */
-static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])
+/* r = k*P, constant time in k; p128 = 2^128 P (public) or NULL. */
+static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128, const uint64_t k[4])
 {
     fs2_gej j;
-    fs2_ge g;
+    fs2_ge g, g128;
     fs2_be_ge_from_affine(&g, p);
-    fs2_ecmult_const(&j, &g, k);
+    if (p128) {
+        fs2_be_ge_from_affine(&g128, p128);
+        fs2_ecmult_const_split(&j, &g, &g128, k);
+    } else {
+        fs2_ecmult_const(&j, &g, k);
+    }
     fs2_be_affine_from_gej(r, &j);
     fs2_wipe(&j, sizeof j);
 }

@@ -8,7 +8,8 @@
 
 #define FS2_X86_DECLARE(level)                                                                       \
     FS2_HIDDEN void fs2_##level##_ecmult_gen(fs2_affine *r, const uint64_t k[4]);                     \
-    FS2_HIDDEN void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]); \
+    FS2_HIDDEN void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128,  \
+                                               const uint64_t k[4]);                                  \
     FS2_HIDDEN int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, \
                                               const fs2_affine *p128, const uint64_t v[4]);          \
     FS2_HIDDEN void fs2_##level##_pub_precompute(fs2_affine *r, const fs2_affine *p);                \
@@ -19,9 +20,10 @@
  * of the including file. */
 #define FS2_X86_DEFINE(level)                                                                        \
     void fs2_##level##_ecmult_gen(fs2_affine *r, const uint64_t k[4]) { fs2_be_ecmult_gen(r, k); }   \
-    void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])         \
+    void fs2_##level##_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128,      \
+                                    const uint64_t k[4])                                             \
     {                                                                                                \
-        fs2_be_ecmult_const(r, p, k);                                                                \
+        fs2_be_ecmult_const(r, p, p128, k);                                                          \
     }                                                                                                \
     int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p,     \
                                    const fs2_affine *p128, const uint64_t v[4])                      \

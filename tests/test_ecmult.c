@@ -70,6 +70,19 @@ static void scalar_case(uint64_t k[4], int i)
             BN_sub_word(t, 1);
         if (BN_is_zero(t))
             BN_one(t);
+    } else if (i < 72) { /* around the 128-bit split of kP and verification */
+        BN_one(t);
+        BN_lshift(t, t, 128);
+        if (i < 64) { /* 2^128 - 1 .. 2^128 + 2 */
+            BN_add_word(t, 1);
+            BN_sub_word(t, (unsigned)(64 - i));
+        } else if (i < 68) { /* equal halves: c (2^128 + 1) */
+            BN_add_word(t, 1);
+            BN_mul_word(t, (unsigned)(i - 63));
+        } else { /* n - c 2^128 */
+            BN_mul_word(t, (unsigned)(i - 67));
+            BN_sub(t, N, t);
+        }
     } else {
         BN_rand_range(t, N);
         if (BN_is_zero(t))
@@ -132,7 +145,10 @@ static void test_backend(const fs2_backend *b)
         /* kP */
         EC_POINT_mul(grp, pt, NULL, q, bk, bnctx);
         affine_from_ossl(&want, pt);
-        b->ecmult_const(&got, &base, k);
+        b->ecmult_const(&got, &base, NULL, k);
+        CHECK(affine_eq(&got, &want));
+        /* kP with 2^128 P cached: two 128-bit streams */
+        b->ecmult_const(&got, &base, &base128, k);
         CHECK(affine_eq(&got, &want));
         /* kG as a variable base (P = G) */
         if (i < 45) {
@@ -141,7 +157,7 @@ static void test_backend(const fs2_backend *b)
             b->ecmult_gen(&g, one);
             EC_POINT_mul(grp, pt, bk, NULL, NULL, bnctx);
             affine_from_ossl(&want, pt);
-            b->ecmult_const(&got, &g, k);
+            b->ecmult_const(&got, &g, NULL, k);
             CHECK(affine_eq(&got, &want));
         }
         /* sG + tP: x mod n must match v exactly */

@@ -159,6 +159,70 @@ static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
     *r = acc;
 }
 
+/* r = k*P for an affine P of order n, constant time in k, with
+ * p128 = 2^128 P (public, cached in the public key): k = k0 + 2^128 k1,
+ * each half in 26 signed 5-bit windows over its own table (1P..16P and
+ * 1P'..16P'), the two streams sharing 125 doublings instead of 255.
+ *
+ * Exceptional additions: before the additions of window i the accumulator
+ * is A P with A = 32 (2^128 H + L) (+ the low digit d0 of this window for
+ * the second addition), H and L the two halves' digit prefixes above i,
+ * |H|, |L| <= 2^(123 - 5i) + 1. For i >= 1, |A| < 2^252 < n / 2, so
+ * A = +-d0 or A = +-2^128 d1 (mod n) holds over the integers, which signed
+ * 5-bit digits allow only when every digit so far is zero: the
+ * accumulator is then infinity, which the masks handle. Only window 0 can
+ * meet acc = +-t with both finite, and uses the complete formula. */
+static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge *p, const fs2_ge *p128, const uint64_t k[4])
+{
+    fs2_gej tab[2][16], acc, t, sum;
+    unsigned digit[2][26], negs[2][26];
+    const fs2_ge *base[2] = {p, p128};
+
+    for (int c = 0; c < 2; c++) {
+        /* tab[c][j] = (j + 1) base: public */
+        fs2_gej_set_ge(&tab[c][0], base[c]);
+        fs2_gej_double(&tab[c][1], &tab[c][0]);
+        for (int j = 2; j < 16; j++)
+            fs2_gej_add_ge_masks(&tab[c][j], &tab[c][j - 1], base[c], NULL, NULL);
+        uint64_t half[4] = {k[2 * c], k[2 * c + 1], 0, 0};
+        unsigned carry = 0;
+        for (unsigned i = 0; i < 26; i++) {
+            unsigned cy;
+            digit[c][i] = fs2_recode_step(fs2_scalar_bits(half, 5 * i, 5) + carry, 5, &negs[c][i], &cy);
+            carry = cy;
+        }
+        fs2_wipe(half, sizeof half);
+    }
+
+    uint64_t acc_inf = ~(uint64_t)0;
+    fs2_gej_set_infinity(&acc);
+    for (int i = 25; i >= 0; i--) {
+        if (i != 25)
+            for (int j = 0; j < 5; j++)
+                fs2_gej_double(&acc, &acc);
+        for (int c = 0; c < 2; c++) {
+            fs2_select_limbs(&t, (const uint64_t *)tab[c], 16, 12, digit[c][i]);
+            fs2_fe_cneg(&t.y, (uint64_t)0 - negs[c][i]);
+            if (i == 0) {
+                uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
+                fs2_gej_add_complete(&sum, &acc, &t);
+                fs2_gej_cmov(&acc, &sum, nz);
+            } else {
+                uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
+                fs2_gej_add_masks(&sum, &acc, &t, NULL, NULL);
+                fs2_gej_cmov(&acc, &sum, nz & ~acc_inf);
+                fs2_gej_cmov(&acc, &t, nz & acc_inf);
+                acc_inf &= ~nz;
+            }
+        }
+    }
+    fs2_wipe(digit, sizeof digit);
+    fs2_wipe(negs, sizeof negs);
+    fs2_wipe(&t, sizeof t);
+    fs2_wipe(&sum, sizeof sum);
+    *r = acc;
+}
+
 /* width-w NAF of a public 256-bit k: digits odd in (-2^(w-1), 2^(w-1)) or 0.
  * Returns the number of digits (<= 257). */
 static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)

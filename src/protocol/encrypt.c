@@ -172,7 +172,7 @@ static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned 
     fs2_affine c1, s2;
     b->ecmult_gen(&c1, k);
     fs2_declassify(&c1, sizeof c1); /* C1 is sent: public */
-    b->ecmult_const(&s2, &p->pub.pt, k);
+    b->ecmult_const(&s2, &p->pub.pt, &p->p128, k);
     shared_xy(xy, &s2);
     fs2_u256_to_be(x1, c1.x);
     fs2_u256_to_be(y1, c1.y);
@@ -345,7 +345,7 @@ static int decrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_privke
     fs2_affine s2;
     unsigned char xy[64], u[32];
     fs2_ct_engine e;
-    fs2_backend_get()->ecmult_const(&s2, &c1, k->d);
+    fs2_backend_get()->ecmult_const(&s2, &c1, NULL, k->d);
     shared_xy(xy, &s2);
     /* B4-B5: t = KDF(x2 || y2, klen) (not all zero), M' = C2 xor t;
      * B6: u = Hash(x2 || M' || y2) == C3; the plaintext leaves only if so */
@@ -583,7 +583,7 @@ int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, 
     /* B3: (x2, y2) = [d_B]C1 */
     fs2_affine s2;
     unsigned char xy[64];
-    fs2_backend_get()->ecmult_const(&s2, &c1, k->d);
+    fs2_backend_get()->ecmult_const(&s2, &c1, NULL, k->d);
     shared_xy(xy, &s2);
     fs2_ct_engine *e = (fs2_ct_engine *)s;
     engine_init(e, xy, c2l, FS2_KDF_LANES);

@@ -152,11 +152,11 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
     /* A6-A7 / B4-B5: U = [h t](P_peer + [x-bar_peer] R_peer), h = 1. The
      * point in brackets is public; only t is secret. */
     xbar(xb, pr.x);
-    b->ecmult_const(&q, &pr, xb);
+    b->ecmult_const(&q, &pr, NULL, xb);
     fs2_point_add_var(&q, &x->peer_pub, &q);
     uint64_t qinf = q.infinity;
     if (!qinf)
-        b->ecmult_const(&u, &q, t.v);
+        b->ecmult_const(&u, &q, NULL, t.v);
     fs2_wipe(&t, sizeof t);
     fs2_wipe(&rr, sizeof rr);
     fs2_wipe(&dd, sizeof dd);

@@ -371,7 +371,7 @@ static void lib_mul(fs2_affine *r, const fs2_affine *p, const uint32_t k[8])
 {
     uint64_t kk[4];
     u64_from_words(kk, k);
-    fs2_backend_get()->ecmult_const(r, p, kk);
+    fs2_backend_get()->ecmult_const(r, p, NULL, kk);
 }
 
 /* Tables of width w, built entry by entry with fs2g_table_entry from the
