@@ -142,10 +142,12 @@ typedef struct {
 } fastsm2_privkey;
 
 /** A validated public key (on the curve, not infinity) with a cached Z_A for
- *  one ID (the default unless set) and a cached 2^128 P that halves the
- *  doublings of each verification. Opaque. */
+ *  one ID (the default unless set) and, from its second use on, cached
+ *  multiples of P and 2^128 P (2 KB) that halve the doublings of each
+ *  verification and encryption. Opaque; copy it only while no other
+ *  thread is using it. */
 typedef struct {
-    uint64_t opaque[40];
+    uint64_t opaque[288];
 } fastsm2_pubkey;
 
 /** GB/T 32918.1 6.1: generate a key pair, d uniform in [1, n-2] from the OS

@@ -21,6 +21,14 @@ typedef struct {
     uint64_t infinity; /* 1 for the point at infinity (x, y then zero), else 0 */
 } fs2_affine;
 
+/* What a public key caches for verify_check and ecmult_const: (j + 1) P
+ * and (j + 1) 2^128 P for j < 16, affine (x then y), in the Montgomery form
+ * mod p (R = 2^256) that every backend's field shares, as the base-point
+ * tables do. */
+typedef struct {
+    uint64_t xy[2][16][8];
+} fs2_pubtab;
+
 typedef struct fs2_backend {
     const char *name;
     /* 1 if this CPU can run the backend. */
@@ -30,18 +38,17 @@ typedef struct fs2_backend {
     /* r = k*G. k < n. Constant time in k. */
     void (*ecmult_gen)(fs2_affine *r, const uint64_t k[4]);
     /* r = k*P. P a validated affine point (not infinity), k < n. Constant
-     * time in k. p128: 2^128 P from pub_precompute (halves the doublings),
-     * or NULL. */
-    void (*ecmult_const)(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128, const uint64_t k[4]);
+     * time in k. tab: P's tables from pub_precompute (halves the
+     * doublings), or NULL. */
+    void (*ecmult_const)(fs2_affine *r, const fs2_affine *p, const fs2_pubtab *tab, const uint64_t k[4]);
     /* Verification core (GB/T 32918.2 7.1 B6-B7), variable time on public
      * inputs: with (x1, y1) = s*G + t*P, return 1 iff the point is not
-     * infinity and (x1 mod n) == v, where v = (r - e) mod n. p128 is
-     * 2^128 P from pub_precompute (halves the doublings), or NULL. */
-    int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,
+     * infinity and (x1 mod n) == v, where v = (r - e) mod n. tab: P's
+     * tables from pub_precompute (halves the doublings), or NULL. */
+    int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
                         const uint64_t v[4]);
-    /* r = 2^128 P for a validated public point P (variable time): what a
-     * public key caches for verify_check. */
-    void (*pub_precompute)(fs2_affine *r, const fs2_affine *p);
+    /* The tables of a validated public point P (variable time). */
+    void (*pub_precompute)(fs2_pubtab *r, const fs2_affine *p);
     /* Multi-buffer SM3: sm3_lanes independent states hashed at once (1 when
      * the backend has no SIMD lanes). Lane i compresses nblocks consecutive
      * 64-byte blocks starting at blocks[i] into state[i]; every lane takes

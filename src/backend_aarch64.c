@@ -119,18 +119,18 @@ static int armv8_sm3_available(void)
 
 static void armv8_ecmult_gen(fs2_affine *r, const uint64_t k[4]) { fs2_be_ecmult_gen(r, k); }
 
-static void armv8_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128, const uint64_t k[4])
+static void armv8_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_pubtab *tab, const uint64_t k[4])
 {
-    fs2_be_ecmult_const(r, p, p128, k);
+    fs2_be_ecmult_const(r, p, tab, k);
 }
 
-static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,
+static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
                               const uint64_t v[4])
 {
-    return fs2_be_verify_check(s, t, p, p128, v);
+    return fs2_be_verify_check(s, t, p, tab, v);
 }
 
-static void armv8_pub_precompute(fs2_affine *r, const fs2_affine *p) { fs2_be_pub_precompute(r, p); }
+static void armv8_pub_precompute(fs2_pubtab *r, const fs2_affine *p) { fs2_be_pub_precompute(r, p); }
 
 static void armv8_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n)
 {

@@ -41,58 +41,34 @@ static void fs2_be_ecmult_gen(fs2_affine *r, const uint64_t k[4])
 static void fs2_be_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n)
 {
     fs2_gej j[FS2_GEN_MANY_MAX];
-    fs2_fe acc[FS2_GEN_MANY_MAX], inv, zi, zi2, t;
+    fs2_ge g[FS2_GEN_MANY_MAX];
+    fs2_fe acc[FS2_GEN_MANY_MAX] = {{{0}}}; /* zeroed: GCC cannot see that n >= 1 fills acc[n - 1] */
     uint64_t inf[FS2_GEN_MANY_MAX];
     if (n == 0 || n > FS2_GEN_MANY_MAX)
         return;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         fs2_ecmult_gen(&j[i], k[i]);
-        inf[i] = fs2_fe_is_zero_mask(&j[i].z);
-        fs2_fe_cmov(&j[i].z, &FS2_FE_ONE, inf[i]);
-        if (i == 0)
-            acc[0] = j[0].z;
-        else
-            fs2_fe_mul(&acc[i], &acc[i - 1], &j[i].z);
-    }
-    fs2_fe_inv(&inv, &acc[n - 1]);
-    for (size_t i = n; i-- > 0;) {
-        /* inv = (z_0 ... z_i)^-1 here */
-        if (i > 0) {
-            fs2_fe_mul(&zi, &inv, &acc[i - 1]);
-            fs2_fe_mul(&inv, &inv, &j[i].z);
-        } else {
-            zi = inv;
-        }
-        fs2_ge g;
-        fs2_fe_sqr(&zi2, &zi);
-        fs2_fe_mul(&g.x, &j[i].x, &zi2);
-        fs2_fe_mul(&t, &zi2, &zi);
-        fs2_fe_mul(&g.y, &j[i].y, &t);
-        static const fs2_fe zero = {{0, 0, 0, 0}};
-        fs2_fe_cmov(&g.x, &zero, inf[i]);
-        fs2_fe_cmov(&g.y, &zero, inf[i]);
-        fs2_fe_to_int(r[i].x, &g.x);
-        fs2_fe_to_int(r[i].y, &g.y);
+    fs2_gej_to_ge_many(g, inf, j, acc, n);
+    for (size_t i = 0; i < n; i++) {
+        fs2_fe_to_int(r[i].x, &g[i].x);
+        fs2_fe_to_int(r[i].y, &g[i].y);
         r[i].infinity = inf[i] & 1;
     }
     fs2_wipe(j, sizeof j);
+    fs2_wipe(g, sizeof g);
     fs2_wipe(acc, sizeof acc);
-    fs2_wipe(&inv, sizeof inv);
-    fs2_wipe(&zi, sizeof zi);
-    fs2_wipe(&zi2, sizeof zi2);
-    fs2_wipe(&t, sizeof t);
 }
 
-/* r = k*P, constant time in k; p128 = 2^128 P (public) or NULL. */
-static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_affine *p128, const uint64_t k[4])
+/* r = k*P, constant time in k; tab: the public key's cached tables
+ * (P and 2^128 P, two 128-bit streams) or NULL. */
+static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_pubtab *tab, const uint64_t k[4])
 {
     fs2_gej j;
-    fs2_ge g, g128;
-    fs2_be_ge_from_affine(&g, p);
-    if (p128) {
-        fs2_be_ge_from_affine(&g128, p128);
-        fs2_ecmult_const_split(&j, &g, &g128, k);
+    if (tab) {
+        fs2_ecmult_const_split(&j, (const fs2_ge(*)[16])tab->xy, k);
     } else {
+        fs2_ge g;
+        fs2_be_ge_from_affine(&g, p);
         fs2_ecmult_const(&j, &g, k);
     }
     fs2_be_affine_from_gej(r, &j);
@@ -100,26 +76,36 @@ static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_af
 }
 
 /* Verification core, variable time on public inputs. */
-static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_affine *p128,
+static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
                                const uint64_t v[4])
 {
-    fs2_ge g, g128;
+    fs2_ge g;
     fs2_be_ge_from_affine(&g, p);
-    if (p128)
-        fs2_be_ge_from_affine(&g128, p128);
-    return fs2_ecmult_verify_var(s, t, &g, p128 ? &g128 : NULL, v);
+    return fs2_ecmult_verify_var(s, t, &g, tab ? (const fs2_ge(*)[16])tab->xy : NULL, v);
 }
 
-/* r = 2^128 P: 128 doublings (public data). */
-static void fs2_be_pub_precompute(fs2_affine *r, const fs2_affine *p)
+/* The tables a public key caches: (j + 1) P and (j + 1) 2^128 P for
+ * j < 16, affine (128 doublings, 30 additions, one shared inversion). */
+static void fs2_be_pub_precompute(fs2_pubtab *out, const fs2_affine *p)
 {
-    fs2_ge g;
-    fs2_gej j;
+    fs2_gej j[32], q;
+    fs2_ge g, aff[32];
+    fs2_fe acc[32];
+    uint64_t inf[32];
     fs2_be_ge_from_affine(&g, p);
-    fs2_gej_set_ge(&j, &g);
+    fs2_gej_set_ge(&j[0], &g);
+    fs2_gej_double(&j[1], &j[0]);
+    for (int i = 2; i < 16; i++)
+        fs2_gej_add_ge_var(&j[i], &j[i - 1], &g);
+    q = j[0];
     for (int i = 0; i < 128; i++)
-        fs2_gej_double(&j, &j);
-    fs2_be_affine_from_gej(r, &j);
+        fs2_gej_double(&q, &q);
+    j[16] = q;
+    fs2_gej_double(&j[17], &q);
+    for (int i = 18; i < 32; i++)
+        fs2_gej_add_var(&j[i], &j[i - 1], &q);
+    fs2_gej_to_ge_many(aff, inf, j, acc, 32);
+    memcpy(out->xy, aff, sizeof out->xy);
 }
 
 /* r = a^-1 2^256 mod n, constant time. */

@@ -13,7 +13,11 @@
  *    for the good items and 0 for the bad ones, the same as a loop of
  *    fastsm2_verify_digest calls;
  *  - bad arguments give FASTSM2_ERR_ARG and zeroed outputs;
- *  - nonces are fresh: the same digest signed twice gives two signatures.
+ *  - nonces are fresh: the same digest signed twice gives two signatures;
+ *  - a fresh public key (whose cached tables are made on its second use,
+ *    by one thread while the others go on without them) verified by four
+ *    threads at once gives the right answer for every item, and so do the
+ *    single verifications and encryptions that follow.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +279,32 @@ static void test_verify_batches(void)
 /* Empty batches and bad arguments                                         */
 /* ---------------------------------------------------------------------- */
 
+static void test_fresh_key_race(void)
+{
+    enum { N = 64 };
+    static unsigned char d[N * 32], sg[N * 64];
+    int res[N];
+    fs2t_rand_bytes(d, sizeof d);
+    CHECK_STATUS(fastsm2_sign_digest_batch(sg, &keys[0], 1, d, N, 1), FASTSM2_OK);
+    sg[64 * 5 + 3] ^= 1; /* item 5 bad */
+    for (int round = 0; round < 16; round++) {
+        fastsm2_pubkey fresh;
+        CHECK_STATUS(fastsm2_privkey_pubkey(&fresh, &keys[0]), FASTSM2_OK);
+        memset(res, 0xAA, sizeof res);
+        CHECK_STATUS(fastsm2_verify_digest_batch(res, &fresh, 1, d, sg, N, 4), FASTSM2_OK);
+        for (int i = 0; i < N; i++)
+            CHECK(res[i] == (i != 5));
+        CHECK(fastsm2_verify_digest(&fresh, d, sg) == 1);
+        CHECK(fastsm2_verify_digest(&fresh, d + 5 * 32, sg + 5 * 64) == 0);
+        /* encryption with the same object, then decryption */
+        unsigned char ct[200], pt[16];
+        size_t ctlen = sizeof ct, ptlen = sizeof pt;
+        CHECK_STATUS(fastsm2_encrypt(ct, &ctlen, &fresh, "fresh key", 9, FASTSM2_CT_RAW), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &keys[0], ct, ctlen, FASTSM2_CT_RAW), FASTSM2_OK);
+        CHECK(ptlen == 9 && memcmp(pt, "fresh key", 9) == 0);
+    }
+}
+
 static void test_empty(void)
 {
     unsigned char s[64];
@@ -468,6 +498,7 @@ int main(void)
     CHECK(n_ossl_checked > 0);
     test_fresh_nonces();
     test_verify_batches();
+    test_fresh_key_race();
     test_empty();
     test_sign_bad_args();
     test_verify_bad_args();

@@ -102,16 +102,34 @@ static void test_backend(const fs2_backend *b)
     BN_rand_range(pk, N);
     EC_POINT_mul(grp, q, pk, NULL, NULL, bnctx);
     affine_from_ossl(&base, q);
-    fs2_affine base128;
+    /* its cached tables: (j + 1) P and (j + 1) 2^128 P, affine, Montgomery
+     * form (x R mod p with R = 2^256) */
+    fs2_pubtab tab;
+    CHECK(b->pub_precompute != NULL);
+    b->pub_precompute(&tab, &base);
     {
-        BIGNUM *e128 = BN_new();
-        BN_lshift(e128, BN_value_one(), 128);
-        EC_POINT_mul(grp, pt, NULL, q, e128, bnctx);
-        affine_from_ossl(&want, pt);
-        CHECK(b->pub_precompute != NULL);
-        b->pub_precompute(&base128, &base);
-        CHECK(affine_eq(&base128, &want));
-        BN_free(e128);
+        BIGNUM *e = BN_new(), *pr = BN_new(), *r = BN_new(), *c = BN_new();
+        BN_hex2bn(&pr, "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF");
+        BN_lshift(r, BN_value_one(), 256);
+        for (int h = 0; h < 2; h++)
+            for (int j = 0; j < 16; j++) {
+                BN_set_word(e, (unsigned)j + 1);
+                BN_lshift(e, e, 128 * h);
+                EC_POINT_mul(grp, pt, NULL, q, e, bnctx);
+                affine_from_ossl(&want, pt);
+                for (int xy = 0; xy < 2; xy++) {
+                    BIGNUM *w = bn_of(xy ? want.y : want.x);
+                    BN_mod_mul(c, w, r, pr, bnctx);
+                    uint64_t m[4];
+                    limbs_of(m, c);
+                    CHECK(memcmp(m, tab.xy[h][j] + 4 * xy, 32) == 0);
+                    BN_free(w);
+                }
+            }
+        BN_free(e);
+        BN_free(pr);
+        BN_free(r);
+        BN_free(c);
     }
 
     /* kG for groups of 1..FS2_GEN_MANY_MAX scalars sharing one inversion,
@@ -148,7 +166,7 @@ static void test_backend(const fs2_backend *b)
         b->ecmult_const(&got, &base, NULL, k);
         CHECK(affine_eq(&got, &want));
         /* kP with 2^128 P cached: two 128-bit streams */
-        b->ecmult_const(&got, &base, &base128, k);
+        b->ecmult_const(&got, &base, &tab, k);
         CHECK(affine_eq(&got, &want));
         /* kG as a variable base (P = G) */
         if (i < 45) {
@@ -170,12 +188,12 @@ static void test_backend(const fs2_backend *b)
             BN_nnmod(x, x, N, bnctx);
             limbs_of(v, x);
             /* both the split (2^128 P cached) and the 256-bit paths */
-            CHECK(b->verify_check(k, t, &base, &base128, v) == 1);
+            CHECK(b->verify_check(k, t, &base, &tab, v) == 1);
             CHECK(b->verify_check(k, t, &base, NULL, v) == 1);
             BN_add_word(x, 1);
             BN_nnmod(x, x, N, bnctx);
             limbs_of(v, x);
-            CHECK(b->verify_check(k, t, &base, &base128, v) == 0);
+            CHECK(b->verify_check(k, t, &base, &tab, v) == 0);
             CHECK(b->verify_check(k, t, &base, NULL, v) == 0);
         }
         BN_free(bt);
@@ -192,7 +210,7 @@ static void test_backend(const fs2_backend *b)
         BN_mod_mul(bt, bt, inv, N, bnctx);
         BN_sub(bt, N, bt);
         limbs_of(t, bt);
-        CHECK(b->verify_check(s, t, &base, &base128, v) == 0);
+        CHECK(b->verify_check(s, t, &base, &tab, v) == 0);
         CHECK(b->verify_check(s, t, &base, NULL, v) == 0);
         BN_free(bt);
         BN_free(inv);

@@ -12,9 +12,11 @@
  *                      width FS2_G_ODD_WIDTH (11: 512 points, 32 KiB per
  *                      table) over the odd multiples of G and of 2^128 G
  *                      (fs2_g_odd, fs2_g128_odd), and width 5 over those
- *                      of P and of 2^128 P (cached in the public key), all
- *                      interleaved over 128 doublings, and the x check done
- *                      projectively (no inversion).
+ *                      of P and of 2^128 P (affine tables cached in the
+ *                      public key), all interleaved over 128 doublings, and
+ *                      the x check done projectively (no inversion).
+ *  fs2_ecmult_const_split  k*P for a public key P with its cached tables:
+ *                      two constant-time 128-bit streams (encryption).
  *
  * Scalars are canonical 4 x 64-bit little-endian integers < n.
  */
@@ -159,10 +161,11 @@ static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
     *r = acc;
 }
 
-/* r = k*P for an affine P of order n, constant time in k, with
- * p128 = 2^128 P (public, cached in the public key): k = k0 + 2^128 k1,
- * each half in 26 signed 5-bit windows over its own table (1P..16P and
- * 1P'..16P'), the two streams sharing 125 doublings instead of 255.
+/* r = k*P for P of order n, constant time in k, from the public key's
+ * cached affine tables tab[0][j] = (j + 1) P and tab[1][j] = (j + 1) 2^128 P
+ * (public): k = k0 + 2^128 k1, each half in 26 signed 5-bit windows over
+ * its own table, the two streams sharing 125 doublings instead of 255,
+ * with mixed additions.
  *
  * Exceptional additions: before the additions of window i the accumulator
  * is A P with A = 32 (2^128 H + L) (+ the low digit d0 of this window for
@@ -172,18 +175,13 @@ static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
  * 5-bit digits allow only when every digit so far is zero: the
  * accumulator is then infinity, which the masks handle. Only window 0 can
  * meet acc = +-t with both finite, and uses the complete formula. */
-static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge *p, const fs2_ge *p128, const uint64_t k[4])
+static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge (*tab)[16], const uint64_t k[4])
 {
-    fs2_gej tab[2][16], acc, t, sum;
+    fs2_gej acc, tj, sum;
+    fs2_ge t;
     unsigned digit[2][26], negs[2][26];
-    const fs2_ge *base[2] = {p, p128};
 
     for (int c = 0; c < 2; c++) {
-        /* tab[c][j] = (j + 1) base: public */
-        fs2_gej_set_ge(&tab[c][0], base[c]);
-        fs2_gej_double(&tab[c][1], &tab[c][0]);
-        for (int j = 2; j < 16; j++)
-            fs2_gej_add_ge_masks(&tab[c][j], &tab[c][j - 1], base[c], NULL, NULL);
         uint64_t half[4] = {k[2 * c], k[2 * c + 1], 0, 0};
         unsigned carry = 0;
         for (unsigned i = 0; i < 26; i++) {
@@ -201,17 +199,17 @@ static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge *p, const fs2_ge *p1
             for (int j = 0; j < 5; j++)
                 fs2_gej_double(&acc, &acc);
         for (int c = 0; c < 2; c++) {
-            fs2_select_limbs(&t, (const uint64_t *)tab[c], 16, 12, digit[c][i]);
+            uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
+            fs2_select_limbs(&t, (const uint64_t *)tab[c], 16, 8, digit[c][i]);
             fs2_fe_cneg(&t.y, (uint64_t)0 - negs[c][i]);
+            fs2_gej_set_ge(&tj, &t);
             if (i == 0) {
-                uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
-                fs2_gej_add_complete(&sum, &acc, &t);
+                fs2_gej_add_complete(&sum, &acc, &tj);
                 fs2_gej_cmov(&acc, &sum, nz);
             } else {
-                uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
-                fs2_gej_add_masks(&sum, &acc, &t, NULL, NULL);
+                fs2_gej_add_ge_masks(&sum, &acc, &t, NULL, NULL);
                 fs2_gej_cmov(&acc, &sum, nz & ~acc_inf);
-                fs2_gej_cmov(&acc, &t, nz & acc_inf);
+                fs2_gej_cmov(&acc, &tj, nz & acc_inf);
                 acc_inf &= ~nz;
             }
         }
@@ -219,6 +217,7 @@ static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge *p, const fs2_ge *p1
     fs2_wipe(digit, sizeof digit);
     fs2_wipe(negs, sizeof negs);
     fs2_wipe(&t, sizeof t);
+    fs2_wipe(&tj, sizeof tj);
     fs2_wipe(&sum, sizeof sum);
     *r = acc;
 }
@@ -257,33 +256,35 @@ static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
 }
 
 /* Verification core: 1 iff s*G + t*P is finite and its x mod n equals v.
- * With p128 = 2^128 P (precomputed with the public key) the scalars are
- * split into 128-bit halves, s = s0 + 2^128 s1 and t = t0 + 2^128 t1, and
- * the four wNAF streams over G, 2^128 G (fixed tables), P and 2^128 P share
- * 128 doublings instead of 256; p128 NULL: two 256-bit streams. */
-static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge *p128,
+ * With the public key's cached tables (tab[0][j] = (j + 1) P, tab[1][j] =
+ * (j + 1) 2^128 P, affine) the scalars are split into 128-bit halves,
+ * s = s0 + 2^128 s1 and t = t0 + 2^128 t1, and the four wNAF streams over
+ * G, 2^128 G (fixed tables), P and 2^128 P share 128 doublings instead of
+ * 256, all with mixed additions. tab NULL: two 256-bit streams, the odd
+ * multiples of P made here in Jacobian form. */
+static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
                                  const uint64_t v[4])
 {
-    int ws[2][258], wt[2][258], len = 0, streams = p128 ? 2 : 1;
+    int ws[2][258], wt[2][258], len = 0, streams = tab ? 2 : 1;
     const fs2_table_point *gtab[2] = {fs2_g_odd, fs2_g128_odd};
-    const fs2_ge *base[2] = {p, p128};
-    fs2_gej ptab[2][8], acc, p2;
+    fs2_gej ptab[8], acc, p2;
     fs2_ge g;
 
     for (int c = 0; c < streams; c++) {
         uint64_t sh[4] = {s[0], s[1], s[2], s[3]}, th[4] = {t[0], t[1], t[2], t[3]};
-        if (p128) { /* half c of each scalar */
+        if (tab) { /* half c of each scalar */
             sh[0] = s[2 * c], sh[1] = s[2 * c + 1], sh[2] = sh[3] = 0;
             th[0] = t[2 * c], th[1] = t[2 * c + 1], th[2] = th[3] = 0;
         }
         int ls = fs2_wnaf_var(ws[c], sh, FS2_G_ODD_WIDTH), lt = fs2_wnaf_var(wt[c], th, 5);
         len = ls > len ? ls : len;
         len = lt > len ? lt : len;
-        /* ptab[c][j] = (2 j + 1) base */
-        fs2_gej_set_ge(&ptab[c][0], base[c]);
-        fs2_gej_double(&p2, &ptab[c][0]);
+    }
+    if (!tab) { /* ptab[j] = (2 j + 1) P */
+        fs2_gej_set_ge(&ptab[0], p);
+        fs2_gej_double(&p2, &ptab[0]);
         for (int j = 1; j < 8; j++)
-            fs2_gej_add_var(&ptab[c][j], &ptab[c][j - 1], &p2);
+            fs2_gej_add_var(&ptab[j], &ptab[j - 1], &p2);
     }
 
     fs2_gej_set_infinity(&acc);
@@ -301,9 +302,13 @@ static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const
                 fs2_gej_add_ge_var(&acc, &acc, &g);
             }
             d = wt[c][i];
-            if (d) {
-                int idx = (d > 0 ? d : -d) / 2;
-                fs2_gej q = ptab[c][idx];
+            if (d && tab) {
+                g = tab[c][(d > 0 ? d : -d) - 1];
+                if (d < 0)
+                    fs2_fe_neg(&g.y, &g.y);
+                fs2_gej_add_ge_var(&acc, &acc, &g);
+            } else if (d) {
+                fs2_gej q = ptab[(d > 0 ? d : -d) / 2];
                 if (d < 0)
                     fs2_fe_neg(&q.y, &q.y);
                 fs2_gej_add_var(&acc, &acc, &q);

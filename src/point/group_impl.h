@@ -166,6 +166,51 @@ static inline uint64_t fs2_gej_to_ge(fs2_ge *r, const fs2_gej *a)
     return inf;
 }
 
+/* r[i] = the affine a[i] for i < n (1 <= n), constant time, with one
+ * inversion for all (Montgomery's trick: the running products of the Z in
+ * acc, the inverse of the last, then back down, 3 products per point). A
+ * point at infinity gives r[i] = (0, 0) and inf[i] all ones; its Z counts
+ * as 1 in the products, so it spoils no other point. */
+static inline void fs2_gej_to_ge_many(fs2_ge *r, uint64_t *inf, const fs2_gej *a, fs2_fe *acc, size_t n)
+{
+    static const fs2_fe zero = {{0, 0, 0, 0}};
+    fs2_fe inv, zi, zi2, z, t;
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        inf[i] = fs2_fe_is_zero_mask(&a[i].z);
+        z = a[i].z;
+        fs2_fe_cmov(&z, &FS2_FE_ONE, inf[i]);
+        if (i == 0)
+            acc[0] = z;
+        else
+            fs2_fe_mul(&acc[i], &acc[i - 1], &z);
+    }
+    fs2_fe_inv(&inv, &acc[n - 1]);
+    for (size_t i = n; i-- > 0;) {
+        /* inv = (z_0 ... z_i)^-1 here */
+        if (i > 0) {
+            z = a[i].z;
+            fs2_fe_cmov(&z, &FS2_FE_ONE, inf[i]);
+            fs2_fe_mul(&zi, &inv, &acc[i - 1]);
+            fs2_fe_mul(&inv, &inv, &z);
+        } else {
+            zi = inv;
+        }
+        fs2_fe_sqr(&zi2, &zi);
+        fs2_fe_mul(&r[i].x, &a[i].x, &zi2);
+        fs2_fe_mul(&t, &zi2, &zi);
+        fs2_fe_mul(&r[i].y, &a[i].y, &t);
+        fs2_fe_cmov(&r[i].x, &zero, inf[i]);
+        fs2_fe_cmov(&r[i].y, &zero, inf[i]);
+    }
+    fs2_wipe(&inv, sizeof inv);
+    fs2_wipe(&zi, sizeof zi);
+    fs2_wipe(&zi2, sizeof zi2);
+    fs2_wipe(&z, sizeof z);
+    fs2_wipe(&t, sizeof t);
+}
+
 /* ---- variable time, public data only ----------------------------------- */
 
 static inline int fs2_gej_is_infinity_var(const fs2_gej *a)

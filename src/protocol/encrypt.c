@@ -172,7 +172,7 @@ static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned 
     fs2_affine c1, s2;
     b->ecmult_gen(&c1, k);
     fs2_declassify(&c1, sizeof c1); /* C1 is sent: public */
-    b->ecmult_const(&s2, &p->pub.pt, &p->p128, k);
+    b->ecmult_const(&s2, &p->pub.pt, fs2_pub_tables(p), k);
     shared_xy(xy, &s2);
     fs2_u256_to_be(x1, c1.x);
     fs2_u256_to_be(y1, c1.y);

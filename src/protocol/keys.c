@@ -79,6 +79,24 @@ static void compute_z(unsigned char z[32], const fs2_affine *pt, const void *id,
     fastsm2_sm3_final(z, &c);
 }
 
+const fs2_pubtab *fs2_pub_tables(const fs2_pub *cp)
+{
+    /* The tables are a cache inside the object: written once, by the thread
+     * that wins the claim (the objects are the caller's, never const). */
+    fs2_pub *p = (fs2_pub *)(uintptr_t)cp;
+    uint32_t st = __atomic_load_n(&p->tab_state, __ATOMIC_ACQUIRE);
+    if (st == 2)
+        return &p->tab;
+    if (st != 0 || __atomic_fetch_add(&p->uses, 1, __ATOMIC_RELAXED) == 0)
+        return NULL;
+    uint32_t expect = 0;
+    if (!__atomic_compare_exchange_n(&p->tab_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return NULL;
+    fs2_backend_get()->pub_precompute(&p->tab, &p->pub.pt);
+    __atomic_store_n(&p->tab_state, 2, __ATOMIC_RELEASE);
+    return &p->tab;
+}
+
 int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen)
 {
     if (!id && idlen)
@@ -256,7 +274,6 @@ int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key)
         return FASTSM2_ERR_ARG;
     fs2_pub *p = (fs2_pub *)pub;
     p->pub = k->pub;
-    fs2_backend_get()->pub_precompute(&p->p128, &p->pub.pt);
     p->magic = FS2_PUB_MAGIC;
     return FASTSM2_OK;
 }
@@ -281,7 +298,6 @@ int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size
         memset(pub, 0, sizeof *pub);
         return ret;
     }
-    fs2_backend_get()->pub_precompute(&p->p128, &p->pub.pt);
     p->magic = FS2_PUB_MAGIC;
     return FASTSM2_OK;
 }

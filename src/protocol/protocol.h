@@ -23,7 +23,12 @@ typedef struct {
 typedef struct {
     uint64_t magic;
     fs2_pubpart pub;
-    fs2_affine p128; /* 2^128 P, for verify_check */
+    /* P and 2^128 P tables for verify_check and ecmult_const, made on the
+     * key's second use (fs2_pub_tables): tab_state 0 none, 1 being made,
+     * 2 ready; uses counts the uses while none. Both only through the
+     * compilers' __atomic built-ins. */
+    uint32_t tab_state, uses;
+    fs2_pubtab tab;
 } fs2_pub;
 
 typedef struct {
@@ -40,6 +45,14 @@ _Static_assert(sizeof(fs2_priv) <= sizeof(fastsm2_privkey), "fastsm2_privkey too
  * public metadata is declassified for the constant-time test. */
 FS2_HIDDEN const fs2_priv *fs2_priv_get(const fastsm2_privkey *key);
 FS2_HIDDEN const fs2_pub *fs2_pub_get(const fastsm2_pubkey *pub);
+
+/* The cached tables of a public key for verify_check / ecmult_const, or
+ * NULL while they are not made. The first use of a key returns NULL (a
+ * one-off verification runs as fast without them); the second makes them
+ * (about half a verification's time) in the calling thread, and every
+ * later use gets them. Thread-safe: one thread claims the making, others
+ * meanwhile get NULL, and the tables are published by a release store. */
+FS2_HIDDEN const fs2_pubtab *fs2_pub_tables(const fs2_pub *p);
 
 /* Z_A for (pub, id); id NULL: the cached one. FASTSM2_ERR_ID for bad lengths. */
 FS2_HIDDEN int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen);

@@ -154,7 +154,7 @@ int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char 
      * x1 mod n == (r - e) mod n */
     digest_mod_n(&ee, e);
     fs2_sc_sub(&v, &rs, &ee);
-    return fs2_backend_get()->verify_check(s, t.v, &p->pub.pt, &p->p128, v.v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
+    return fs2_backend_get()->verify_check(s, t.v, &p->pub.pt, fs2_pub_tables(p), v.v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
 }
 
 int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen,

@@ -206,13 +206,23 @@ static void run_backend(const char *name)
         memcpy(msg, MSG_ENC, sizeof msg);
         SECRET(k, 32);
         SECRET(msg, sizeof msg);
-        st = fastsm2_encrypt_with_nonce(ct, &ctlen, &pub, msg, sizeof msg, FASTSM2_CT_RAW, k);
-        PUBLIC(&st, sizeof st);
-        PUBLIC(&ctlen, sizeof ctlen);
-        PUBLIC(ct, sizeof ct);
-        CT_CHECK(st == FASTSM2_OK && ctlen == 97 + sizeof msg && ct[0] == 0x04 &&
-                 memcmp(ct + 1, C1_ENC, 64) == 0 &&
-                 memcmp(ct + 65, C3_ENC, 32) == 0 && memcmp(ct + 97, C2_ENC, sizeof C2_ENC) == 0);
+        /* Twice: with a fresh public key object (its first use: kP_B in
+         * one 256-bit stream) and with pub, used above (its cached tables:
+         * two 128-bit streams). */
+        fastsm2_pubkey fresh;
+        CT_CHECK(public_of(&fresh, &key) == FASTSM2_OK);
+        for (int use = 0; use < 2; use++) {
+            ctlen = sizeof ct;
+            SECRET(k, 32);
+            SECRET(msg, sizeof msg);
+            st = fastsm2_encrypt_with_nonce(ct, &ctlen, use ? &pub : &fresh, msg, sizeof msg, FASTSM2_CT_RAW, k);
+            PUBLIC(&st, sizeof st);
+            PUBLIC(&ctlen, sizeof ctlen);
+            PUBLIC(ct, sizeof ct);
+            CT_CHECK(st == FASTSM2_OK && ctlen == 97 + sizeof msg && ct[0] == 0x04 &&
+                     memcmp(ct + 1, C1_ENC, 64) == 0 &&
+                     memcmp(ct + 65, C3_ENC, 32) == 0 && memcmp(ct + 97, C2_ENC, sizeof C2_ENC) == 0);
+        }
     }
 
     /* ---- decrypt: secret key; the plaintext is secret until C3 checks ---- */
