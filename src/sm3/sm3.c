@@ -10,11 +10,9 @@
  * The compression body lives in sm3_scalar.h (shared with the x86 BMI2
  * build of the same code).
  *
- * Speed (GCC 12 -O2/-O3, AMD EPYC, 8 KiB messages, one process): about
- * 445 MB/s, the same as OpenSSL 3.0's EVP_sm3() (ratio 1.00). One stream of
- * SM3 is bound by the latency of the round's A and E chains (about 6-7
- * dependent operations per round), so further single-stream gains need the
- * multi-buffer (AVX2/AVX-512 lanes) or SM3-instruction backends.
+ * Speed: see docs/BENCHMARKS.md. On x86-64 the backends use sm3_x86.c
+ * (the same body built for BMI2, and on AVX-512 CPUs assembly rounds with
+ * the message expansion in vector registers one block ahead).
  */
 #include "../backend.h"
 #include "sm3_scalar.h"

@@ -47,19 +47,39 @@ static const uint32_t fs2_sm3_k[64] = {
 #define FS2_P0(x) ((x) ^ FS2_ROTL32((x), 9) ^ FS2_ROTL32((x), 17))
 #define FS2_P1(x) ((x) ^ FS2_ROTL32((x), 15) ^ FS2_ROTL32((x), 23))
 
+/* FS2_SM3_PIN(x): an empty asm statement that makes x opaque, so that the
+ * compiler cannot reassociate the sums of the round. Without it GCC adds
+ * the round's late inputs (the new A and E of the previous round) early and
+ * the precomputable terms after them, which lengthens the two dependency
+ * chains that bound one SM3 stream. With it, each chain link is one step:
+ * E enters through ak + E, and SS1 through one last addition each into
+ * TT1 and TT2. No instruction is emitted. */
+#if defined(__GNUC__)
+#define FS2_SM3_PIN(x) __asm__("" : "+r"(x))
+#else
+#define FS2_SM3_PIN(x) ((void)0)
+#endif
+
 /* One round j with the registers in the roles a..h. Afterwards the roles
  * are (d, a, b, c, h, e, f, g): d holds the new A and h the new E. */
 #define FS2_SM3_ROUND(FF, GG, a, b, c, d, e, f, g, h, j)                     \
     do {                                                                     \
         uint32_t a12_ = FS2_ROTL32(a, 12);                                   \
-        uint32_t ss1_ = FS2_ROTL32(a12_ + (e) + fs2_sm3_k[j], 7);            \
-        uint32_t ss2_ = ss1_ ^ a12_;                                         \
-        uint32_t tt1_ = FF(a, b, c) + (d) + ss2_ + (w[j] ^ w[(j) + 4]);      \
-        uint32_t tt2_ = GG(e, f, g) + (h) + ss1_ + w[j];                     \
+        uint32_t ak_ = a12_ + fs2_sm3_k[j];                                  \
+        uint32_t dw_ = (d) + (w[j] ^ w[(j) + 4]);                            \
+        uint32_t hw_ = (h) + w[j];                                           \
+        FS2_SM3_PIN(ak_);                                                    \
+        FS2_SM3_PIN(dw_);                                                    \
+        FS2_SM3_PIN(hw_);                                                    \
+        uint32_t ss1_ = FS2_ROTL32(ak_ + (e), 7);                            \
+        uint32_t t1_ = FF(a, b, c) + dw_;                                    \
+        uint32_t t2_ = GG(e, f, g) + hw_;                                    \
+        FS2_SM3_PIN(t1_);                                                    \
+        FS2_SM3_PIN(t2_);                                                    \
         b = FS2_ROTL32(b, 9);                                                \
         f = FS2_ROTL32(f, 19);                                               \
-        d = tt1_;                                                            \
-        h = FS2_P0(tt2_);                                                    \
+        d = t1_ + (ss1_ ^ a12_);                                             \
+        h = FS2_P0(t2_ + ss1_);                                              \
     } while (0)
 
 /* Four rounds j..j+3; the roles come back to (A, ..., H). */
