@@ -75,7 +75,7 @@ int main(void)
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("bmi2")) {
         printf("test_sm3_x86: skipped (no BMI2)\n");
-        return fs2t_finish("test_sm3_x86");
+        return 0;
     }
     check_impl("fs2_sm3_x86_bmi2", fs2_sm3_x86_bmi2);
     check_impl("fs2_sm3_compress_x86", fs2_sm3_compress_x86);
@@ -104,6 +104,6 @@ int main(void)
 int main(void)
 {
     printf("test_sm3_x86: skipped (not x86-64)\n");
-    return fs2t_finish("test_sm3_x86");
+    return 0;
 }
 #endif
