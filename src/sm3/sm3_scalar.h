@@ -35,6 +35,20 @@
 #define FS2_SM3_K4(j) FS2_SM3_K(j), FS2_SM3_K((j) + 1), FS2_SM3_K((j) + 2), FS2_SM3_K((j) + 3)
 #define FS2_SM3_K16(j) FS2_SM3_K4(j), FS2_SM3_K4((j) + 4), FS2_SM3_K4((j) + 8), FS2_SM3_K4((j) + 12)
 
+/* V(i+1) = ABCDEFGH xor V(i) (GB/T 32905 5.3.2), the working variables
+ * reloaded with the new state for the next block. */
+#define FS2_SM3_FEED_FORWARD(state)                                                              \
+    do {                                                                                         \
+        A = (state)[0] ^= A;                                                                     \
+        B = (state)[1] ^= B;                                                                     \
+        C = (state)[2] ^= C;                                                                     \
+        D = (state)[3] ^= D;                                                                     \
+        E = (state)[4] ^= E;                                                                     \
+        F = (state)[5] ^= F;                                                                     \
+        G = (state)[6] ^= G;                                                                     \
+        H = (state)[7] ^= H;                                                                     \
+    } while (0)
+
 static const uint32_t fs2_sm3_k[64] = {
     FS2_SM3_K16(0), FS2_SM3_K16(16), FS2_SM3_K16(32), FS2_SM3_K16(48),
 };
@@ -139,15 +153,7 @@ static inline __attribute__((always_inline)) void fs2_sm3_compress_scalar_body(u
         FS2_SM3_EXPAND_ROUND4(FS2_FF1, FS2_GG1, 56);
         FS2_SM3_EXPAND_ROUND4(FS2_FF1, FS2_GG1, 60);
 
-        /* V(i+1) = ABCDEFGH xor V(i) */
-        A = state[0] ^= A;
-        B = state[1] ^= B;
-        C = state[2] ^= C;
-        D = state[3] ^= D;
-        E = state[4] ^= E;
-        F = state[5] ^= F;
-        G = state[6] ^= G;
-        H = state[7] ^= H;
+        FS2_SM3_FEED_FORWARD(state);
         blocks += 64;
     }
     fs2_wipe(w, sizeof w);

@@ -250,15 +250,7 @@ __attribute__((target(FS2_1W_TARGET))) void FS2_1W_NAME(uint32_t state[8], const
         FS2_1W_ASM4(FS2_1W_ROUND1, 56);
         FS2_1W_ASM4(FS2_1W_ROUND1, 60);
 
-        /* V(i+1) = ABCDEFGH xor V(i) */
-        A = state[0] ^= A;
-        B = state[1] ^= B;
-        C = state[2] ^= C;
-        D = state[3] ^= D;
-        E = state[4] ^= E;
-        F = state[5] ^= F;
-        G = state[6] ^= G;
-        H = state[7] ^= H;
+        FS2_SM3_FEED_FORWARD(state);
         blocks += 64;
     }
     (void)t0;
