@@ -137,6 +137,11 @@ static void armv8_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t 
     fs2_be_ecmult_gen_many(r, k, n);
 }
 
+static void armv8_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4])
+{
+    fs2_be_ecmult_gen_inv(r, k, q, a);
+}
+
 /* Key loading only (one per private key): the portable mod-n code. */
 static void armv8_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
 
@@ -152,6 +157,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8 = {
     .sm3_compress_lanes = fs2_sm3_compress_x4_neon,
     .scalar_inv_mont = armv8_scalar_inv_mont,
     .ecmult_gen_many = armv8_ecmult_gen_many,
+    .ecmult_gen_inv = armv8_ecmult_gen_inv,
 };
 
 FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
@@ -166,5 +172,6 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
     .sm3_compress_lanes = fs2_sm3_compress_lanes1_armv8_sm3,
     .scalar_inv_mont = armv8_scalar_inv_mont,
     .ecmult_gen_many = armv8_ecmult_gen_many,
+    .ecmult_gen_inv = armv8_ecmult_gen_inv,
 };
 #endif

@@ -24,4 +24,5 @@ FS2_HIDDEN const fs2_backend fs2_backend_generic = {
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
     .scalar_inv_mont = fs2_generic_scalar_inv_mont,
     .ecmult_gen_many = fs2_be_ecmult_gen_many,
+    .ecmult_gen_inv = fs2_be_ecmult_gen_inv,
 };

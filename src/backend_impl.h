@@ -33,6 +33,29 @@ static void fs2_be_ecmult_gen(fs2_affine *r, const uint64_t k[4])
     fs2_wipe(&j, sizeof j);
 }
 
+/* r = k*G and q = a^-1 2^256 mod n, the field inversion (for r's affine
+ * form) and the scalar one interleaved (fs2_modinv2_safegcd). */
+static void fs2_be_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4])
+{
+    fs2_gej j;
+    fs2_ge g;
+    fs2_fe zi;
+    fs2_sc x, inv;
+    fs2_ecmult_gen(&j, k);
+    memcpy(x.v, a, 32);
+    fs2_fe_sc_inv2(&zi, &j.z, &inv, &x);
+    uint64_t inf = fs2_gej_to_ge_zinv(&g, &j, &zi);
+    fs2_fe_to_int(r->x, &g.x);
+    fs2_fe_to_int(r->y, &g.y);
+    r->infinity = inf & 1;
+    memcpy(q, inv.v, 32);
+    fs2_wipe(&j, sizeof j);
+    fs2_wipe(&g, sizeof g);
+    fs2_wipe(&zi, sizeof zi);
+    fs2_wipe(&x, sizeof x);
+    fs2_wipe(&inv, sizeof inv);
+}
+
 /* r[i] = k[i]*G for i < n <= FS2_GEN_MANY_MAX, constant time in the k[i]:
  * the Jacobian results, then one inversion of the product of their Z for
  * all of them (Montgomery's trick: 3 products per point instead of an

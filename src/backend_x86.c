@@ -73,6 +73,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_adx = {
     .pub_precompute = fs2_adx_pub_precompute,
     .scalar_inv_mont = fs2_adx_scalar_inv_mont,
     .ecmult_gen_many = fs2_adx_ecmult_gen_many,
+    .ecmult_gen_inv = fs2_adx_ecmult_gen_inv,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
 };
@@ -87,6 +88,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx2 = {
     .pub_precompute = fs2_avx2_pub_precompute,
     .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
     .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
+    .ecmult_gen_inv = fs2_avx2_ecmult_gen_inv,
     .sm3_lanes = 8,
     .sm3_compress_lanes = fs2_sm3_compress_x8_avx2,
 };
@@ -101,6 +103,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx512 = {
     .pub_precompute = fs2_avx2_pub_precompute,
     .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
     .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
+    .ecmult_gen_inv = fs2_avx2_ecmult_gen_inv,
     .sm3_lanes = 16,
     .sm3_compress_lanes = fs2_sm3_compress_x16_avx512,
 };

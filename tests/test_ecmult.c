@@ -151,6 +151,32 @@ static void test_backend(const fs2_backend *b)
         }
     }
 
+    /* Key generation's fused pair: kG and a^-1 2^256 mod n from one call
+     * (the two inversions interleaved), against ecmult_gen and OpenSSL's
+     * BN_mod_inverse; a runs over the edges (1, 2, n-1, ...) and random
+     * values, paired with k of other cases so that both lanes vary. */
+    CHECK(b->ecmult_gen_inv != NULL);
+    for (int i = 0; b->ecmult_gen_inv && i < 200; i++) {
+        uint64_t k[4], a[4], qi[4];
+        scalar_case(k, (i * 7 + 3) % 400);
+        scalar_case(a, i);
+        if (!(a[0] | a[1] | a[2] | a[3]))
+            a[0] = 1; /* a in [1, n-1] */
+        b->ecmult_gen_inv(&got, k, qi, a);
+        b->ecmult_gen(&want, k);
+        CHECK(affine_eq(&got, &want));
+        BIGNUM *ba = bn_of(a), *bi = BN_new(), *r = BN_new();
+        BN_set_bit(r, 256);
+        CHECK(BN_mod_inverse(bi, ba, N, bnctx) != NULL);
+        CHECK(BN_mod_mul(bi, bi, r, N, bnctx));
+        uint64_t w[4];
+        limbs_of(w, bi);
+        CHECK(memcmp(w, qi, 32) == 0);
+        BN_free(ba);
+        BN_free(bi);
+        BN_free(r);
+    }
+
     for (int i = 0; i < 400; i++) {
         uint64_t k[4];
         scalar_case(k, i);

@@ -308,13 +308,15 @@ static const fs2_modinfo FS2_MODINFO_N = {
  * original delta = 1 divsteps, 12 x 62 steps, unpacked) against 3.3 us for
  * the Fermat addition chain (256S + 15M) with the x86-64 assembly, and
  * against 10.6 us with the portable product. */
+/* R^3 mod p: the raw inverse of a R times R^3, over R, is a^-1 R. */
+static const fs2_fe fs2_fe_r3 = {{0x0000001200000016ULL, 0x0000000EFFFFFFF8ULL, 0x0000000A0000000CULL,
+                                  0x0000001B00000009ULL}};
+
 static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
 {
-    static const fs2_fe r3 = {{0x0000001200000016ULL, 0x0000000EFFFFFFF8ULL, 0x0000000A0000000CULL,
-                               0x0000001B00000009ULL}};
     fs2_fe y;
     fs2_modinv_safegcd(y.v, a->v, &FS2_MODINFO_P);
-    fs2_fe_mul(r, &y, &r3);
+    fs2_fe_mul(r, &y, &fs2_fe_r3);
 }
 
 /* ---- mod n ---------------------------------------------------------------- */
@@ -349,6 +351,17 @@ static inline void fs2_sc_inv_mont(fs2_sc *r, const fs2_sc *a)
     fs2_sc y;
     fs2_modinv_safegcd(y.v, a->v, &FS2_MODINFO_N);
     fs2_sc_to_mont(r, &y);
+}
+
+/* r = z^-1 (a field element) and q = a^-1 2^256 mod n (as fs2_sc_inv_mont)
+ * with the two inversions' divsteps interleaved. Constant time. */
+static inline void fs2_fe_sc_inv2(fs2_fe *r, const fs2_fe *z, fs2_sc *q, const fs2_sc *a)
+{
+    fs2_fe y;
+    fs2_sc w;
+    fs2_modinv2_safegcd(y.v, z->v, &FS2_MODINFO_P, w.v, a->v, &FS2_MODINFO_N);
+    fs2_fe_mul(r, &y, &fs2_fe_r3);
+    fs2_sc_to_mont(q, &w);
 }
 
 /* r = a^-1 mod n for canonical a, result canonical. Constant time. */

@@ -154,16 +154,23 @@ static inline void fs2_gej_add_complete(fs2_gej *r, const fs2_gej *a, const fs2_
 
 /* Affine (x, y) of a, in constant time; all-ones mask returned if a is
  * infinity (then x = y = 0). */
-static inline uint64_t fs2_gej_to_ge(fs2_ge *r, const fs2_gej *a)
+/* The affine a given zi = 1 / a.z (0 when a.z = 0). */
+static inline uint64_t fs2_gej_to_ge_zinv(fs2_ge *r, const fs2_gej *a, const fs2_fe *zi)
 {
-    fs2_fe zi, zi2;
+    fs2_fe zi2;
     uint64_t inf = fs2_fe_is_zero_mask(&a->z);
-    fs2_fe_inv(&zi, &a->z);
-    fs2_fe_sqr(&zi2, &zi);
+    fs2_fe_sqr(&zi2, zi);
     fs2_fe_mul(&r->x, &a->x, &zi2);
-    fs2_fe_mul(&zi2, &zi2, &zi);
+    fs2_fe_mul(&zi2, &zi2, zi);
     fs2_fe_mul(&r->y, &a->y, &zi2);
     return inf;
+}
+
+static inline uint64_t fs2_gej_to_ge(fs2_ge *r, const fs2_gej *a)
+{
+    fs2_fe zi;
+    fs2_fe_inv(&zi, &a->z);
+    return fs2_gej_to_ge_zinv(r, a, &zi);
 }
 
 /* r[i] = the affine a[i] for i < n (1 <= n), constant time, with one

@@ -204,11 +204,17 @@ static int priv_init(fastsm2_privkey *key, const uint64_t d[4])
     fs2_sc d1;
     memset(key, 0, sizeof *key);
     memcpy(k->d, d, 32);
-    fs2_backend_get()->ecmult_gen(&k->pub.pt, d);
+    const fs2_backend *be = fs2_backend_get();
     /* (1 + d)^-1, kept in Montgomery form so that signing needs one
-     * Montgomery product: s = (1+d)^-1 (k + r) - r (DESIGN.md section 3). */
+     * Montgomery product: s = (1+d)^-1 (k + r) - r (DESIGN.md section 3).
+     * Its inversion runs alongside the one that makes dG affine. */
     fs2_modadd(d1.v, d, one, FS2_N);
-    fs2_scalar_inv_mont(k->dinv_m.v, d1.v);
+    if (be->ecmult_gen_inv) {
+        be->ecmult_gen_inv(&k->pub.pt, d, k->dinv_m.v, d1.v);
+    } else {
+        be->ecmult_gen(&k->pub.pt, d);
+        fs2_scalar_inv_mont(k->dinv_m.v, d1.v);
+    }
     fs2_wipe(&d1, sizeof d1);
     k->magic = FS2_PRIV_MAGIC;
     /* The public key is public: let the constant-time test branch on it. */
