@@ -66,6 +66,11 @@ typedef struct fs2_backend {
      * q = a^-1 2^256 mod n as scalar_inv_mont (a canonical, in [1, n-1]).
      * Constant time in k and a. NULL: ecmult_gen, then scalar_inv_mont. */
     void (*ecmult_gen_inv)(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4]);
+    /* Encryption's two points: r = k*G and s = k*P (as ecmult_gen and
+     * ecmult_const, tab as there), made affine with one shared field
+     * inversion. Constant time in k. NULL: the two calls. */
+    void (*ecmult_gen_const)(fs2_affine *r, fs2_affine *s, const fs2_affine *p, const fs2_pubtab *tab,
+                             const uint64_t k[4]);
 } fs2_backend;
 
 #define FS2_GEN_MANY_MAX 16

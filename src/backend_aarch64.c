@@ -142,6 +142,12 @@ static void armv8_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q[
     fs2_be_ecmult_gen_inv(r, k, q, a);
 }
 
+static void armv8_ecmult_gen_const(fs2_affine *r, fs2_affine *s, const fs2_affine *p, const fs2_pubtab *tab,
+                                   const uint64_t k[4])
+{
+    fs2_be_ecmult_gen_const(r, s, p, tab, k);
+}
+
 /* Key loading only (one per private key): the portable mod-n code. */
 static void armv8_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); }
 
@@ -158,6 +164,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8 = {
     .scalar_inv_mont = armv8_scalar_inv_mont,
     .ecmult_gen_many = armv8_ecmult_gen_many,
     .ecmult_gen_inv = armv8_ecmult_gen_inv,
+    .ecmult_gen_const = armv8_ecmult_gen_const,
 };
 
 FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
@@ -173,5 +180,6 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
     .scalar_inv_mont = armv8_scalar_inv_mont,
     .ecmult_gen_many = armv8_ecmult_gen_many,
     .ecmult_gen_inv = armv8_ecmult_gen_inv,
+    .ecmult_gen_const = armv8_ecmult_gen_const,
 };
 #endif

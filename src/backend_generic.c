@@ -25,4 +25,5 @@ FS2_HIDDEN const fs2_backend fs2_backend_generic = {
     .scalar_inv_mont = fs2_generic_scalar_inv_mont,
     .ecmult_gen_many = fs2_be_ecmult_gen_many,
     .ecmult_gen_inv = fs2_be_ecmult_gen_inv,
+    .ecmult_gen_const = fs2_be_ecmult_gen_const,
 };

@@ -98,6 +98,35 @@ static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_pu
     fs2_wipe(&j, sizeof j);
 }
 
+/* r = k*G and s = k*P, the two Jacobian results made affine together
+ * (Montgomery's trick: one inversion for both). */
+static void fs2_be_ecmult_gen_const(fs2_affine *r, fs2_affine *s, const fs2_affine *p, const fs2_pubtab *tab,
+                                    const uint64_t k[4])
+{
+    fs2_gej j[2];
+    fs2_ge g[2];
+    fs2_fe acc[2];
+    uint64_t inf[2];
+    fs2_ecmult_gen(&j[0], k);
+    if (tab) {
+        fs2_ecmult_const_split(&j[1], (const fs2_ge(*)[16])tab->xy, k);
+    } else {
+        fs2_ge pg;
+        fs2_be_ge_from_affine(&pg, p);
+        fs2_ecmult_const(&j[1], &pg, k);
+    }
+    fs2_gej_to_ge_many(g, inf, j, acc, 2);
+    fs2_affine *out[2] = {r, s};
+    for (int i = 0; i < 2; i++) {
+        fs2_fe_to_int(out[i]->x, &g[i].x);
+        fs2_fe_to_int(out[i]->y, &g[i].y);
+        out[i]->infinity = inf[i] & 1;
+    }
+    fs2_wipe(j, sizeof j);
+    fs2_wipe(g, sizeof g);
+    fs2_wipe(acc, sizeof acc);
+}
+
 /* Verification core, variable time on public inputs. */
 static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
                                const uint64_t v[4])

@@ -74,6 +74,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_adx = {
     .scalar_inv_mont = fs2_adx_scalar_inv_mont,
     .ecmult_gen_many = fs2_adx_ecmult_gen_many,
     .ecmult_gen_inv = fs2_adx_ecmult_gen_inv,
+    .ecmult_gen_const = fs2_adx_ecmult_gen_const,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
 };
@@ -89,6 +90,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx2 = {
     .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
     .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
     .ecmult_gen_inv = fs2_avx2_ecmult_gen_inv,
+    .ecmult_gen_const = fs2_avx2_ecmult_gen_const,
     .sm3_lanes = 8,
     .sm3_compress_lanes = fs2_sm3_compress_x8_avx2,
 };
@@ -104,6 +106,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx512 = {
     .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
     .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
     .ecmult_gen_inv = fs2_avx2_ecmult_gen_inv,
+    .ecmult_gen_const = fs2_avx2_ecmult_gen_const,
     .sm3_lanes = 16,
     .sm3_compress_lanes = fs2_sm3_compress_x16_avx512,
 };

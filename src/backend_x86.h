@@ -16,7 +16,9 @@
     FS2_HIDDEN void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);                \
     FS2_HIDDEN void fs2_##level##_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n);  \
     FS2_HIDDEN void fs2_##level##_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q[4],    \
-                                                 const uint64_t a[4]);
+                                                 const uint64_t a[4]);                               \
+    FS2_HIDDEN void fs2_##level##_ecmult_gen_const(fs2_affine *r, fs2_affine *s, const fs2_affine *p,  \
+                                                   const fs2_pubtab *tab, const uint64_t k[4]);
 
 /* Define the exported functions of one level from the static fs2_be_*
  * of the including file. */
@@ -41,6 +43,11 @@
     void fs2_##level##_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4]) \
     {                                                                                                \
         fs2_be_ecmult_gen_inv(r, k, q, a);                                                           \
+    }                                                                                                \
+    void fs2_##level##_ecmult_gen_const(fs2_affine *r, fs2_affine *s, const fs2_affine *p,            \
+                                        const fs2_pubtab *tab, const uint64_t k[4])                  \
+    {                                                                                                \
+        fs2_be_ecmult_gen_const(r, s, p, tab, k);                                                    \
     }
 
 #if defined(__x86_64__)

@@ -194,6 +194,17 @@ static void test_backend(const fs2_backend *b)
         /* kP with 2^128 P cached: two 128-bit streams */
         b->ecmult_const(&got, &base, &tab, k);
         CHECK(affine_eq(&got, &want));
+        /* kG and kP from one call, one shared inversion, both paths */
+        CHECK(b->ecmult_gen_const != NULL);
+        if (b->ecmult_gen_const) {
+            fs2_affine kg, kp, wg;
+            b->ecmult_gen(&wg, k);
+            for (int t = 0; t < 2; t++) {
+                b->ecmult_gen_const(&kg, &kp, &base, t ? &tab : NULL, k);
+                CHECK(affine_eq(&kg, &wg));
+                CHECK(affine_eq(&kp, &want));
+            }
+        }
         /* kG as a variable base (P = G) */
         if (i < 45) {
             fs2_affine g;

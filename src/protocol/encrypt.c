@@ -170,9 +170,13 @@ static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned 
 {
     const fs2_backend *b = fs2_backend_get();
     fs2_affine c1, s2;
-    b->ecmult_gen(&c1, k);
+    if (b->ecmult_gen_const) {
+        b->ecmult_gen_const(&c1, &s2, &p->pub.pt, fs2_pub_tables(p), k);
+    } else {
+        b->ecmult_gen(&c1, k);
+        b->ecmult_const(&s2, &p->pub.pt, fs2_pub_tables(p), k);
+    }
     fs2_declassify(&c1, sizeof c1); /* C1 is sent: public */
-    b->ecmult_const(&s2, &p->pub.pt, fs2_pub_tables(p), k);
     shared_xy(xy, &s2);
     fs2_u256_to_be(x1, c1.x);
     fs2_u256_to_be(y1, c1.y);
