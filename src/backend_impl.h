@@ -15,13 +15,20 @@ static void fs2_be_ge_from_affine(fs2_ge *r, const fs2_affine *a)
     fs2_fe_from_int(&r->y, a->y);
 }
 
+/* An affine point of the field's form (inf: its infinity mask) across the
+ * seam. */
+static void fs2_be_affine_from_ge(fs2_affine *r, const fs2_ge *g, uint64_t inf)
+{
+    fs2_fe_to_int(r->x, &g->x);
+    fs2_fe_to_int(r->y, &g->y);
+    r->infinity = inf & 1;
+}
+
 static void fs2_be_affine_from_gej(fs2_affine *r, const fs2_gej *a)
 {
     fs2_ge g;
     uint64_t inf = fs2_gej_to_ge(&g, a);
-    fs2_fe_to_int(r->x, &g.x);
-    fs2_fe_to_int(r->y, &g.y);
-    r->infinity = inf & 1;
+    fs2_be_affine_from_ge(r, &g, inf);
 }
 
 /* r = k*G, constant time in k. */
@@ -44,10 +51,7 @@ static void fs2_be_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q
     fs2_ecmult_gen(&j, k);
     memcpy(x.v, a, 32);
     fs2_fe_sc_inv2(&zi, &j.z, &inv, &x);
-    uint64_t inf = fs2_gej_to_ge_zinv(&g, &j, &zi);
-    fs2_fe_to_int(r->x, &g.x);
-    fs2_fe_to_int(r->y, &g.y);
-    r->infinity = inf & 1;
+    fs2_be_affine_from_ge(r, &g, fs2_gej_to_ge_zinv(&g, &j, &zi));
     memcpy(q, inv.v, 32);
     fs2_wipe(&j, sizeof j);
     fs2_wipe(&g, sizeof g);
@@ -72,28 +76,30 @@ static void fs2_be_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t
     for (size_t i = 0; i < n; i++)
         fs2_ecmult_gen(&j[i], k[i]);
     fs2_gej_to_ge_many(g, inf, j, acc, n);
-    for (size_t i = 0; i < n; i++) {
-        fs2_fe_to_int(r[i].x, &g[i].x);
-        fs2_fe_to_int(r[i].y, &g[i].y);
-        r[i].infinity = inf[i] & 1;
-    }
+    for (size_t i = 0; i < n; i++)
+        fs2_be_affine_from_ge(&r[i], &g[i], inf[i]);
     fs2_wipe(j, sizeof j);
     fs2_wipe(g, sizeof g);
     fs2_wipe(acc, sizeof acc);
 }
 
-/* r = k*P, constant time in k; tab: the public key's cached tables
+/* j = k*P (Jacobian), constant time in k; tab: the public key's cached tables
  * (P and 2^128 P, two 128-bit streams) or NULL. */
-static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_pubtab *tab, const uint64_t k[4])
+static void fs2_be_ecmult_const_jac(fs2_gej *j, const fs2_affine *p, const fs2_pubtab *tab, const uint64_t k[4])
 {
-    fs2_gej j;
     if (tab) {
-        fs2_ecmult_const_split(&j, (const fs2_ge(*)[16])tab->xy, k);
+        fs2_ecmult_const_split(j, (const fs2_ge(*)[16])tab->xy, k);
     } else {
         fs2_ge g;
         fs2_be_ge_from_affine(&g, p);
-        fs2_ecmult_const(&j, &g, k);
+        fs2_ecmult_const(j, &g, k);
     }
+}
+
+static void fs2_be_ecmult_const(fs2_affine *r, const fs2_affine *p, const fs2_pubtab *tab, const uint64_t k[4])
+{
+    fs2_gej j;
+    fs2_be_ecmult_const_jac(&j, p, tab, k);
     fs2_be_affine_from_gej(r, &j);
     fs2_wipe(&j, sizeof j);
 }
@@ -108,20 +114,10 @@ static void fs2_be_ecmult_gen_const(fs2_affine *r, fs2_affine *s, const fs2_affi
     fs2_fe acc[2];
     uint64_t inf[2];
     fs2_ecmult_gen(&j[0], k);
-    if (tab) {
-        fs2_ecmult_const_split(&j[1], (const fs2_ge(*)[16])tab->xy, k);
-    } else {
-        fs2_ge pg;
-        fs2_be_ge_from_affine(&pg, p);
-        fs2_ecmult_const(&j[1], &pg, k);
-    }
+    fs2_be_ecmult_const_jac(&j[1], p, tab, k);
     fs2_gej_to_ge_many(g, inf, j, acc, 2);
-    fs2_affine *out[2] = {r, s};
-    for (int i = 0; i < 2; i++) {
-        fs2_fe_to_int(out[i]->x, &g[i].x);
-        fs2_fe_to_int(out[i]->y, &g[i].y);
-        out[i]->infinity = inf[i] & 1;
-    }
+    fs2_be_affine_from_ge(r, &g[0], inf[0]);
+    fs2_be_affine_from_ge(s, &g[1], inf[1]);
     fs2_wipe(j, sizeof j);
     fs2_wipe(g, sizeof g);
     fs2_wipe(acc, sizeof acc);
