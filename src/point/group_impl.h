@@ -152,9 +152,7 @@ static inline void fs2_gej_add_complete(fs2_gej *r, const fs2_gej *a, const fs2_
     *r = sum;
 }
 
-/* Affine (x, y) of a, in constant time; all-ones mask returned if a is
- * infinity (then x = y = 0). */
-/* The affine a given zi = 1 / a.z (0 when a.z = 0). */
+/* The affine a given zi = 1 / a.z (0 when a.z = 0); as fs2_gej_to_ge. */
 static inline uint64_t fs2_gej_to_ge_zinv(fs2_ge *r, const fs2_gej *a, const fs2_fe *zi)
 {
     fs2_fe zi2;
@@ -166,6 +164,8 @@ static inline uint64_t fs2_gej_to_ge_zinv(fs2_ge *r, const fs2_gej *a, const fs2
     return inf;
 }
 
+/* Affine (x, y) of a, in constant time; all-ones mask returned if a is
+ * infinity (then x = y = 0). */
 static inline uint64_t fs2_gej_to_ge(fs2_ge *r, const fs2_gej *a)
 {
     fs2_fe zi;
