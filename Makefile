@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test test-main test-backends test-asan test-aarch64 bench-aarch64 test-python test-gpu speed clean
+.PHONY: all deps build test test-main test-backends test-asan test-aarch64 bench-aarch64 test-python test-gpu speed speed-gmsm clean
 
 all: deps
 	$(MAKE) build
@@ -67,6 +67,11 @@ test-asan:
 speed: deps
 	$(MAKE) build
 	./$(BUILD)/fastsm2 speed
+
+# fastsm2 beside gmsm (Go; needs the Go toolchain and its module proxy)
+speed-gmsm: deps
+	$(MAKE) build
+	sh tools/speed-gmsm.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

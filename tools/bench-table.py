@@ -5,6 +5,10 @@
 copied by a program from one run, never by hand.
 
 usage: tools/bench-table.py RUN.json
+       tools/bench-table.py --gmsm FASTSM2.json... -- GMSM.json...
+The second form (tools/speed-gmsm.sh) takes alternating runs of `fastsm2
+speed --json` and tools/gmsm-speed, keeps each implementation's best figure
+per operation and sets fastsm2 beside gmsm.
 """
 import json
 import sys
@@ -27,7 +31,42 @@ def fmt(v):
     return "" if v is None else ("{:,.0f}".format(v) if v >= 1000 else "{:.1f}".format(v))
 
 
+def best_of(paths):
+    """(impl, op) -> the best record over the runs, and the first run."""
+    best, first = {}, None
+    for path in paths:
+        with open(path) as f:
+            run = json.load(f)
+        first = first or run
+        for r in run["results"]:
+            k = (r["impl"], r["op"])
+            if k not in best or r["value"] > best[k]["value"]:
+                best[k] = r
+    return best, first
+
+
+def gmsm_table(args):
+    cut = args.index("--")
+    fs_rec, run = best_of(args[:cut])
+    gm_rec, gm_run = best_of(args[cut + 1:])
+    print("%s, backend `%s`, fastsm2 %s, gmsm %s (Go %s), %s; best of %d alternating runs per side, "
+          "%.1f s each\n" % (run["cpu"], run["backend"], run["fastsm2_version"], gm_run.get("version", "?"),
+                              gm_run.get("go", "?"), run["openssl_version"], len(args[:cut]), run["seconds"]))
+    print("| op | unit | fastsm2 | gmsm | OpenSSL SM2 | fastsm2 / gmsm | fastsm2 / OpenSSL SM2 |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for r in gm_run["results"]:
+        op = r["op"]
+        fs, gm, os_ = fs_rec.get(("fastsm2", op)), gm_rec.get(("gmsm", op)), fs_rec.get(("openssl", op))
+        if not fs or not gm:
+            continue
+        print("| %s | %s | %s | %s | %s | %.2f | %s |" % (
+            op, fs["unit"], fmt(fs["value"]), fmt(gm["value"]), fmt(os_["value"]) if os_ else "",
+            fs["value"] / gm["value"], "%.2f" % (fs["value"] / os_["value"]) if os_ else ""))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--gmsm":
+        return gmsm_table(sys.argv[2:])
     src = open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin
     run = json.load(src)
     rec = {(r["impl"], r["op"]): r for r in run["results"]}
