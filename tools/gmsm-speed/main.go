@@ -36,7 +36,6 @@ type result struct {
 }
 
 type op struct {
-	name  string
 	bytes int          // > 0: report MB/s of this many bytes per call
 	setup func() error // checks the operation once, prepares its inputs
 	run   func() error
