@@ -46,6 +46,8 @@ def best_of(paths):
 
 
 def gmsm_table(args):
+    if "--" not in args or args.index("--") == 0 or args[-1] == "--":
+        sys.exit("usage: tools/bench-table.py --gmsm FASTSM2.json... -- GMSM.json...")
     cut = args.index("--")
     fs_rec, run = best_of(args[:cut])
     gm_rec, gm_run = best_of(args[cut + 1:])
