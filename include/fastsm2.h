@@ -150,8 +150,9 @@ typedef struct {
     uint64_t opaque[288];
 } fastsm2_pubkey;
 
-/** GB/T 32918.1 6.1: generate a key pair, d uniform in [1, n-2] from the OS
- *  CSPRNG (getrandom). FASTSM2_ERR_RANDOM if the OS fails. */
+/** GB/T 32918.1 6.1: generate a key pair, d uniform in [1, n-2] from the
+ *  library's generator (a per-thread ChaCha20 generator seeded from the OS
+ *  CSPRNG, getrandom; fresh after fork). FASTSM2_ERR_RANDOM if the OS fails. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_generate(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.1: load d (32 bytes big-endian). FASTSM2_ERR_PRIVATE_KEY

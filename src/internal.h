@@ -26,8 +26,22 @@ FS2_HIDDEN void fs2_declassify(const void *p, size_t n);
 FS2_HIDDEN extern int fs2_ctime_classify_random;
 FS2_HIDDEN void fs2_classify(const void *p, size_t n);
 
-/* Fill buf with n bytes from the OS CSPRNG (getrandom). 1 or 0. */
+/* Fill buf with n bytes from the library's generator (src/rng.c: per-thread
+ * ChaCha20 with fast key erasure, seeded and reseeded from getrandom, fresh
+ * after fork) and mark them secret for the ctime test. 1 or 0. */
 FS2_HIDDEN int fs2_random_bytes(void *buf, size_t n);
+/* Fill buf with n bytes straight from the OS CSPRNG (getrandom, or
+ * /dev/urandom where the system call is missing). 1 or 0. */
+FS2_HIDDEN int fs2_random_os(void *buf, size_t n);
+/* ChaCha20 (RFC 8439) key stream: nblocks 64-byte blocks from the 64-bit
+ * block counter `counter` (words 12-13), nonce 0. */
+FS2_HIDDEN void fs2_chacha20_blocks(unsigned char *out, const uint32_t key[8], uint64_t counter, size_t nblocks);
+
+/* Little-endian 32-bit load (ChaCha20 keys). */
+static inline uint32_t fs2_load32_le(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
 
 /* Big-endian loads/stores. */
 static inline uint32_t fs2_load32_be(const unsigned char *p)
