@@ -135,8 +135,9 @@ FASTSM2_API int fastsm2_kdf(unsigned char *out, size_t outlen, const void *z, si
 /** IDs up to this length are kept in the key and their Z_A cached. */
 #define FASTSM2_CACHED_ID_MAX 128
 
-/** A private key d in [1, n-2] with (1+d)^-1 mod n, its public key, and a
- *  cached Z_A for one ID (the default ID unless set). Opaque. */
+/** A private key d in [1, n-2], its public key, a cached Z_A for one ID
+ *  (the default ID unless set) and, from its first signature on, a cached
+ *  (1+d)^-1 mod n. Opaque; copy it only while no other thread is using it. */
 typedef struct {
     uint64_t opaque[48];
 } fastsm2_privkey;
@@ -156,7 +157,8 @@ typedef struct {
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_generate(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.1: load d (32 bytes big-endian). FASTSM2_ERR_PRIVATE_KEY
- *  when d = 0 or d >= n-1. Computes P = dG and (1+d)^-1. */
+ *  when d = 0 or d >= n-1. Computes P = dG; (1+d)^-1, which only signing
+ *  needs, is made by the key's first signature. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_from_bytes(fastsm2_privkey *key, const unsigned char d[32]);
 
 /** Write d as 32 bytes big-endian (GB/T 32918.1 4.2.7, integer to octet

@@ -34,6 +34,7 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
     unsigned char rnd[32 * FS2_GEN_MANY_MAX];
     uint64_t k[FS2_GEN_MANY_MAX][4], ok[FS2_GEN_MANY_MAX];
     fs2_affine c[FS2_GEN_MANY_MAX];
+    fs2_sc dinv;
     int ret = FASTSM2_OK;
 
     for (size_t i = 0; i < m; i++) {
@@ -59,12 +60,13 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
         const fastsm2_privkey *key = j->nkeys == 1 ? &j->keys[0] : &j->keys[at];
         unsigned char *sig = j->sigs + 64 * at;
         const unsigned char *e = j->digests + 32 * at;
-        if (!ok[i] || fs2_sign_finish(sig, fs2_priv_get(key), e, k[i], &c[i]) != FASTSM2_OK)
+        if (!ok[i] || fs2_sign_finish(sig, fs2_priv_dinv(fs2_priv_get(key), &dinv), e, k[i], &c[i]) != FASTSM2_OK)
             ret = fastsm2_sign_digest(sig, key, e);
     }
     fs2_wipe(rnd, sizeof rnd);
     fs2_wipe(k, sizeof k);
     fs2_wipe(c, sizeof c);
+    fs2_wipe(&dinv, sizeof dinv);
     return ret;
 }
 

@@ -9,9 +9,11 @@ const fs2_priv *fs2_priv_get(const fastsm2_privkey *key)
     if (!key)
         return NULL;
     const fs2_priv *k = (const fs2_priv *)key;
-    /* Public by design: the object's tag and its public half. */
+    /* Public by design: the object's tag, its public half, and whether its
+     * signing inverse is made yet (which says only whether it has signed). */
     fs2_declassify(&k->magic, sizeof k->magic);
     fs2_declassify(&k->pub, sizeof k->pub);
+    fs2_declassify(&k->dinv_state, sizeof k->dinv_state);
     return k->magic == FS2_PRIV_MAGIC ? k : NULL;
 }
 
@@ -197,25 +199,47 @@ void fs2_point_store(unsigned char out[65], const fs2_affine *p)
 
 /* ---- public API ----------------------------------------------------------- */
 
+/* ---- the signing inverse, made on first use ------------------------------ */
+
+const fs2_sc *fs2_priv_dinv_cached(const fs2_priv *k)
+{
+    return __atomic_load_n(&k->dinv_state, __ATOMIC_ACQUIRE) == 2 ? &k->dinv_m : NULL;
+}
+
+void fs2_priv_dinv_store(const fs2_priv *ck, const fs2_sc *v)
+{
+    /* A cache inside the object, written once by the thread that wins the
+     * claim (the objects are the caller's, never const), as the public
+     * key's tables (fs2_pub_tables). */
+    fs2_priv *k = (fs2_priv *)(uintptr_t)ck;
+    uint32_t expect = 0;
+    if (!__atomic_compare_exchange_n(&k->dinv_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return;
+    k->dinv_m = *v;
+    __atomic_store_n(&k->dinv_state, 2, __ATOMIC_RELEASE);
+}
+
+const fs2_sc *fs2_priv_dinv(const fs2_priv *k, fs2_sc *tmp)
+{
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    const fs2_sc *c = fs2_priv_dinv_cached(k);
+    if (c)
+        return c;
+    fs2_sc d1;
+    fs2_modadd(d1.v, k->d, one, FS2_N);
+    fs2_scalar_inv_mont(tmp->v, d1.v);
+    fs2_wipe(&d1, sizeof d1);
+    fs2_priv_dinv_store(k, tmp);
+    return tmp;
+}
+
 static int priv_init(fastsm2_privkey *key, const uint64_t d[4])
 {
     fs2_priv *k = (fs2_priv *)key;
-    static const uint64_t one[4] = {1, 0, 0, 0};
-    fs2_sc d1;
     memset(key, 0, sizeof *key);
     memcpy(k->d, d, 32);
-    const fs2_backend *be = fs2_backend_get();
-    /* (1 + d)^-1, kept in Montgomery form so that signing needs one
-     * Montgomery product: s = (1+d)^-1 (k + r) - r (DESIGN.md section 3).
-     * Its inversion runs alongside the one that makes dG affine. */
-    fs2_modadd(d1.v, d, one, FS2_N);
-    if (be->ecmult_gen_inv) {
-        be->ecmult_gen_inv(&k->pub.pt, d, k->dinv_m.v, d1.v);
-    } else {
-        be->ecmult_gen(&k->pub.pt, d);
-        fs2_scalar_inv_mont(k->dinv_m.v, d1.v);
-    }
-    fs2_wipe(&d1, sizeof d1);
+    /* dG; (1 + d)^-1 waits for the first signature (fs2_sign_core). */
+    fs2_backend_get()->ecmult_gen(&k->pub.pt, d);
     k->magic = FS2_PRIV_MAGIC;
     /* The public key is public: let the constant-time test branch on it. */
     fs2_declassify(&k->pub, sizeof k->pub);

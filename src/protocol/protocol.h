@@ -34,8 +34,14 @@ typedef struct {
 typedef struct {
     uint64_t magic;
     fs2_pubpart pub;
-    uint64_t d[4];  /* secret, canonical */
-    fs2_sc dinv_m;  /* secret: (1 + d)^-1 * 2^256 mod n (Montgomery form) */
+    uint64_t d[4]; /* secret, canonical */
+    /* Secret: (1 + d)^-1 * 2^256 mod n (Montgomery form), which signing
+     * needs. Made by the key's first signature (fs2_priv_dinv), not when
+     * the key is made, so that a key that only decrypts or exchanges keys
+     * never pays for it. dinv_state: 0 not made, 1 being written, 2 ready;
+     * only through the compilers' __atomic built-ins. */
+    fs2_sc dinv_m;
+    uint32_t dinv_state;
 } fs2_priv;
 
 _Static_assert(sizeof(fs2_pub) <= sizeof(fastsm2_pubkey), "fastsm2_pubkey too small");
@@ -45,6 +51,16 @@ _Static_assert(sizeof(fs2_priv) <= sizeof(fastsm2_privkey), "fastsm2_privkey too
  * public metadata is declassified for the constant-time test. */
 FS2_HIDDEN const fs2_priv *fs2_priv_get(const fastsm2_privkey *key);
 FS2_HIDDEN const fs2_pub *fs2_pub_get(const fastsm2_pubkey *pub);
+
+/* The signing inverse (1 + d)^-1 * 2^256 mod n of a key:
+ *  fs2_priv_dinv_cached  the key's cached copy, or NULL while not made;
+ *  fs2_priv_dinv_store   caches v (computed by the caller) unless another
+ *                        thread has claimed the slot first;
+ *  fs2_priv_dinv         the cached copy, or else computes it into *tmp
+ *                        (the caller wipes it), caches it and returns tmp. */
+FS2_HIDDEN const fs2_sc *fs2_priv_dinv_cached(const fs2_priv *k);
+FS2_HIDDEN void fs2_priv_dinv_store(const fs2_priv *k, const fs2_sc *v);
+FS2_HIDDEN const fs2_sc *fs2_priv_dinv(const fs2_priv *k, fs2_sc *tmp);
 
 /* The cached tables of a public key for verify_check / ecmult_const, or
  * NULL while they are not made. The first use of a key returns NULL (a
@@ -76,7 +92,7 @@ FS2_HIDDEN void fs2_point_store(unsigned char out[65], const fs2_affine *p);
 /* A5-A7 of a signature whose (x1, y1) = [k]G is c (from ecmult_gen or
  * ecmult_gen_many): FASTSM2_OK, or FASTSM2_ERR_SCALAR when this k must be
  * replaced (r = 0, r + k = n or s = 0; sig zeroed). Constant time. */
-FS2_HIDDEN int fs2_sign_finish(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32],
+FS2_HIDDEN int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const unsigned char e[32],
                                const uint64_t k[4], const fs2_affine *c);
 /* Sign e with nonce k (canonical, in [1, n-1]). FASTSM2_OK, or
  * FASTSM2_ERR_SCALAR when this k gives r = 0, r + k = n or s = 0. */

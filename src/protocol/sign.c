@@ -10,7 +10,7 @@ static void digest_mod_n(fs2_sc *r, const unsigned char e[32])
     fs2_sc_reduce(r, t);
 }
 
-int fs2_sign_finish(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4],
+int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const unsigned char e[32], const uint64_t k[4],
                     const fs2_affine *c)
 {
     fs2_sc ee, x1, r, kr, s, kk;
@@ -22,7 +22,7 @@ int fs2_sign_finish(unsigned char sig[64], const fs2_priv *key, const unsigned c
      * the cached (1 + d)^-1 * 2^256 gives the plain product. */
     memcpy(kk.v, k, 32);
     fs2_sc_add(&kr, &kk, &r);
-    fs2_sc_mont_mul(&s, &key->dinv_m, &kr);
+    fs2_sc_mont_mul(&s, dinv, &kr);
     fs2_sc_sub(&s, &s, &r);
     /* r = 0, r + k = n (kr = 0) or s = 0 need another k. Public outcome:
      * r and s are published; a rejected k is never used. */
@@ -43,11 +43,29 @@ int fs2_sign_finish(unsigned char sig[64], const fs2_priv *key, const unsigned c
 
 int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4])
 {
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    const fs2_backend *be = fs2_backend_get();
+    const fs2_sc *dinv = fs2_priv_dinv_cached(key);
     fs2_affine c;
-    /* A4: (x1, y1) = [k]G */
-    fs2_backend_get()->ecmult_gen(&c, k);
-    int ret = fs2_sign_finish(sig, key, e, k, &c);
+    fs2_sc tmp, d1;
+    /* A4: (x1, y1) = [k]G. The key's first signature also makes its
+     * (1 + d)^-1, the scalar inversion alongside the field inversion that
+     * makes [k]G affine. */
+    if (dinv) {
+        be->ecmult_gen(&c, k);
+    } else if (be->ecmult_gen_inv) {
+        fs2_modadd(d1.v, key->d, one, FS2_N);
+        be->ecmult_gen_inv(&c, k, tmp.v, d1.v);
+        fs2_wipe(&d1, sizeof d1);
+        fs2_priv_dinv_store(key, &tmp);
+        dinv = &tmp;
+    } else {
+        be->ecmult_gen(&c, k);
+        dinv = fs2_priv_dinv(key, &tmp);
+    }
+    int ret = fs2_sign_finish(sig, dinv, e, k, &c);
     fs2_wipe(&c, sizeof c);
+    fs2_wipe(&tmp, sizeof tmp);
     return ret;
 }
 
