@@ -12,15 +12,16 @@
  *   T += a * b_i                     (4 MULX, low halves on the OF chain,
  *                                     high halves on the CF chain)
  *   m  = T_0  (n0 = -p^-1 mod 2^64 = 1, since p = -1 mod 2^64)
- *   T  = (T + m p) / 2^64           (no MULX: shifts and one borrow chain,
- *                                     from the shape of p; see
- *                                     FS2_X86_RED_ROUND)
+ *   T  = (T + m p) / 2^64           (no MULX: shifts, one carry and one
+ *                                     borrow chain, from the shape of p;
+ *                                     see FS2_X86_P_RED)
  * The six accumulator registers rotate by one name per round (the macro
  * arguments), so no limb is ever moved. After four rounds T < 2p and one
  * conditional subtraction (CMOV on the borrow, not a branch) gives [0, p).
  *
  * Squaring computes the 512-bit square (6 cross products doubled plus 4
- * squares: 10 MULX instead of 16) and then four reduction rounds in place.
+ * squares: 10 MULX instead of 16), reduces its low half in four rounds and
+ * adds the high half.
  *
  * Constant time: fixed instruction sequence; no branch or address depends on
  * the operands (CMOV selects the result).
@@ -68,34 +69,6 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "adcxq %[lo], " FS2_R(T5) "\n\t"                                                         \
     "adoxq %[lo], " FS2_R(T5) "\n\t"
 
-/* One reduction round: m = T0; (T0..T5 + m p) / 2^64 lands in T1..T5 and
- * T0 becomes zero. No multiplication: as p = -1 mod 2^64 the low limb of
- * T + m p is zero, and (T + m p) / 2^64 = (T - m) / 2^64 + m (p + 1) / 2^64
- * with m (p + 1) / 2^64 = m (2^192 - 2^160 - 2^32 + 1) = u, a 4-limb value
- * formed from m << 32 and m >> 32 by one borrow chain:
- *   u = (m - lo, -hi, -lo, m - hi) with borrows, lo = m << 32, hi = m >> 32
- * (the third limb as -(lo + borrow): lo's low half is zero, so the sum
- * cannot wrap, and NEG's carry is the borrow). Measured here: 9.5-9.9 ns per
- * product against 11.5-11.7 ns with three MULX per round. */
-#define FS2_X86_RED_ROUND(T0, T1, T2, T3, T4, T5)                                            \
-    "movq " FS2_R(T0) ", %%rdx\n\t"                                                          \
-    "movq " FS2_R(T0) ", %[lo]\n\t"                                                          \
-    "shlq $32, %[lo]\n\t"                                                                    \
-    "movq " FS2_R(T0) ", %[hi]\n\t"                                                          \
-    "shrq $32, %[hi]\n\t"                                                                    \
-    "subq %[lo], %%rdx\n\t"                                                                  \
-    "movl $0, %k[x]\n\t"                                                                     \
-    "sbbq %[hi], %[x]\n\t"                                                                   \
-    "adcq $0, %[lo]\n\t"                                                                     \
-    "negq %[lo]\n\t"                                                                         \
-    "sbbq %[hi], " FS2_R(T0) "\n\t"                                                          \
-    "addq %%rdx, " FS2_R(T1) "\n\t"                                                          \
-    "adcq %[x], " FS2_R(T2) "\n\t"                                                           \
-    "adcq %[lo], " FS2_R(T3) "\n\t"                                                          \
-    "adcq " FS2_R(T0) ", " FS2_R(T4) "\n\t"                                                  \
-    "adcq $0, " FS2_R(T5) "\n\t"                                                             \
-    "movl $0, %k[" #T0 "]\n\t"
-
 /* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3. Adds 2^256 - p into
  * the scratch copies S0..S3: the sum reaches 2^256 exactly when T >= p. */
 #define FS2_X86_FINAL(T0, T1, T2, T3, T4, S0, S1, S2, S3)                                    \
@@ -116,7 +89,8 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
 /* The instruction sequence of a Montgomery product a b / 2^256: the first
  * row a * b[0], then reduction and multiplication rounds alternating with
  * the accumulator names rotating, then the final subtraction. RED names the
- * reduction round of the modulus (FS2_X86_RED_ROUND for p, _N for n). */
+ * reduction round of the modulus (FS2_X86_RED_ROUND_N for n; p has its own
+ * product below). */
 #define FS2_X86_MONT_MUL(RED)                                                                \
     "movq 0(%[b]), %%rdx\n\t"                                                                \
     "xorl %k[t5], %k[t5]\n\t"                                                                \
@@ -137,22 +111,138 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     RED(t3, t4, t5, t0, t1, t2)                                                              \
     FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
 
+/* ---- mod p: the product in rounds that need two scratch registers ------ */
+
+/* First row: T0..T4 = a * b0 (T5, the window's top, is zeroed by the
+ * caller). */
+#define FS2_X86_P_ROW0(B0, A0, A1, A2, A3, T0, T1, T2, T3, T4)                               \
+    "movq " B0 ", %%rdx\n\t"                                                          \
+    "mulxq " A0 ", " FS2_R(T0) ", " FS2_R(T1) "\n\t"                                  \
+    "mulxq " A1 ", %[lo], " FS2_R(T2) "\n\t"                                          \
+    "addq %[lo], " FS2_R(T1) "\n\t"                                                          \
+    "mulxq " A2 ", %[lo], " FS2_R(T3) "\n\t"                                          \
+    "adcq %[lo], " FS2_R(T2) "\n\t"                                                          \
+    "mulxq " A3 ", %[lo], " FS2_R(T4) "\n\t"                                          \
+    "adcq %[lo], " FS2_R(T3) "\n\t"                                                          \
+    "adcq $0, " FS2_R(T4) "\n\t"
+/* One reduction round: m = T0; (T0..T5 + m p) / 2^64 lands in T1..T5 and
+ * T0 is spent. No multiplication: as p = -1 mod 2^64 the low limb of
+ * T + m p is zero, and (T + m p) / 2^64 = (T - m) / 2^64 + m (p + 1) / 2^64
+ * with m (p + 1) / 2^64 = m (2^192 - 2^160 - 2^32 + 1): add (m, 0, 0, m) to
+ * T1..T4 and subtract (lo, hi, lo, hi), lo = m << 32 and hi = m >> 32 (the
+ * halves of m 2^32 and of m 2^160), both chains carrying into T5. The sum
+ * is non-negative, so the final borrow is zero. Two scratch registers
+ * (lo, hi); 14 instructions. Against the earlier round (one borrow chain
+ * forming m (p + 1) / 2^64 first, then one addition chain; 17 instructions
+ * and a third scratch register): see docs/BENCHMARKS.md for what it
+ * bought. */
+#define FS2_X86_P_RED(T0, T1, T2, T3, T4, T5)                                                \
+    "movq " FS2_R(T0) ", %[lo]\n\t"                                                          \
+    "shlq $32, %[lo]\n\t"                                                                    \
+    "movq " FS2_R(T0) ", %[hi]\n\t"                                                          \
+    "shrq $32, %[hi]\n\t"                                                                    \
+    "addq " FS2_R(T0) ", " FS2_R(T1) "\n\t"                                                  \
+    "adcq $0, " FS2_R(T2) "\n\t"                                                             \
+    "adcq $0, " FS2_R(T3) "\n\t"                                                             \
+    "adcq " FS2_R(T0) ", " FS2_R(T4) "\n\t"                                                  \
+    "adcq $0, " FS2_R(T5) "\n\t"                                                             \
+    "subq %[lo], " FS2_R(T1) "\n\t"                                                          \
+    "sbbq %[hi], " FS2_R(T2) "\n\t"                                                          \
+    "sbbq %[lo], " FS2_R(T3) "\n\t"                                                          \
+    "sbbq %[hi], " FS2_R(T4) "\n\t"                                                          \
+    "sbbq $0, " FS2_R(T5) "\n\t"
+/* One multiplication round: T1..T5 += a * bi (low halves on the OF chain,
+ * high halves on the CF chain), the carries into T0, zeroed here (the limb
+ * the previous reduction spent). */
+#define FS2_X86_P_MUL_ROUND(BI, A0, A1, A2, A3, T1, T2, T3, T4, T5, T0)                      \
+    "movq " BI ", %%rdx\n\t"                                                          \
+    "xorl %k[" #T0 "], %k[" #T0 "]\n\t"                                                      \
+    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                  \
+    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
+    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                  \
+    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
+    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                  \
+    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    "mulxq " A3 ", %[lo], %[hi]\n\t"                                                  \
+    "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T5) "\n\t"                                                         \
+    "movl $0, %k[lo]\n\t"                                                                    \
+    "adoxq %[lo], " FS2_R(T5) "\n\t"                                                         \
+    "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T0) "\n\t"
+/* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3, as FS2_X86_FINAL but
+ * with 2^256 - p as immediates (through RDX) instead of memory operands. */
+#define FS2_X86_P_FINAL(T0, T1, T2, T3, T4, S0, S1, S2, S3)                                  \
+    "movq " FS2_R(T0) ", " FS2_R(S0) "\n\t"                                                  \
+    "movq " FS2_R(T1) ", " FS2_R(S1) "\n\t"                                                  \
+    "movq " FS2_R(T2) ", " FS2_R(S2) "\n\t"                                                  \
+    "movq " FS2_R(T3) ", " FS2_R(S3) "\n\t"                                                  \
+    "movl $0xffffffff, %%edx\n\t"                                                            \
+    "addq $1, " FS2_R(S0) "\n\t"                                                             \
+    "adcq %%rdx, " FS2_R(S1) "\n\t"                                                          \
+    "movabsq $0x100000000, %%rdx\n\t"                                                        \
+    "adcq $0, " FS2_R(S2) "\n\t"                                                             \
+    "adcq %%rdx, " FS2_R(S3) "\n\t"                                                          \
+    "adcq $0, " FS2_R(T4) "\n\t"                                                             \
+    "cmovnzq " FS2_R(S0) ", " FS2_R(T0) "\n\t"                                               \
+    "cmovnzq " FS2_R(S1) ", " FS2_R(T1) "\n\t"                                               \
+    "cmovnzq " FS2_R(S2) ", " FS2_R(T2) "\n\t"                                               \
+    "cmovnzq " FS2_R(S3) ", " FS2_R(T3) "\n\t"
+
+/* The product's operand limbs: as memory operands, which the compiler
+ * addresses from whatever base it holds (no pointer register of their
+ * own; 4-6% faster sign and decrypt here than pointer registers), except
+ * in unoptimised builds (the sanitizer suite), where each such operand
+ * would take a register of its own and the asm could not be allocated. */
+#if defined(__OPTIMIZE__)
+#define FS2_PA0 "%[a0]"
+#define FS2_PA1 "%[a1]"
+#define FS2_PA2 "%[a2]"
+#define FS2_PA3 "%[a3]"
+#define FS2_PB0 "%[b0]"
+#define FS2_PB1 "%[b1]"
+#define FS2_PB2 "%[b2]"
+#define FS2_PB3 "%[b3]"
+#define FS2_X86_P_MUL_OPERANDS(a, b)                                                         \
+    [a0] "m"(a[0]), [a1] "m"(a[1]), [a2] "m"(a[2]), [a3] "m"(a[3]), [b0] "m"(b[0]), [b1] "m"(b[1]), \
+        [b2] "m"(b[2]), [b3] "m"(b[3])
+#else
+#define FS2_PA0 "0(%[a])"
+#define FS2_PA1 "8(%[a])"
+#define FS2_PA2 "16(%[a])"
+#define FS2_PA3 "24(%[a])"
+#define FS2_PB0 "0(%[b])"
+#define FS2_PB1 "8(%[b])"
+#define FS2_PB2 "16(%[b])"
+#define FS2_PB3 "24(%[b])"
+#define FS2_X86_P_MUL_OPERANDS(a, b)                                                         \
+    [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+#endif
+
 /* r = a b / 2^256 mod p, inputs in [0, p). */
 static inline __attribute__((always_inline)) void fs2_x86_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, t4, t5, lo, hi, x;
-    uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    __asm__(FS2_X86_MONT_MUL(FS2_X86_RED_ROUND)
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x), [a] "+&r"(pa), [b] "+&r"(pb)
-            : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), [c0] "m"(fs2_x86_2p[0]),
-              [c1] "m"(fs2_x86_2p[1]), [c3] "m"(fs2_x86_2p[3])
-            : "rdx", "cc");
-    r[0] = t4;
-    r[1] = t5;
-    r[2] = t0;
-    r[3] = t1;
-    (void)t2, (void)t3, (void)lo, (void)hi, (void)pa, (void)pb, (void)x;
+    __asm__(
+        "xorl %k[t5], %k[t5]\n\t"
+        FS2_X86_P_ROW0(FS2_PB0, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t0, t1, t2, t3, t4)
+        FS2_X86_P_RED(t0, t1, t2, t3, t4, t5)
+        FS2_X86_P_MUL_ROUND(FS2_PB1, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t1, t2, t3, t4, t5, t0)
+        FS2_X86_P_RED(t1, t2, t3, t4, t5, t0)
+        FS2_X86_P_MUL_ROUND(FS2_PB2, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t2, t3, t4, t5, t0, t1)
+        FS2_X86_P_RED(t2, t3, t4, t5, t0, t1)
+        FS2_X86_P_MUL_ROUND(FS2_PB3, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t3, t4, t5, t0, t1, t2)
+        FS2_X86_P_RED(t3, t4, t5, t0, t1, t2)
+        FS2_X86_P_FINAL(t4, t5, t0, t1, t2, lo, hi, t3, x)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+          [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x)
+        : FS2_X86_P_MUL_OPERANDS(a, b)
+        : "rdx", "cc");
+    r[0] = t4, r[1] = t5, r[2] = t0, r[3] = t1;
+    (void)t2, (void)t3, (void)lo, (void)hi, (void)x;
 }
 
 /* r = a^2 / 2^256 mod p, input in [0, p). The 512-bit square goes into
@@ -206,28 +296,33 @@ static inline __attribute__((always_inline)) void fs2_x86_sqr_p(uint64_t r[4], c
             "adoxq %[lo], %[t6]\n\t"
             "adcxq %[t7], %[t7]\n\t"            /* t7 = top bit of the doubling */
             "adoxq %[hi], %[t7]\n\t"
-            /* Montgomery-reduce t0..t3 in place: round i folds m = t_i
-             * into t_(i+1)..t_(i+4) and carries on up to t8 (the register
-             * that held the pointer a, free now); the result t4..t7, t8 is
-             * < 2p. Twelve registers besides RDX, so that it also builds
-             * where RBP is the frame pointer (sanitizer builds). */
+            /* Montgomery-reduce the low half L = t0..t3 alone: four
+             * rounds in a five-limb window that starts as t0..t3, a, x
+             * (a: the register that held the pointer, free now) and takes
+             * each spent limb back in, zeroed, as its new top. The result
+             * (L + M p) / 2^256 <= p lands in a, x, t0, t1 (t2 = 0); adding
+             * the high half H = t4..t7 < p gives < 2p. Twelve registers
+             * besides RDX, so that it also builds where RBP is the frame
+             * pointer (sanitizer builds). */
             "xorl %k[a], %k[a]\n\t"
-            FS2_X86_RED_ROUND(t0, t1, t2, t3, t4, t5)
-            "adcq $0, %[t6]\n\t"
-            "adcq $0, %[t7]\n\t"
-            "adcq $0, %[a]\n\t"
-            FS2_X86_RED_ROUND(t1, t2, t3, t4, t5, t6)
-            "adcq $0, %[t7]\n\t"
-            "adcq $0, %[a]\n\t"
-            FS2_X86_RED_ROUND(t2, t3, t4, t5, t6, t7)
-            "adcq $0, %[a]\n\t"
-            FS2_X86_RED_ROUND(t3, t4, t5, t6, t7, a)
-            FS2_X86_FINAL(t4, t5, t6, t7, a, t0, t1, t2, t3)
+            "xorl %k[x], %k[x]\n\t"
+            FS2_X86_P_RED(t0, t1, t2, t3, a, x)
+            "xorl %k[t0], %k[t0]\n\t"
+            FS2_X86_P_RED(t1, t2, t3, a, x, t0)
+            "xorl %k[t1], %k[t1]\n\t"
+            FS2_X86_P_RED(t2, t3, a, x, t0, t1)
+            "xorl %k[t2], %k[t2]\n\t"
+            FS2_X86_P_RED(t3, a, x, t0, t1, t2)
+            "addq %[a], %[t4]\n\t"
+            "adcq %[x], %[t5]\n\t"
+            "adcq %[t0], %[t6]\n\t"
+            "adcq %[t1], %[t7]\n\t"
+            "adcq $0, %[t2]\n\t"
+            FS2_X86_P_FINAL(t4, t5, t6, t7, t2, a, x, t0, t1)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x),
               [a] "+&r"(pa)
-            : "m"(*(const uint64_t(*)[4])a), [c0] "m"(fs2_x86_2p[0]), [c1] "m"(fs2_x86_2p[1]),
-              [c3] "m"(fs2_x86_2p[3])
+            : "m"(*(const uint64_t(*)[4])a)
             : "rdx", "cc");
     r[0] = t4;
     r[1] = t5;
