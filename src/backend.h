@@ -62,7 +62,8 @@ typedef struct fs2_backend {
      * sharing one field inversion (Montgomery's trick). k[i] < n. Constant
      * time in the k[i]. NULL: one ecmult_gen per item. */
     void (*ecmult_gen_many)(fs2_affine *r, const uint64_t (*k)[4], size_t n);
-    /* Key generation's two inversions at once: r = k*G as ecmult_gen and
+    /* A key's first signature's two inversions at once (its kG's and its
+     * (1 + d)^-1): r = k*G as ecmult_gen and
      * q = a^-1 2^256 mod n as scalar_inv_mont (a canonical, in [1, n-1]).
      * Constant time in k and a. NULL: ecmult_gen, then scalar_inv_mont. */
     void (*ecmult_gen_inv)(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4]);

@@ -106,6 +106,14 @@ static void fs2_rng_thread_exit(void *p)
     fs2_wipe(p, sizeof(fs2_rng_state));
 }
 
+/* If the library is unloaded (dlclose) while threads that drew live on,
+ * their exit must not call into unmapped code. */
+__attribute__((destructor)) static void fs2_rng_unload(void)
+{
+    if (fs2_rng_exit_key_ok)
+        pthread_key_delete(fs2_rng_exit_key);
+}
+
 static void fs2_rng_init_once(void)
 {
     /* If either registration fails, every draw goes to the OS. */

@@ -75,13 +75,13 @@ cmake --build "$B" -j "$JOBS"
 # finds its benchmark) takes a copy of the real program along, so that
 # /proc/self/exe, which qemu reports as the guest program, stays beside it.
 # The shell tests that compile and run their own programs with the host's
-# cc (exports, readme: packaging checks, run natively by `make test`) need
+# cc (exports, readme, dlclose: packaging checks, run natively by `make test`) need
 # binfmt and are left out without it.
 skip="ctime_valgrind"
 if [ -r /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64; then
   [ ${#QEMU_L[@]} -eq 0 ] || export QEMU_LD_PREFIX=$SYSROOT
 else
-  skip="$skip|test_exports|test_readme"
+  skip="$skip|test_exports|test_readme|test_dlclose"
   ABS_B=$(cd "$B" && pwd)
   for p in $WRAPPED; do
     mv -f "$B/$p" "$B/$p.aarch64"

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Unloading the shared library while a thread that drew random bytes lives
+# on: the thread's exit must not call into the unmapped library (the
+# generator's per-thread wipe is a pthread key destructor, deleted when the
+# library is unloaded; src/rng.c). A program dlopens libfastsm2.so, a
+# thread generates a key, the main thread dlcloses the library, then the
+# thread exits; it must run to the end (it crashed before the fix).
+#
+# usage: test_dlclose.sh BUILD_DIR     (prints "N passed, N failed")
+set -uo pipefail
+
+BUILD=${1:?usage: test_dlclose.sh BUILD_DIR}
+BUILD=$(cd "$BUILD" && pwd) || exit 1
+SO=$BUILD/libfastsm2.so
+CC=${CC:-cc}
+
+. "$(dirname "$0")/shlib.sh"
+
+[ -f "$SO" ] || { echo "no $SO" >&2; exit 1; }
+# A sanitizer build's library needs its runtimes first: build the program
+# with the same sanitizers (as test_exports.sh does).
+SAN_FLAGS=()
+readelf -d "$SO" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' >"$T/needed.txt"
+grep -q '^libasan\.so' "$T/needed.txt" && SAN_FLAGS+=(-fsanitize=address)
+grep -q '^libubsan\.so' "$T/needed.txt" && SAN_FLAGS+=(-fsanitize=undefined)
+
+cat >"$T/dl.c" <<'C'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static int (*generate)(void *);
+static volatile int stage;
+static int gen_status = -1;
+
+static void *worker(void *arg)
+{
+    unsigned long long key[64]; /* >= sizeof(fastsm2_privkey) */
+    (void)arg;
+    gen_status = generate(key);
+    stage = 1;
+    while (stage != 2)
+        usleep(1000);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    pthread_t t;
+    void *h = dlopen(argv[argc - 1], RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "dlopen: %s\n", dlerror());
+        return 2;
+    }
+    generate = (int (*)(void *))dlsym(h, "fastsm2_privkey_generate");
+    if (!generate || pthread_create(&t, NULL, worker, NULL) != 0)
+        return 3;
+    while (stage != 1)
+        usleep(1000);
+    dlclose(h);
+    stage = 2;
+    pthread_join(t, NULL);
+    printf("generate %d, thread exited\n", gen_status);
+    return gen_status == 1 ? 0 : 4;
+}
+C
+if "$CC" "${SAN_FLAGS[@]}" -O1 -o "$T/dl" "$T/dl.c" -ldl -lpthread 2>"$T/cc.err"; then
+    ok
+else
+    bad "could not build the test program: $(cat "$T/cc.err")"
+    finish test_dlclose
+fi
+out=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$T/dl" "$SO" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ "$out" = "generate 1, thread exited" ]; then
+    ok
+else
+    bad "dlclose while a thread lives on: exit $rc, output: $out"
+fi
+finish test_dlclose
