@@ -47,27 +47,33 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
 
 #define FS2_R(x) "%[" #x "]"
 
-/* One multiplication round i >= 1: T0..T4 += a * b[i] (into T5, zeroed
- * here). lo/hi are scratch. */
-#define FS2_X86_MUL_ROUND(off, T0, T1, T2, T3, T4, T5)                                       \
-    "movq " #off "(%[b]), %%rdx\n\t"                                                         \
-    "xorl %k[" #T5 "], %k[" #T5 "]\n\t"                                                      \
-    "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                                        \
-    "adoxq %[lo], " FS2_R(T0) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T1) "\n\t"                                                         \
-    "mulxq 8(%[a]), %[lo], %[hi]\n\t"                                                        \
+/* One multiplication round: T1..T5 += a * bi (low halves on the OF chain,
+ * high halves on the CF chain), the carries into T0, zeroed here (the limb
+ * the previous reduction spent). BI and A0..A3 are the operand strings
+ * (memory operands, or offsets from pointer registers). */
+#define FS2_X86_MUL_ROUND_OPS(BI, A0, A1, A2, A3, T1, T2, T3, T4, T5, T0)                      \
+    "movq " BI ", %%rdx\n\t"                                                          \
+    "xorl %k[" #T0 "], %k[" #T0 "]\n\t"                                                      \
+    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                  \
     "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
     "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
-    "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                                       \
+    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                  \
     "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
     "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
-    "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                                       \
+    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                  \
     "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
     "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
-    "movl $0, %k[lo]\n\t"                                                                    \
+    "mulxq " A3 ", %[lo], %[hi]\n\t"                                                  \
     "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
-    "adcxq %[lo], " FS2_R(T5) "\n\t"                                                         \
-    "adoxq %[lo], " FS2_R(T5) "\n\t"
+    "adcxq %[hi], " FS2_R(T5) "\n\t"                                                         \
+    "movl $0, %k[lo]\n\t"                                                                    \
+    "adoxq %[lo], " FS2_R(T5) "\n\t"                                                         \
+    "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T0) "\n\t"
+/* The same round with b and a through the pointer registers %[b] and %[a]:
+ * T0..T4 += a * b[off / 8], carries into T5. */
+#define FS2_X86_MUL_ROUND(off, T0, T1, T2, T3, T4, T5)                                       \
+    FS2_X86_MUL_ROUND_OPS(#off "(%[b])", "0(%[a])", "8(%[a])", "16(%[a])", "24(%[a])", T0, T1, T2, T3, T4, T5)
 
 /* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3. Adds 2^256 - p into
  * the scratch copies S0..S3: the sum reaches 2^256 exactly when T >= p. */
@@ -151,28 +157,6 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "sbbq %[lo], " FS2_R(T3) "\n\t"                                                          \
     "sbbq %[hi], " FS2_R(T4) "\n\t"                                                          \
     "sbbq $0, " FS2_R(T5) "\n\t"
-/* One multiplication round: T1..T5 += a * bi (low halves on the OF chain,
- * high halves on the CF chain), the carries into T0, zeroed here (the limb
- * the previous reduction spent). */
-#define FS2_X86_P_MUL_ROUND(BI, A0, A1, A2, A3, T1, T2, T3, T4, T5, T0)                      \
-    "movq " BI ", %%rdx\n\t"                                                          \
-    "xorl %k[" #T0 "], %k[" #T0 "]\n\t"                                                      \
-    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
-    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
-    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
-    "mulxq " A3 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T5) "\n\t"                                                         \
-    "movl $0, %k[lo]\n\t"                                                                    \
-    "adoxq %[lo], " FS2_R(T5) "\n\t"                                                         \
-    "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
-    "adoxq %[lo], " FS2_R(T0) "\n\t"
 /* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3, as FS2_X86_FINAL but
  * with 2^256 - p as immediates (through RDX) instead of memory operands. */
 #define FS2_X86_P_FINAL(T0, T1, T2, T3, T4, S0, S1, S2, S3)                                  \
@@ -230,11 +214,11 @@ static inline __attribute__((always_inline)) void fs2_x86_mul_p(uint64_t r[4], c
         "xorl %k[t5], %k[t5]\n\t"
         FS2_X86_P_ROW0(FS2_PB0, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t0, t1, t2, t3, t4)
         FS2_X86_P_RED(t0, t1, t2, t3, t4, t5)
-        FS2_X86_P_MUL_ROUND(FS2_PB1, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t1, t2, t3, t4, t5, t0)
+        FS2_X86_MUL_ROUND_OPS(FS2_PB1, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t1, t2, t3, t4, t5, t0)
         FS2_X86_P_RED(t1, t2, t3, t4, t5, t0)
-        FS2_X86_P_MUL_ROUND(FS2_PB2, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t2, t3, t4, t5, t0, t1)
+        FS2_X86_MUL_ROUND_OPS(FS2_PB2, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t2, t3, t4, t5, t0, t1)
         FS2_X86_P_RED(t2, t3, t4, t5, t0, t1)
-        FS2_X86_P_MUL_ROUND(FS2_PB3, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t3, t4, t5, t0, t1, t2)
+        FS2_X86_MUL_ROUND_OPS(FS2_PB3, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t3, t4, t5, t0, t1, t2)
         FS2_X86_P_RED(t3, t4, t5, t0, t1, t2)
         FS2_X86_P_FINAL(t4, t5, t0, t1, t2, lo, hi, t3, x)
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
