@@ -70,6 +70,14 @@ static void random_value(uint64_t r[4])
     switch (fs2t_rand_u64() % 8) {
     case 0: r[0] = r[1] = 0; break;
     case 1: r[2] = r[3] = ~(uint64_t)0; break;
+    case 2: { /* limbs from the values at which carries and the halves of
+               * m 2^32 in the reductions turn over */
+        static const uint64_t special[8] = {0, 1, 0xFFFFFFFFULL, 0x100000000ULL, 0xFFFFFFFF00000000ULL,
+                                            0x8000000000000000ULL, ~(uint64_t)0, ~(uint64_t)1};
+        for (int i = 0; i < 4; i++)
+            r[i] = special[fs2t_rand_u64() % 8];
+        break;
+    }
     default: break;
     }
 }
@@ -199,7 +207,7 @@ int main(void)
                 edge_value(b, j, m);
                 check_pair(a, b, modn);
             }
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < 20000; i++) {
             uint64_t a[4], b[4];
             random_value(a);
             random_value(b);

@@ -7,21 +7,22 @@
  * tables are shared; this header only supplies faster primitives, which
  * src/field/field_generic.h picks up through the FS2_FIELD_*_P hooks.
  *
- * Montgomery multiplication, operand scanning with the reduction
- * interleaved: for each limb b_i of b,
- *   T += a * b_i                     (4 MULX, low halves on the OF chain,
- *                                     high halves on the CF chain)
- *   m  = T_0  (n0 = -p^-1 mod 2^64 = 1, since p = -1 mod 2^64)
- *   T  = (T + m p) / 2^64           (no MULX: shifts, one carry and one
- *                                     borrow chain, from the shape of p;
- *                                     see FS2_X86_P_RED)
- * The six accumulator registers rotate by one name per round (the macro
- * arguments), so no limb is ever moved. After four rounds T < 2p and one
- * conditional subtraction (CMOV on the borrow, not a branch) gives [0, p).
+ * Montgomery multiplication mod p, in rows: T = a b0 + a b1 2^64, two
+ * reduction rounds, + a b2 2^128 + a b3 2^192, two more rounds, then one
+ * conditional subtraction (CMOV on the carry, not a branch) to [0, p).
+ * Each row is 4 MULX with the low halves on the OF chain and the high
+ * halves on the CF chain. As p = -1 mod 2^64, a round's multiplier is the
+ * limb it clears (n0 = 1), and m p needs no full product: p + 1 = 2^64
+ * (2^192 - 2^160 - 2^32 + 1), so two rounds are one carry chain adding
+ * (m0, m1, 0, m0, m1) and one borrow chain subtracting m0 2^32 and m1 2^32
+ * (each split into its two limbs by one MULX by 2^32), FS2_X86_P_RED2. On Intel cores every ADC/SBB/ADCX/ADOX/CMOV and shift
+ * goes to the same two ports, and they, not the multiplier, set the
+ * product's throughput: the two-round pass halves them in the reduction.
  *
  * Squaring computes the 512-bit square (6 cross products doubled plus 4
- * squares: 10 MULX instead of 16), reduces its low half in four rounds and
- * adds the high half.
+ * squares: 10 MULX instead of 16) and reduces it with the same two passes.
+ *
+ * Scalars (mod n) use the general Montgomery product with its n0 rounds.
  *
  * Constant time: fixed instruction sequence; no branch or address depends on
  * the operands (CMOV selects the result).
@@ -131,32 +132,66 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "mulxq " A3 ", %[lo], " FS2_R(T4) "\n\t"                                          \
     "adcq %[lo], " FS2_R(T3) "\n\t"                                                          \
     "adcq $0, " FS2_R(T4) "\n\t"
-/* One reduction round: m = T0; (T0..T5 + m p) / 2^64 lands in T1..T5 and
- * T0 is spent. No multiplication: as p = -1 mod 2^64 the low limb of
- * T + m p is zero, and (T + m p) / 2^64 = (T - m) / 2^64 + m (p + 1) / 2^64
- * with m (p + 1) / 2^64 = m (2^192 - 2^160 - 2^32 + 1): add (m, 0, 0, m) to
- * T1..T4 and subtract (lo, hi, lo, hi), lo = m << 32 and hi = m >> 32 (the
- * halves of m 2^32 and of m 2^160), both chains carrying into T5. The sum
- * is non-negative, so the final borrow is zero. Two scratch registers
- * (lo, hi); 14 instructions. Against the earlier round (one borrow chain
- * forming m (p + 1) / 2^64 first, then one addition chain; 17 instructions
- * and a third scratch register): see docs/BENCHMARKS.md for what it
- * bought. */
-#define FS2_X86_P_RED(T0, T1, T2, T3, T4, T5)                                                \
-    "movq " FS2_R(T0) ", %[lo]\n\t"                                                          \
-    "shlq $32, %[lo]\n\t"                                                                    \
-    "movq " FS2_R(T0) ", %[hi]\n\t"                                                          \
-    "shrq $32, %[hi]\n\t"                                                                    \
-    "addq " FS2_R(T0) ", " FS2_R(T1) "\n\t"                                                  \
-    "adcq $0, " FS2_R(T2) "\n\t"                                                             \
-    "adcq $0, " FS2_R(T3) "\n\t"                                                             \
-    "adcq " FS2_R(T0) ", " FS2_R(T4) "\n\t"                                                  \
-    "adcq $0, " FS2_R(T5) "\n\t"                                                             \
-    "subq %[lo], " FS2_R(T1) "\n\t"                                                          \
-    "sbbq %[hi], " FS2_R(T2) "\n\t"                                                          \
-    "sbbq %[lo], " FS2_R(T3) "\n\t"                                                          \
-    "sbbq %[hi], " FS2_R(T4) "\n\t"                                                          \
-    "sbbq $0, " FS2_R(T5) "\n\t"
+/* 2^32, the multiplier that splits m 2^32 into its two limbs with one MULX. */
+static const uint64_t fs2_x86_two32 = (uint64_t)1 << 32;
+
+/* Two Montgomery reduction rounds in one pass (p = -1 mod 2^64, so each
+ * round's multiplier is the limb it clears). Window P0..P6 (P6 the top,
+ * EXTRA_ADD / EXTRA_SUB carry the two chains on into further limbs):
+ *   m0 = P0, m1 = (P1 + m0 - (m0 << 32)) mod 2^64 (the limb P1 becomes
+ *   after the first round), and (P + (m0 + 2^64 m1) p) / 2^128 lands in
+ *   P2..P6. With p + 1 = 2^64 (2^192 - 2^160 - 2^32 + 1), the two rounds
+ *   add (m0, m1, 0, m0, m1) to P1..P5 and subtract (lo0, hi0 | lo1,
+ *   lo0 | hi1, hi0 | lo1, hi1), lo_i and hi_i the halves of m_i 2^32 (one
+ *   MULX by 2^32 each; the ORs join halves whose bits do not overlap).
+ *   P1 ends as m1 exactly, its carry gone on into P2: the limb is spent.
+ * One carry chain and one borrow chain for two rounds, where one round
+ * took a chain of each plus two shifts: these are the instructions that
+ * compete for the two flag ports of Intel cores. A, B, D, E are scratch;
+ * P0, P1 and RDX are spent. */
+#define FS2_X86_P_RED2(P0, P1, P2, P3, P4, P5, P6, EXTRA_ADD, EXTRA_SUB, A, B, D, E)           \
+    "movq " FS2_R(P0) ", %%rdx\n\t"                                                          \
+    "mulxq %[two32], " FS2_R(A) ", " FS2_R(B) "\n\t"                                         \
+    "movq " FS2_R(P1) ", %%rdx\n\t"                                                          \
+    "addq " FS2_R(P0) ", %%rdx\n\t"                                                          \
+    "subq " FS2_R(A) ", %%rdx\n\t"                                                           \
+    "mulxq %[two32], " FS2_R(D) ", " FS2_R(E) "\n\t"                                         \
+    "orq " FS2_R(D) ", " FS2_R(B) "\n\t"                                                     \
+    "addq " FS2_R(P0) ", " FS2_R(P1) "\n\t"                                                  \
+    "adcq %%rdx, " FS2_R(P2) "\n\t"                                                          \
+    "adcq $0, " FS2_R(P3) "\n\t"                                                             \
+    "adcq " FS2_R(P0) ", " FS2_R(P4) "\n\t"                                                  \
+    "adcq %%rdx, " FS2_R(P5) "\n\t"                                                          \
+    "adcq $0, " FS2_R(P6) "\n\t"                                                             \
+    EXTRA_ADD                                                                                \
+    "movq " FS2_R(A) ", " FS2_R(P0) "\n\t"                                                   \
+    "orq " FS2_R(E) ", " FS2_R(P0) "\n\t"                                                    \
+    "subq " FS2_R(A) ", " FS2_R(P1) "\n\t"                                                   \
+    "sbbq " FS2_R(B) ", " FS2_R(P2) "\n\t"                                                   \
+    "sbbq " FS2_R(P0) ", " FS2_R(P3) "\n\t"                                                  \
+    "sbbq " FS2_R(B) ", " FS2_R(P4) "\n\t"                                                   \
+    "sbbq " FS2_R(E) ", " FS2_R(P5) "\n\t"                                                   \
+    "sbbq $0, " FS2_R(P6) "\n\t"                                                             \
+    EXTRA_SUB
+/* One multiplication row into a fresh top limb: T1..T4 += a * bi, T5 set
+ * to the top (the sum fits in five limbs). */
+#define FS2_X86_P_ROW_TOP(BI, A0, A1, A2, A3, T1, T2, T3, T4, T5)                            \
+    "movq " BI ", %%rdx\n\t"                                                                 \
+    "xorl %k[lo], %k[lo]\n\t"                                                                \
+    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
+    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
+    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    "mulxq " A3 ", %[lo], " FS2_R(T5) "\n\t"                                                 \
+    "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
+    "movl $0, %k[lo]\n\t"                                                                    \
+    "adcxq %[lo], " FS2_R(T5) "\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T5) "\n\t"
 /* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3, as FS2_X86_FINAL but
  * with 2^256 - p as immediates (through RDX) instead of memory operands. */
 #define FS2_X86_P_FINAL(T0, T1, T2, T3, T4, S0, S1, S2, S3)                                  \
@@ -193,6 +228,7 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
 #define FS2_X86_P_MUL_OPERANDS(a, b)                                                         \
     [a0] "m"(a[0]), [a1] "m"(a[1]), [a2] "m"(a[2]), [a3] "m"(a[3]), [b0] "m"(b[0]), [b1] "m"(b[1]), \
         [b2] "m"(b[2]), [b3] "m"(b[3])
+#define FS2_X86_P_MUL_CLOBBERS "rdx", "cc"
 #else
 #define FS2_PA0 "0(%[a])"
 #define FS2_PA1 "8(%[a])"
@@ -202,31 +238,36 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
 #define FS2_PB1 "8(%[b])"
 #define FS2_PB2 "16(%[b])"
 #define FS2_PB3 "24(%[b])"
-#define FS2_X86_P_MUL_OPERANDS(a, b)                                                         \
-    [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
+/* Unoptimised, each "m" operand would take a register of its own besides
+ * the pointer's: the memory clobber tells the compiler what is read. */
+#define FS2_X86_P_MUL_OPERANDS(a, b) [a] "r"(a), [b] "r"(b)
+#define FS2_X86_P_MUL_CLOBBERS "rdx", "cc", "memory"
 #endif
 
-/* r = a b / 2^256 mod p, inputs in [0, p). */
+/* r = a b / 2^256 mod p, inputs in [0, p): rows a b0 and a b1, two
+ * reduction rounds, rows a b2 and a b3, two more rounds, the final
+ * subtraction. Bounds: after the first two rows the sum is < 2^384, so
+ * (S + M p) / 2^128 < 2^257 fits t2..t6; with the last rows it stays below
+ * 2^386, and the last two rounds leave the Montgomery product (< 2p) in
+ * t4, t5, t6, t0 and the bit t1. */
 static inline __attribute__((always_inline)) void fs2_x86_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-    uint64_t t0, t1, t2, t3, t4, t5, lo, hi, x;
+    uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, x, y;
     __asm__(
-        "xorl %k[t5], %k[t5]\n\t"
         FS2_X86_P_ROW0(FS2_PB0, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t0, t1, t2, t3, t4)
-        FS2_X86_P_RED(t0, t1, t2, t3, t4, t5)
-        FS2_X86_MUL_ROUND_OPS(FS2_PB1, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t1, t2, t3, t4, t5, t0)
-        FS2_X86_P_RED(t1, t2, t3, t4, t5, t0)
-        FS2_X86_MUL_ROUND_OPS(FS2_PB2, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t2, t3, t4, t5, t0, t1)
-        FS2_X86_P_RED(t2, t3, t4, t5, t0, t1)
-        FS2_X86_MUL_ROUND_OPS(FS2_PB3, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t3, t4, t5, t0, t1, t2)
-        FS2_X86_P_RED(t3, t4, t5, t0, t1, t2)
-        FS2_X86_P_FINAL(t4, t5, t0, t1, t2, lo, hi, t3, x)
+        FS2_X86_P_ROW_TOP(FS2_PB1, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t1, t2, t3, t4, t5)
+        "xorl %k[t6], %k[t6]\n\t"
+        FS2_X86_P_RED2(t0, t1, t2, t3, t4, t5, t6, "", "", lo, hi, x, y)
+        FS2_X86_MUL_ROUND_OPS(FS2_PB2, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t2, t3, t4, t5, t6, t0)
+        FS2_X86_MUL_ROUND_OPS(FS2_PB3, FS2_PA0, FS2_PA1, FS2_PA2, FS2_PA3, t3, t4, t5, t6, t0, t1)
+        FS2_X86_P_RED2(t2, t3, t4, t5, t6, t0, t1, "", "", lo, hi, x, y)
+        FS2_X86_P_FINAL(t4, t5, t6, t0, t1, lo, hi, x, y)
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-          [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x)
-        : FS2_X86_P_MUL_OPERANDS(a, b)
-        : "rdx", "cc");
-    r[0] = t4, r[1] = t5, r[2] = t0, r[3] = t1;
-    (void)t2, (void)t3, (void)lo, (void)hi, (void)x;
+          [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x), [y] "=&r"(y)
+        : FS2_X86_P_MUL_OPERANDS(a, b), [two32] "m"(fs2_x86_two32)
+        : FS2_X86_P_MUL_CLOBBERS);
+    r[0] = t4, r[1] = t5, r[2] = t6, r[3] = t0;
+    (void)t1, (void)t2, (void)t3, (void)lo, (void)hi, (void)x, (void)y;
 }
 
 /* r = a^2 / 2^256 mod p, input in [0, p). The 512-bit square goes into
@@ -280,33 +321,20 @@ static inline __attribute__((always_inline)) void fs2_x86_sqr_p(uint64_t r[4], c
             "adoxq %[lo], %[t6]\n\t"
             "adcxq %[t7], %[t7]\n\t"            /* t7 = top bit of the doubling */
             "adoxq %[hi], %[t7]\n\t"
-            /* Montgomery-reduce the low half L = t0..t3 alone: four
-             * rounds in a five-limb window that starts as t0..t3, a, x
-             * (a: the register that held the pointer, free now) and takes
-             * each spent limb back in, zeroed, as its new top. The result
-             * (L + M p) / 2^256 <= p lands in a, x, t0, t1 (t2 = 0); adding
-             * the high half H = t4..t7 < p gives < 2p. Twelve registers
-             * besides RDX, so that it also builds where RBP is the frame
-             * pointer (sanitizer builds). */
-            "xorl %k[a], %k[a]\n\t"
-            "xorl %k[x], %k[x]\n\t"
-            FS2_X86_P_RED(t0, t1, t2, t3, a, x)
-            "xorl %k[t0], %k[t0]\n\t"
-            FS2_X86_P_RED(t1, t2, t3, a, x, t0)
+            /* Montgomery-reduce the 512-bit square: two rounds over
+             * t0..t7 (the chains run to t7; the sum stays < 2^512), two
+             * over t2..t7 and t1 (zeroed: the top bit). The result (< 2p)
+             * lands in t4..t7 and t1. Twelve registers besides RDX (the
+             * pointer register is scratch here), so that it also builds
+             * where RBP is the frame pointer (sanitizer builds). */
+            FS2_X86_P_RED2(t0, t1, t2, t3, t4, t5, t6, "adcq $0, %[t7]\n\t", "sbbq $0, %[t7]\n\t", lo, hi, x, a)
             "xorl %k[t1], %k[t1]\n\t"
-            FS2_X86_P_RED(t2, t3, a, x, t0, t1)
-            "xorl %k[t2], %k[t2]\n\t"
-            FS2_X86_P_RED(t3, a, x, t0, t1, t2)
-            "addq %[a], %[t4]\n\t"
-            "adcq %[x], %[t5]\n\t"
-            "adcq %[t0], %[t6]\n\t"
-            "adcq %[t1], %[t7]\n\t"
-            "adcq $0, %[t2]\n\t"
-            FS2_X86_P_FINAL(t4, t5, t6, t7, t2, a, x, t0, t1)
+            FS2_X86_P_RED2(t2, t3, t4, t5, t6, t7, t1, "", "", lo, hi, x, a)
+            FS2_X86_P_FINAL(t4, t5, t6, t7, t1, a, x, t0, t2)
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
               [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [x] "=&r"(x),
               [a] "+&r"(pa)
-            : "m"(*(const uint64_t(*)[4])a)
+            : "m"(*(const uint64_t(*)[4])a), [two32] "m"(fs2_x86_two32)
             : "rdx", "cc");
     r[0] = t4;
     r[1] = t5;
