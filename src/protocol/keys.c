@@ -105,29 +105,64 @@ int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen)
         return FASTSM2_ERR_ARG;
     if (!id || !id_len_ok(idlen))
         return FASTSM2_ERR_ID;
-    compute_z(p->za, &p->pt, id, idlen);
     p->idlen = (uint32_t)idlen;
-    p->id_stored = idlen <= FASTSM2_CACHED_ID_MAX;
     memset(p->id, 0, sizeof p->id);
-    if (p->id_stored)
+    memset(p->za, 0, sizeof p->za);
+    if (idlen <= FASTSM2_CACHED_ID_MAX) {
         memcpy(p->id, id, idlen);
+        p->za_state = 0; /* made at its first use */
+    } else {
+        compute_z(p->za, &p->pt, id, idlen);
+        p->za_state = 2;
+    }
     return FASTSM2_OK;
+}
+
+/* The cached Z_A of p, made now if it is not yet: the thread that wins the
+ * claim stores it (the objects are the caller's, never const); the others
+ * meanwhile use their own copy. */
+static void pubpart_cached_z(unsigned char z[32], const fs2_pubpart *cp)
+{
+    fs2_pubpart *p = (fs2_pubpart *)(uintptr_t)cp;
+    if (__atomic_load_n(&p->za_state, __ATOMIC_ACQUIRE) == 2) {
+        memcpy(z, p->za, 32);
+        return;
+    }
+    compute_z(z, &p->pt, p->id, p->idlen);
+    uint32_t expect = 0;
+    if (__atomic_compare_exchange_n(&p->za_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        memcpy(p->za, z, 32);
+        __atomic_store_n(&p->za_state, 2, __ATOMIC_RELEASE);
+    }
 }
 
 int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen)
 {
     if (!id) {
-        memcpy(z, p->za, 32);
+        pubpart_cached_z(z, p);
         return FASTSM2_OK;
     }
     if (!id_len_ok(idlen))
         return FASTSM2_ERR_ID;
-    if (p->id_stored && idlen == p->idlen && !memcmp(id, p->id, idlen)) {
-        memcpy(z, p->za, 32);
+    if (p->idlen <= FASTSM2_CACHED_ID_MAX && idlen == p->idlen && !memcmp(id, p->id, idlen)) {
+        pubpart_cached_z(z, p);
         return FASTSM2_OK;
     }
     compute_z(z, &p->pt, id, idlen);
     return FASTSM2_OK;
+}
+
+void fs2_pubpart_copy(fs2_pubpart *dst, const fs2_pubpart *src)
+{
+    uint32_t st = __atomic_load_n(&src->za_state, __ATOMIC_ACQUIRE);
+    dst->pt = src->pt;
+    dst->idlen = src->idlen;
+    memcpy(dst->id, src->id, sizeof dst->id);
+    if (st == 2)
+        memcpy(dst->za, src->za, sizeof dst->za);
+    else
+        memset(dst->za, 0, sizeof dst->za);
+    dst->za_state = st == 2 ? 2 : 0;
 }
 
 uint64_t fs2_scalar_load_check(uint64_t k[4], const unsigned char b[32], unsigned extra)
@@ -303,7 +338,7 @@ int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key)
     if (!k)
         return FASTSM2_ERR_ARG;
     fs2_pub *p = (fs2_pub *)pub;
-    p->pub = k->pub;
+    fs2_pubpart_copy(&p->pub, &k->pub);
     p->magic = FS2_PUB_MAGIC;
     return FASTSM2_OK;
 }

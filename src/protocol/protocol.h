@@ -15,8 +15,12 @@
 typedef struct {
     fs2_affine pt;
     unsigned char za[32];
-    uint32_t idlen;     /* the ID whose Z_A is cached: 1..8191 bytes */
-    uint32_t id_stored; /* 1 if id[] holds it (idlen <= FASTSM2_CACHED_ID_MAX) */
+    /* za: 0 not made (made at its first use, fs2_pubpart_z, so that a key
+     * made only to decrypt never hashes it), 1 being written, 2 ready.
+     * Only through the compilers' __atomic built-ins. */
+    uint32_t za_state;
+    uint32_t idlen; /* the ID whose Z_A is cached: 1..8191 bytes; id[]
+                     * holds it if idlen <= FASTSM2_CACHED_ID_MAX */
     unsigned char id[FASTSM2_CACHED_ID_MAX];
 } fs2_pubpart;
 
@@ -73,8 +77,13 @@ FS2_HIDDEN const fs2_pubtab *fs2_pub_tables(const fs2_pub *p);
 /* Z_A for (pub, id); id NULL: the cached one. FASTSM2_ERR_ID for bad lengths. */
 FS2_HIDDEN int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen);
 
-/* Set the cached ID (and Z_A) of a public part. */
+/* Set the cached ID of a public part (its Z_A is made at its first use,
+ * or at once for an ID too long to keep). */
 FS2_HIDDEN int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen);
+
+/* *dst = *src while other threads may be making src's Z_A: dst gets it only
+ * if it is ready, else makes its own when needed. */
+FS2_HIDDEN void fs2_pubpart_copy(fs2_pubpart *dst, const fs2_pubpart *src);
 
 /* A uniform scalar in [1, n - 1 - extra] from the OS CSPRNG (extra = 0 for
  * nonces, 1 for private keys). 1 or 0 if the OS failed. */
