@@ -124,6 +124,12 @@ static void check_pair(const uint64_t a_in[4], const uint64_t b_in[4], int modn)
         fs2_fe_to_int(r, &fr);
         BN_mod_sub(e, a, b, m, bnctx);
         CHECK(eq_bn(r, e));
+        fs2_fe_half(&fr, &fa);
+        fs2_fe_to_int(r, &fr);
+        BN_set_word(e, 2);
+        BN_mod_inverse(e, e, m, bnctx);
+        BN_mod_mul(e, a, e, m, bnctx);
+        CHECK(eq_bn(r, e));
         fs2_fe_neg(&fr, &fa);
         fs2_fe_to_int(r, &fr);
         BN_mod_sub(e, m, a, m, bnctx);
