@@ -271,8 +271,8 @@ static inline __attribute__((always_inline)) void fs2_x86_mul_p(uint64_t r[4], c
 }
 
 /* r = a^2 / 2^256 mod p, input in [0, p). The 512-bit square goes into
- * t0..t7 (cross products once, doubled, plus the squares), then four
- * reduction rounds fold t0..t3 in and the top half is added. */
+ * t0..t7 (cross products once, doubled, plus the squares), then two
+ * two-round passes reduce it (FS2_X86_P_RED2) and one subtraction ends it. */
 static inline __attribute__((always_inline)) void fs2_x86_sqr_p(uint64_t r[4], const uint64_t a[4])
 {
     uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, x;
