@@ -48,22 +48,28 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
 
 #define FS2_R(x) "%[" #x "]"
 
+/* The first three products of a row: RDX = bi, ZERO (a register name)
+ * zeroed, which also clears CF and OF; T1..T4 += a0..a2 * bi, low halves on
+ * the OF chain, high halves on the CF chain. */
+#define FS2_X86_ROW_HEAD(BI, ZERO, A0, A1, A2, T1, T2, T3, T4)                                \
+    "movq " BI ", %%rdx\n\t"                                                                 \
+    "xorl " ZERO ", " ZERO "\n\t"                                                            \
+    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
+    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
+    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                         \
+    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
+    "adcxq %[hi], " FS2_R(T4) "\n\t"
+
 /* One multiplication round: T1..T5 += a * bi (low halves on the OF chain,
  * high halves on the CF chain), the carries into T0, zeroed here (the limb
  * the previous reduction spent). BI and A0..A3 are the operand strings
  * (memory operands, or offsets from pointer registers). */
 #define FS2_X86_MUL_ROUND_OPS(BI, A0, A1, A2, A3, T1, T2, T3, T4, T5, T0)                      \
-    "movq " BI ", %%rdx\n\t"                                                          \
-    "xorl %k[" #T0 "], %k[" #T0 "]\n\t"                                                      \
-    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
-    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
-    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                  \
-    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    FS2_X86_ROW_HEAD(BI, "%k[" #T0 "]", A0, A1, A2, T1, T2, T3, T4)                          \
     "mulxq " A3 ", %[lo], %[hi]\n\t"                                                  \
     "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
     "adcxq %[hi], " FS2_R(T5) "\n\t"                                                         \
@@ -176,17 +182,7 @@ static const uint64_t fs2_x86_two32 = (uint64_t)1 << 32;
 /* One multiplication row into a fresh top limb: T1..T4 += a * bi, T5 set
  * to the top (the sum fits in five limbs). */
 #define FS2_X86_P_ROW_TOP(BI, A0, A1, A2, A3, T1, T2, T3, T4, T5)                            \
-    "movq " BI ", %%rdx\n\t"                                                                 \
-    "xorl %k[lo], %k[lo]\n\t"                                                                \
-    "mulxq " A0 ", %[lo], %[hi]\n\t"                                                         \
-    "adoxq %[lo], " FS2_R(T1) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T2) "\n\t"                                                         \
-    "mulxq " A1 ", %[lo], %[hi]\n\t"                                                         \
-    "adoxq %[lo], " FS2_R(T2) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T3) "\n\t"                                                         \
-    "mulxq " A2 ", %[lo], %[hi]\n\t"                                                         \
-    "adoxq %[lo], " FS2_R(T3) "\n\t"                                                         \
-    "adcxq %[hi], " FS2_R(T4) "\n\t"                                                         \
+    FS2_X86_ROW_HEAD(BI, "%k[lo]", A0, A1, A2, T1, T2, T3, T4)                               \
     "mulxq " A3 ", %[lo], " FS2_R(T5) "\n\t"                                                 \
     "adoxq %[lo], " FS2_R(T4) "\n\t"                                                         \
     "movl $0, %k[lo]\n\t"                                                                    \
