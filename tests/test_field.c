@@ -78,6 +78,13 @@ static void random_value(uint64_t r[4])
             r[i] = special[fs2t_rand_u64() % 8];
         break;
     }
+    case 3: r[1] = r[2] = r[3] = 0; break; /* short: few divsteps to gcd */
+    case 4: { /* one bit: a long run of zeros for the divsteps */
+        unsigned bit = (unsigned)(fs2t_rand_u64() % 256);
+        memset(r, 0, 32);
+        r[bit / 64] = (uint64_t)1 << (bit % 64);
+        break;
+    }
     default: break;
     }
 }
@@ -142,6 +149,10 @@ static void check_pair(const uint64_t a_in[4], const uint64_t b_in[4], int modn)
         else
             BN_mod_inverse(e, a, m, bnctx);
         CHECK(eq_bn(r, e));
+        /* the variable-time inversion (public values) agrees */
+        fs2_fe_inv_var(&fr, &fa);
+        fs2_fe_to_int(r, &fr);
+        CHECK(eq_bn(r, e));
         CHECK((fs2_fe_is_zero_mask(&fa) != 0) == BN_is_zero(a));
         CHECK((fs2_fe_eq_mask(&fa, &fb) != 0) == (BN_cmp(a, b) == 0));
     } else {
@@ -162,6 +173,9 @@ static void check_pair(const uint64_t a_in[4], const uint64_t b_in[4], int modn)
             BN_zero(e);
         else
             BN_mod_inverse(e, a, m, bnctx);
+        CHECK(eq_bn(sr.v, e));
+        /* the variable-time divsteps on the plain integer, mod n too */
+        fs2_modinv_var(sr.v, sa.v, &FS2_MODINFO_N);
         CHECK(eq_bn(sr.v, e));
     }
     /* reduction of any 256-bit value (raw, unreduced input) */

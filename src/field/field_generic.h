@@ -319,6 +319,17 @@ static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
     fs2_fe_mul(r, &y, &fs2_fe_r3);
 }
 
+/* r = a^-1 (0 maps to 0) in VARIABLE time, for public values only (tables
+ * of public points): the variable-time divsteps, then as fs2_fe_inv. Every
+ * backend's field uses this one (also the AArch64 field, whose constant-
+ * time inversion is Fermat's). */
+static inline void fs2_fe_inv_var(fs2_fe *r, const fs2_fe *a)
+{
+    fs2_fe y;
+    fs2_modinv_var(y.v, a->v, &FS2_MODINFO_P);
+    fs2_fe_mul(r, &y, &fs2_fe_r3);
+}
+
 /* ---- mod n ---------------------------------------------------------------- */
 
 static inline void fs2_sc_add(fs2_sc *r, const fs2_sc *a, const fs2_sc *b) { fs2_modadd(r->v, a->v, b->v, FS2_N); }
