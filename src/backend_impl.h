@@ -133,27 +133,19 @@ static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const f
 }
 
 /* The tables a public key caches: (j + 1) P and (j + 1) 2^128 P for
- * j < 16, affine (128 doublings, 30 additions, one shared inversion). */
+ * j < 16, affine (128 doublings, two co-Z chains, each with one
+ * variable-time inversion: P is public). */
 static void fs2_be_pub_precompute(fs2_pubtab *out, const fs2_affine *p)
 {
-    fs2_gej j[32], q;
-    fs2_ge g, aff[32];
-    fs2_fe acc[32];
-    uint64_t inf[32];
+    fs2_gej q;
+    fs2_ge g, tab[2][16];
     fs2_be_ge_from_affine(&g, p);
-    fs2_gej_set_ge(&j[0], &g);
-    fs2_gej_double(&j[1], &j[0]);
-    for (int i = 2; i < 16; i++)
-        fs2_gej_add_ge_var(&j[i], &j[i - 1], &g);
-    q = j[0];
+    fs2_gej_set_ge(&q, &g);
+    fs2_gej_multiples16_var(tab[0], &q);
     for (int i = 0; i < 128; i++)
         fs2_gej_double(&q, &q);
-    j[16] = q;
-    fs2_gej_double(&j[17], &q);
-    for (int i = 18; i < 32; i++)
-        fs2_gej_add_var(&j[i], &j[i - 1], &q);
-    fs2_gej_to_ge_many(aff, inf, j, acc, 32);
-    memcpy(out->xy, aff, sizeof out->xy);
+    fs2_gej_multiples16_var(tab[1], &q);
+    memcpy(out->xy, tab, sizeof out->xy);
 }
 
 /* r = a^-1 2^256 mod n, constant time. */

@@ -6,8 +6,9 @@
  *  fs2_ecmult_gen      k*G, constant time: 37 signed 7-bit windows, one
  *                      precomputed affine table of 64 points per window
  *                      (fs2_gen_table), each lookup a full scan with masks.
- *  fs2_ecmult_const    k*P, constant time: 52 signed 5-bit windows over a
- *                      table of 1P..16P, full-scan selection.
+ *  fs2_ecmult_const    k*P, constant time: 52 signed 5-bit windows over an
+ *                      affine table of 1P..16P (P public: made in variable
+ *                      time), full-scan selection, mixed additions.
  *  fs2_ecmult_verify_var  s*G + t*P, variable time (public inputs): wNAF of
  *                      width FS2_G_ODD_WIDTH (11: 512 points, 32 KiB per
  *                      table) over the odd multiples of G and of 2^128 G
@@ -118,87 +119,51 @@ static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
     *r = acc;
 }
 
-/* r = k*P for an affine P of order n, constant time in k. */
-static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
-{
-    fs2_gej tab[16], acc, t, sum;
-    unsigned digit[52], negs[52], carry = 0;
-
-    /* tab[j] = (j + 1) P: public, from P alone. */
-    fs2_gej_set_ge(&tab[0], p);
-    fs2_gej_double(&tab[1], &tab[0]);
-    for (int j = 2; j < 16; j++)
-        fs2_gej_add_ge_masks(&tab[j], &tab[j - 1], p, NULL, NULL);
-
-    for (unsigned i = 0; i < 52; i++) {
-        unsigned c;
-        digit[i] = fs2_recode_step(fs2_scalar_bits(k, 5 * i, 5) + carry, 5, &negs[i], &c);
-        carry = c;
-    }
-
-    uint64_t acc_inf = ~(uint64_t)0;
-    fs2_gej_set_infinity(&acc);
-    for (int i = 51; i >= 0; i--) {
-        if (i != 51)
-            for (int j = 0; j < 5; j++)
-                fs2_gej_double(&acc, &acc);
-        fs2_select_limbs(&t, (const uint64_t *)tab, 16, 12, digit[i]);
-        fs2_fe_cneg(&t.y, (uint64_t)0 - negs[i]);
-        if (i == 0) {
-            /* Only the last addition can meet acc = +-t with both finite
-             * (k = n + 2 d_0); the complete formula covers it. */
-            fs2_gej_add_complete(&acc, &acc, &t);
-        } else {
-            uint64_t nz = ~fs2_eq_mask_u(digit[i], 0);
-            fs2_gej_add_masks(&sum, &acc, &t, NULL, NULL);
-            fs2_gej_cmov(&acc, &sum, nz & ~acc_inf);
-            fs2_gej_cmov(&acc, &t, nz & acc_inf);
-            acc_inf &= ~nz;
-        }
-    }
-    fs2_wipe(digit, sizeof digit);
-    fs2_wipe(negs, sizeof negs);
-    *r = acc;
-}
-
-/* r = k*P for P of order n, constant time in k, from the public key's
- * cached affine tables tab[0][j] = (j + 1) P and tab[1][j] = (j + 1) 2^128 P
- * (public): k = k0 + 2^128 k1, each half in 26 signed 5-bit windows over
- * its own table, the two streams sharing 125 doublings instead of 255,
- * with mixed additions.
+/* r = k*P, constant time in k, over affine tables of public points:
+ * tab[0][j] = (j + 1) P and, with two streams, tab[1][j] = (j + 1) 2^128 P.
+ * One stream: k in 52 signed 5-bit windows over tab[0], 255 doublings.
+ * Two streams: k = k0 + 2^128 k1, each half in 26 signed 5-bit windows over
+ * its own table, the two sharing 125 doublings. Every addition is mixed
+ * (the table point affine), its entry read by a full scan.
  *
- * Exceptional additions: before the additions of window i the accumulator
- * is A P with A = 32 (2^128 H + L) (+ the low digit d0 of this window for
- * the second addition), H and L the two halves' digit prefixes above i,
- * |H|, |L| <= 2^(123 - 5i) + 1. For i >= 1, |A| < 2^252 < n / 2, so
- * A = +-d0 or A = +-2^128 d1 (mod n) holds over the integers, which signed
- * 5-bit digits allow only when every digit so far is zero: the
- * accumulator is then infinity, which the masks handle. Only window 0 can
- * meet acc = +-t with both finite, and uses the complete formula. */
-static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge (*tab)[16], const uint64_t k[4])
+ * Exceptional additions (the mixed formula has no special cases; the
+ * accumulator's infinity is tracked by masks): before the additions of
+ * window i the accumulator is A P with A = 32 V, V the value of the digits
+ * above i (two streams: A = 32 (2^128 H + L), H and L the halves' digit
+ * prefixes, plus the first stream's digit d0 for the second addition).
+ * For i >= 1, |A| < 2^252 < n / 2, so A = +-d (mod n) for the table
+ * multiple d being added (|d| <= 16, or 2^128 d1) would hold over the
+ * integers, which signed 5-bit digits allow only when every digit so far
+ * is zero: the accumulator is then infinity, which the masks handle. Only
+ * window 0 can meet acc = +-t with both finite (k = n + 2 d0 and the
+ * like), and it uses the complete formula. */
+static void fs2_ecmult_const_windows(fs2_gej *r, const fs2_ge (*tab)[16], int streams, const uint64_t k[4])
 {
     fs2_gej acc, tj, sum;
     fs2_ge t;
-    unsigned digit[2][26], negs[2][26];
+    int windows = 52 / streams;
+    unsigned digit[2][52], negs[2][52];
 
-    for (int c = 0; c < 2; c++) {
-        uint64_t half[4] = {k[2 * c], k[2 * c + 1], 0, 0};
+    for (int c = 0; c < streams; c++) {
+        uint64_t part[4] = {k[0], k[1], k[2], k[3]};
+        if (streams == 2)
+            part[0] = k[2 * c], part[1] = k[2 * c + 1], part[2] = part[3] = 0;
         unsigned carry = 0;
-        for (unsigned i = 0; i < 26; i++) {
+        for (int i = 0; i < windows; i++) {
             unsigned cy;
-            digit[c][i] = fs2_recode_step(fs2_scalar_bits(half, 5 * i, 5) + carry, 5, &negs[c][i], &cy);
+            digit[c][i] = fs2_recode_step(fs2_scalar_bits(part, 5 * (unsigned)i, 5) + carry, 5, &negs[c][i], &cy);
             carry = cy;
         }
-        fs2_wipe(half, sizeof half);
+        fs2_wipe(part, sizeof part);
     }
 
     uint64_t acc_inf = ~(uint64_t)0;
     fs2_gej_set_infinity(&acc);
-    for (int i = 25; i >= 0; i--) {
-        if (i != 25)
+    for (int i = windows - 1; i >= 0; i--) {
+        if (i != windows - 1)
             for (int j = 0; j < 5; j++)
                 fs2_gej_double(&acc, &acc);
-        for (int c = 0; c < 2; c++) {
+        for (int c = 0; c < streams; c++) {
             uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
             fs2_select_limbs(&t, (const uint64_t *)tab[c], 16, 8, digit[c][i]);
             fs2_fe_cneg(&t.y, (uint64_t)0 - negs[c][i]);
@@ -220,6 +185,26 @@ static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge (*tab)[16], const ui
     fs2_wipe(&tj, sizeof tj);
     fs2_wipe(&sum, sizeof sum);
     *r = acc;
+}
+
+/* r = k*P for an affine P of order n, constant time in k; P is PUBLIC (a
+ * ciphertext's C1, a key-exchange peer's point, a public key): its table
+ * 1P..16P is made affine in variable time (fs2_gej_multiples16_var). */
+static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
+{
+    fs2_ge tab[1][16];
+    fs2_gej pj;
+    fs2_gej_set_ge(&pj, p);
+    fs2_gej_multiples16_var(tab[0], &pj);
+    fs2_ecmult_const_windows(r, (const fs2_ge(*)[16])tab, 1, k);
+}
+
+/* r = k*P for P of order n, constant time in k, from the public key's
+ * cached affine tables tab[0][j] = (j + 1) P and tab[1][j] = (j + 1) 2^128 P
+ * (two 128-bit streams: 125 doublings instead of 255). */
+static void fs2_ecmult_const_split(fs2_gej *r, const fs2_ge (*tab)[16], const uint64_t k[4])
+{
+    fs2_ecmult_const_windows(r, tab, 2, k);
 }
 
 /* width-w NAF of a public 256-bit k: digits odd in (-2^(w-1), 2^(w-1)) or 0.
