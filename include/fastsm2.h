@@ -343,6 +343,12 @@ FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);
 /* ------------------------------------------------------------------------ */
 /* Batches: many independent operations, spread over threads                */
 /* ------------------------------------------------------------------------ */
+/* The helper threads a batch call starts (threads - 1 of them, at most 63)
+ * are kept for later calls: they poll for a few tens of microseconds after
+ * a call, then sleep until the next. They block all signals, are not
+ * inherited by a child after fork(), and are stopped when the library is
+ * unloaded or the process exits. A batch call made while another thread's
+ * batch is running runs on the calling thread alone. */
 
 /** Sign n digests (n*32 bytes) into n raw signatures (n*64 bytes), fresh k
  *  for each. keys holds nkeys keys: 1 (one key signs all) or n (key i signs

@@ -37,6 +37,13 @@ FS2_HIDDEN int fs2_random_os(void *buf, size_t n);
  * block counter `counter` (words 12-13), nonce 0. */
 FS2_HIDDEN void fs2_chacha20_blocks(unsigned char *out, const uint32_t key[8], uint64_t counter, size_t nblocks);
 
+/* Run fn(ctx, c) for every chunk c in [0, nchunks) on up to `threads`
+ * threads, the caller's among them, chunks claimed one at a time; returns
+ * when all have run. The helper threads are kept for later calls
+ * (src/pool.c). */
+typedef void (*fs2_chunk_fn)(void *ctx, size_t chunk);
+FS2_HIDDEN void fs2_pool_run(fs2_chunk_fn fn, void *ctx, size_t nchunks, unsigned threads);
+
 /* Little-endian 32-bit load (ChaCha20 keys). */
 static inline uint32_t fs2_load32_le(const unsigned char *p)
 {

@@ -17,10 +17,19 @@
  *  - a fresh public key (whose cached tables are made on its second use,
  *    by one thread while the others go on without them) verified by four
  *    threads at once gives the right answer for every item, and so do the
- *    single verifications and encryptions that follow.
+ *    single verifications and encryptions that follow;
+ *  - the kept helper threads (src/pool.c): a child after fork() signs a
+ *    batch on several threads and exits (its exit joins no helper of the
+ *    parent's: that would hang, which a time limit turns into a failure);
+ *    two application threads calling batches at once both get right
+ *    results (one of them runs without the pool).
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -305,6 +314,62 @@ static void test_fresh_key_race(void)
     }
 }
 
+/* n items signed in one batch on `threads` threads, each checked with
+ * fastsm2_verify_digest; 1 if all are right. */
+static int batch_signs_right(size_t n, unsigned threads)
+{
+    static _Thread_local unsigned char d[64 * 32], sg[64 * 64];
+    static _Thread_local unsigned salt;
+    if (n > 64)
+        return 0;
+    salt++; /* the digests need not be random; the test's generator is not thread-safe */
+    for (size_t i = 0; i < 32 * n; i++)
+        d[i] = (unsigned char)(i * 29 + salt * 7);
+    if (fastsm2_sign_digest_batch(sg, &keys[1], 1, d, n, threads) != FASTSM2_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (fastsm2_verify_digest(&pubs[1], d + 32 * i, sg + 64 * i) != 1)
+            return 0;
+    return 1;
+}
+
+static void test_pool_fork(void)
+{
+    /* the parent's helpers exist (earlier tests ran batches on threads) */
+    CHECK(batch_signs_right(64, 3));
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        alarm(60); /* a hang in the child becomes SIGALRM */
+        int ok = batch_signs_right(64, 3) && batch_signs_right(40, 2);
+        exit(ok ? 0 : 1); /* exit runs the library's destructor */
+    }
+    CHECK(batch_signs_right(64, 2)); /* the parent's pool still works */
+    int status = 0;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void *concurrent_caller(void *arg)
+{
+    int *ok = arg;
+    for (int i = 0; i < 20; i++)
+        *ok &= batch_signs_right(33, 2);
+    return NULL;
+}
+
+static void test_pool_concurrent(void)
+{
+    pthread_t t[2];
+    int ok[2] = {1, 1};
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&t[i], NULL, concurrent_caller, &ok[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    CHECK(ok[0] && ok[1]);
+}
+
 static void test_empty(void)
 {
     unsigned char s[64];
@@ -499,6 +564,8 @@ int main(void)
     test_fresh_nonces();
     test_verify_batches();
     test_fresh_key_race();
+    test_pool_fork();
+    test_pool_concurrent();
     test_empty();
     test_sign_bad_args();
     test_verify_bad_args();

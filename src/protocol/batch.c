@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Batch entry points: many independent signatures / verifications
- * (GB/T 32918.2 clauses 6-7 for each item), spread over threads. The GPU
- * and SIMD multi-buffer backends will slot in behind these signatures. */
-#include <pthread.h>
+ * (GB/T 32918.2 clauses 6-7 for each item), spread over threads in chunks
+ * (signing: groups of FS2_GEN_MANY_MAX; verification: FS2_VERIFY_CHUNK
+ * items) that the threads of src/pool.c claim one at a time. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "protocol/protocol.h"
 
 typedef struct {
-    size_t begin, end;
+    size_t n;
     /* sign */
     unsigned char *sigs;
     const fastsm2_privkey *keys;
@@ -20,14 +21,23 @@ typedef struct {
     const fastsm2_pubkey *pubs;
     size_t npubs;
     const unsigned char *vsigs;
-    int status;
+    atomic_int status; /* FASTSM2_OK, or the first error met */
 } batch_job;
 
-/* Items [begin, end) in groups of FS2_GEN_MANY_MAX: the group's nonces
- * come from one OS call and its points [k]G share one field inversion
- * (the backend's ecmult_gen_many). An item whose nonce is out of range or
- * gives r = 0, r + k = n or s = 0 (probability about 2^-224) is signed
- * again alone with fresh nonces, as fastsm2_sign_digest does. */
+/* Items a verification chunk takes (a signing chunk is one group). */
+#define FS2_VERIFY_CHUNK 8
+
+static void job_fail(batch_job *j, int ret)
+{
+    int ok = FASTSM2_OK;
+    atomic_compare_exchange_strong(&j->status, &ok, ret);
+}
+
+/* Items [begin, begin + m) as one group (m <= FS2_GEN_MANY_MAX): the
+ * group's nonces come from one OS call and its points [k]G share one field
+ * inversion (the backend's ecmult_gen_many). An item whose nonce is out of
+ * range or gives r = 0, r + k = n or s = 0 (probability about 2^-224) is
+ * signed again alone with fresh nonces, as fastsm2_sign_digest does. */
 static int sign_group(batch_job *j, size_t begin, size_t m)
 {
     const fs2_backend *be = fs2_backend_get();
@@ -70,71 +80,35 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
     return ret;
 }
 
-static void *sign_worker(void *arg)
+static void sign_chunk(void *arg, size_t chunk)
 {
     batch_job *j = arg;
-    j->status = FASTSM2_OK;
-    for (size_t i = j->begin; i < j->end; i += FS2_GEN_MANY_MAX) {
-        size_t m = j->end - i < FS2_GEN_MANY_MAX ? j->end - i : FS2_GEN_MANY_MAX;
-        int ret = sign_group(j, i, m);
-        if (ret != FASTSM2_OK) {
-            j->status = ret;
-            break;
-        }
-    }
-    return NULL;
+    size_t begin = chunk * FS2_GEN_MANY_MAX;
+    size_t m = j->n - begin < FS2_GEN_MANY_MAX ? j->n - begin : FS2_GEN_MANY_MAX;
+    if (atomic_load(&j->status) != FASTSM2_OK)
+        return; /* the call fails anyway */
+    int ret = sign_group(j, begin, m);
+    if (ret != FASTSM2_OK)
+        job_fail(j, ret);
 }
 
-static void *verify_worker(void *arg)
+static void verify_chunk(void *arg, size_t chunk)
 {
     batch_job *j = arg;
-    for (size_t i = j->begin; i < j->end; i++) {
+    size_t end = (chunk + 1) * FS2_VERIFY_CHUNK < j->n ? (chunk + 1) * FS2_VERIFY_CHUNK : j->n;
+    for (size_t i = chunk * FS2_VERIFY_CHUNK; i < end; i++) {
         const fastsm2_pubkey *p = j->npubs == 1 ? &j->pubs[0] : &j->pubs[i];
         j->results[i] = fastsm2_verify_digest(p, j->digests + 32 * i, j->vsigs + 64 * i);
     }
-    j->status = FASTSM2_OK;
-    return NULL;
 }
 
-static unsigned thread_count(unsigned threads, size_t n)
+static unsigned thread_count(unsigned threads)
 {
     if (threads == 0) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         threads = c > 0 ? (unsigned)c : 1;
     }
-    if (threads > 256)
-        threads = 256;
-    if ((size_t)threads > n)
-        threads = (unsigned)(n ? n : 1);
     return threads;
-}
-
-/* Split [0, n) into equal runs and run worker on each; the calling thread
- * takes the first run. Returns the first non-OK job status. */
-static int run_jobs(batch_job *proto, size_t n, unsigned threads, void *(*worker)(void *))
-{
-    batch_job jobs[256];
-    pthread_t tids[256];
-    int started[256] = {0};
-    threads = thread_count(threads, n);
-    for (unsigned t = 0; t < threads; t++) {
-        jobs[t] = *proto;
-        jobs[t].begin = n * t / threads;
-        jobs[t].end = n * (t + 1) / threads;
-    }
-    for (unsigned t = 1; t < threads; t++)
-        started[t] = pthread_create(&tids[t], NULL, worker, &jobs[t]) == 0;
-    worker(&jobs[0]);
-    for (unsigned t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(tids[t], NULL);
-        else
-            worker(&jobs[t]); /* could not start a thread: do it here */
-    }
-    for (unsigned t = 0; t < threads; t++)
-        if (jobs[t].status != FASTSM2_OK)
-            return jobs[t].status;
-    return FASTSM2_OK;
 }
 
 int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys,
@@ -156,7 +130,10 @@ int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, 
     proto.keys = keys;
     proto.nkeys = nkeys;
     proto.digests = digests;
-    int ret = run_jobs(&proto, n, threads, sign_worker);
+    proto.n = n;
+    atomic_init(&proto.status, FASTSM2_OK);
+    fs2_pool_run(sign_chunk, &proto, (n + FS2_GEN_MANY_MAX - 1) / FS2_GEN_MANY_MAX, thread_count(threads));
+    int ret = atomic_load(&proto.status);
     if (ret != FASTSM2_OK)
         memset(sigs, 0, 64 * n);
     return ret;
@@ -183,5 +160,8 @@ int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t
     proto.npubs = npubs;
     proto.digests = digests;
     proto.vsigs = sigs;
-    return run_jobs(&proto, n, threads, verify_worker);
+    proto.n = n;
+    atomic_init(&proto.status, FASTSM2_OK);
+    fs2_pool_run(verify_chunk, &proto, (n + FS2_VERIFY_CHUNK - 1) / FS2_VERIFY_CHUNK, thread_count(threads));
+    return FASTSM2_OK;
 }
