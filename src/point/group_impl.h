@@ -51,6 +51,7 @@ static inline void fs2_gej_cmov(fs2_gej *r, const fs2_gej *a, uint64_t mask)
  * the two chains (through Y: A, B; through Z and X: Z^2, M) ran the
  * doubling in 90 ns here against 104 ns for the same formula computed
  * chain by chain (docs/BENCHMARKS.md). Infinity stays infinity (Z3 = 0).
+ * r may be a: nothing of a is read after r->z is written.
  * B and C are a's X and Y rescaled to Z3 (X Y^2, Y Y^3): with a1 not NULL
  * they are kept there, a co-Z copy of a for fs2_coz_add. */
 static inline __attribute__((always_inline)) void fs2_gej_double_impl(fs2_gej *r, fs2_ge *a1, const fs2_gej *a)
