@@ -343,7 +343,8 @@ static inline int fs2_s62_is_zero_var(const fs2_s62 *a)
 /* r = x^-1 mod M for x in [0, M) (0 maps to 0), in VARIABLE time: for
  * public values only (the _var suffix). Batches of 62 divsteps (above)
  * until g = 0, each applied to f, g, d, e as in the constant-time version;
- * about three times faster than it (docs/BENCHMARKS.md). */
+ * 0.91-1.03 us against its 1.46 us on the seventh pass's machine
+ * (docs/BENCHMARKS.md). */
 static inline void fs2_modinv_var(uint64_t r[4], const uint64_t x[4], const fs2_modinfo *mi)
 {
     fs2_modinv_state s;
