@@ -18,7 +18,19 @@ typedef struct {
     size_t ctcap, ctlen;
     unsigned char *pt;
     size_t ptcap, ptlen;
+    /* kx: the peer (responder) and its R, made once; this side's context */
+    fastsm2_privkey peer;
+    fastsm2_pubkey peer_pub;
+    unsigned char ra[65], rb[65], ka[16];
+    fastsm2_kx_ctx kx;
 } fs_ctx;
+
+/* The responder's fixed nonce (any value in [1, n-1]): its R is made in
+ * set-up and again in the check. */
+static const unsigned char fs_kx_nonce[32] = {
+    0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+    0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+};
 
 static void fs_teardown(void *p)
 {
@@ -26,6 +38,8 @@ static void fs_teardown(void *p)
     if (!x)
         return;
     fastsm2_privkey_clear(&x->gen);
+    fastsm2_privkey_clear(&x->peer);
+    fastsm2_kx_clear(&x->kx);
     free(x->ct);
     free(x->pt);
     free(x);
@@ -95,6 +109,17 @@ static int fs_run_decrypt(void *p)
     return fastsm2_decrypt(x->pt, &x->ptlen, &x->env->key, x->ct, x->ctlen, FASTSM2_CT_DER) == FASTSM2_OK;
 }
 
+/* One side's whole key exchange (the initiator): init (Z_A, Z_B), R_A,
+ * then U and a 16-byte key from the peer's R_B. */
+static int fs_run_kx(void *p)
+{
+    fs_ctx *x = p;
+    return fastsm2_kx_init(&x->kx, FASTSM2_KX_INITIATOR, &x->env->key, NULL, 0, &x->peer_pub, NULL, 0) ==
+               FASTSM2_OK &&
+           fastsm2_kx_start(&x->kx, x->ra) == FASTSM2_OK &&
+           fastsm2_kx_compute(&x->kx, x->ka, sizeof(x->ka), x->rb, sizeof(x->rb)) == FASTSM2_OK;
+}
+
 static int fs_run_sm3(void *p)
 {
     fs_ctx *x = p;
@@ -134,6 +159,27 @@ static void *fs_setup_decrypt(const bench_env *env, const bench_case *c)
         fs_teardown(x);
         return NULL;
     }
+    return x;
+}
+
+/* The responder: its own key, and R_B = [fs_kx_nonce] G sent to us. */
+static int fs_kx_responder(fs_ctx *x, fastsm2_kx_ctx *b, unsigned char rb[65])
+{
+    return fastsm2_kx_init(b, FASTSM2_KX_RESPONDER, &x->peer, NULL, 0, &x->env->pub, NULL, 0) == FASTSM2_OK &&
+           fastsm2_kx_start_with_nonce(b, rb, fs_kx_nonce) == FASTSM2_OK;
+}
+
+static void *fs_setup_kx(const bench_env *env, const bench_case *c)
+{
+    fs_ctx *x = fs_setup(env, c);
+    fastsm2_kx_ctx b;
+    if (x && (fastsm2_privkey_generate(&x->peer) != FASTSM2_OK ||
+              fastsm2_privkey_pubkey(&x->peer_pub, &x->peer) != FASTSM2_OK || !fs_kx_responder(x, &b, x->rb))) {
+        bench_fail(IMPL, c->op, "the responder's key or R failed while preparing");
+        fs_teardown(x);
+        x = NULL;
+    }
+    fastsm2_kx_clear(&b);
     return x;
 }
 
@@ -249,6 +295,29 @@ static int fs_check_decrypt(void *p)
     return fs_check_encrypt(p); /* and the ciphertext is OpenSSL's too */
 }
 
+/* The responder, from the last R_A, must reach the same key, and the two
+ * confirmations must pass both ways. */
+static int fs_check_kx(void *p)
+{
+    fs_ctx *x = p;
+    const char *op = x->c->op;
+    fastsm2_kx_ctx b;
+    unsigned char rb[65], kb[16], sa[32], sb[32];
+    int ok = 0;
+    if (!fs_kx_responder(x, &b, rb) || memcmp(rb, x->rb, sizeof(rb)) != 0)
+        bench_fail(IMPL, op, "the responder's R_B differs from the one used");
+    else if (fastsm2_kx_compute(&b, kb, sizeof(kb), x->ra, sizeof(x->ra)) != FASTSM2_OK ||
+             memcmp(kb, x->ka, sizeof(kb)) != 0)
+        bench_fail(IMPL, op, "the two sides' keys differ");
+    else if (fastsm2_kx_confirmation(sb, &b) != FASTSM2_OK || fastsm2_kx_verify_confirmation(&x->kx, sb) != FASTSM2_OK ||
+             fastsm2_kx_confirmation(sa, &x->kx) != FASTSM2_OK || fastsm2_kx_verify_confirmation(&b, sa) != FASTSM2_OK)
+        bench_fail(IMPL, op, "a key confirmation (S_A, S_B) fails");
+    else
+        ok = 1;
+    fastsm2_kx_clear(&b);
+    return ok;
+}
+
 static int fs_check_sm3(void *p)
 {
     fs_ctx *x = p;
@@ -283,6 +352,7 @@ const bench_case bench_fastsm2_cases[] = {
     FS_CASE("decrypt-32", 32, 0, fs_setup_decrypt, fs_run_decrypt, fs_check_decrypt),
     FS_CASE("encrypt-4096", 4096, 0, fs_setup, fs_run_encrypt, fs_check_encrypt),
     FS_CASE("decrypt-4096", 4096, 0, fs_setup_decrypt, fs_run_decrypt, fs_check_decrypt),
+    FS_CASE("kx", 0, 0, fs_setup_kx, fs_run_kx, fs_check_kx),
     FS_CASE("sm3-64", 64, 1, fs_setup, fs_run_sm3, fs_check_sm3),
     FS_CASE("sm3-1024", 1024, 1, fs_setup, fs_run_sm3, fs_check_sm3),
     FS_CASE("sm3-8192", 8192, 1, fs_setup, fs_run_sm3, fs_check_sm3),

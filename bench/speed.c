@@ -47,6 +47,7 @@ static const bench_row rows[] = {
     { "decrypt-32", NULL },
     { "encrypt-4096", NULL },
     { "decrypt-4096", NULL },
+    { "kx", NULL },
     { "sm3-64", NULL },
     { "sm3-1024", NULL },
     { "sm3-8192", NULL },
