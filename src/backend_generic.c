@@ -19,6 +19,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_generic = {
     .ecmult_gen = fs2_be_ecmult_gen,
     .ecmult_const = fs2_be_ecmult_const,
     .verify_check = fs2_be_verify_check,
+    .ecmult_var = fs2_be_ecmult_var,
     .pub_precompute = fs2_be_pub_precompute,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,

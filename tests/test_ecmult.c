@@ -191,6 +191,23 @@ static void test_backend(const fs2_backend *b)
         affine_from_ossl(&want, pt);
         b->ecmult_const(&got, &base, NULL, k);
         CHECK(affine_eq(&got, &want));
+        /* kP in variable time (public k and P), and with k cut to its
+         * low 128 bits (key exchange's x-bar: 128 doublings) */
+        CHECK(b->ecmult_var != NULL);
+        b->ecmult_var(&got, &base, k);
+        CHECK(affine_eq(&got, &want));
+        {
+            uint64_t lo[4] = {k[0], k[1], 0, 0};
+            BIGNUM *bl = bn_of(lo);
+            EC_POINT *pl = EC_POINT_new(grp);
+            fs2_affine wl;
+            EC_POINT_mul(grp, pl, NULL, q, bl, bnctx);
+            affine_from_ossl(&wl, pl);
+            b->ecmult_var(&got, &base, lo);
+            CHECK(affine_eq(&got, &wl));
+            EC_POINT_free(pl);
+            BN_free(bl);
+        }
         /* kP with 2^128 P cached: two 128-bit streams */
         b->ecmult_const(&got, &base, &tab, k);
         CHECK(affine_eq(&got, &want));

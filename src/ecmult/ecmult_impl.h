@@ -18,6 +18,8 @@
  *                      the x check done projectively (no inversion).
  *  fs2_ecmult_const_split  k*P for a public key P with its cached tables:
  *                      two constant-time 128-bit streams (encryption).
+ *  fs2_ecmult_sum_var  the sum under fs2_ecmult_verify_var, also alone for
+ *                      k*P with public k and P (key exchange's [x-bar]R).
  *
  * Scalars are canonical 4 x 64-bit little-endian integers < n.
  */
@@ -240,16 +242,19 @@ static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
     return len;
 }
 
-/* Verification core: 1 iff s*G + t*P is finite and its x mod n equals v.
- * With the public key's cached tables (tab[0][j] = (j + 1) P, tab[1][j] =
- * (j + 1) 2^128 P, affine) the scalars are split into 128-bit halves,
- * s = s0 + 2^128 s1 and t = t0 + 2^128 t1, and the four wNAF streams over
- * G, 2^128 G (fixed tables), P and 2^128 P share 128 doublings instead of
- * 256, all with mixed additions. tab NULL: two 256-bit streams, the odd
- * multiples of P made here in Jacobian form. */
-static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
-                                 const uint64_t v[4])
+/* acc = s*G + t*P in variable time (public s, t and P). With the public
+ * key's cached tables (tab[0][j] = (j + 1) P, tab[1][j] = (j + 1) 2^128 P,
+ * affine) the scalars are split into 128-bit halves, s = s0 + 2^128 s1 and
+ * t = t0 + 2^128 t1, and the four wNAF streams over G, 2^128 G (fixed
+ * tables), P and 2^128 P share 128 doublings instead of 256, all with
+ * mixed additions. tab NULL: two 256-bit streams, the odd multiples of P
+ * made here in Jacobian form. s NULL: no G stream (acc = t*P, as many
+ * doublings as t has bits). */
+static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const uint64_t t[4], const fs2_ge *p,
+                               const fs2_ge (*tab)[16])
 {
+    static const uint64_t zero[4] = {0, 0, 0, 0};
+    const uint64_t *s = s_in ? s_in : zero;
     int ws[2][258], wt[2][258], len = 0, streams = tab ? 2 : 1;
     const fs2_table_point *gtab[2] = {fs2_g_odd, fs2_g128_odd};
     fs2_gej ptab[8], acc, p2;
@@ -300,6 +305,16 @@ static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const
             }
         }
     }
+    *acc_out = acc;
+}
+
+/* Verification core: 1 iff s*G + t*P (fs2_ecmult_sum_var) is finite and
+ * its x mod n equals v. */
+static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
+                                 const uint64_t v[4])
+{
+    fs2_gej acc;
+    fs2_ecmult_sum_var(&acc, s, t, p, tab);
     if (fs2_gej_is_infinity_var(&acc))
         return 0;
     /* x1 = X / Z^2; x1 mod n == v  <=>  X == v Z^2, or X == (v + n) Z^2 when

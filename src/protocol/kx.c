@@ -150,9 +150,10 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
     memcpy(dd.v, x->d, 32);
     fs2_sc_add(&t, &t, &dd);
     /* A6-A7 / B4-B5: U = [h t](P_peer + [x-bar_peer] R_peer), h = 1. The
-     * point in brackets is public; only t is secret. */
+     * point in brackets is public (x-bar and R_peer too: variable time, 128
+     * doublings); only t is secret. */
     xbar(xb, pr.x);
-    b->ecmult_const(&q, &pr, NULL, xb);
+    b->ecmult_var(&q, &pr, xb);
     fs2_point_add_var(&q, &x->peer_pub, &q);
     uint64_t qinf = q.infinity;
     if (!qinf)
