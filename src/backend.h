@@ -47,9 +47,12 @@ typedef struct fs2_backend {
      * tables from pub_precompute (halves the doublings), or NULL. */
     int (*verify_check)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
                         const uint64_t v[4]);
-    /* r = k*P, P a validated affine point, k < n, both public: variable
-     * time (as few doublings as k has bits). */
-    void (*ecmult_var)(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);
+    /* Key exchange's U = [t](P + [x]R) (GB/T 32918.3 6.1 A7 / B5, h = 1),
+     * P and R validated affine points, x and t < n. Constant time in t;
+     * variable time in the public x, P and R (x of 128 bits: 128
+     * doublings). U = infinity when P + [x]R is. */
+    void (*ecmult_kx)(fs2_affine *u, const fs2_affine *p, const fs2_affine *r, const uint64_t x[4],
+                      const uint64_t t[4]);
     /* The tables of a validated public point P (variable time). */
     void (*pub_precompute)(fs2_pubtab *r, const fs2_affine *p);
     /* Multi-buffer SM3: sm3_lanes independent states hashed at once (1 when

@@ -130,7 +130,11 @@ static int armv8_verify_check(const uint64_t s[4], const uint64_t t[4], const fs
     return fs2_be_verify_check(s, t, p, tab, v);
 }
 
-static void armv8_ecmult_var(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]) { fs2_be_ecmult_var(r, p, k); }
+static void armv8_ecmult_kx(fs2_affine *u, const fs2_affine *p, const fs2_affine *r, const uint64_t x[4],
+                            const uint64_t t[4])
+{
+    fs2_be_ecmult_kx(u, p, r, x, t);
+}
 
 static void armv8_pub_precompute(fs2_pubtab *r, const fs2_affine *p) { fs2_be_pub_precompute(r, p); }
 
@@ -160,7 +164,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8 = {
     .ecmult_gen = armv8_ecmult_gen,
     .ecmult_const = armv8_ecmult_const,
     .verify_check = armv8_verify_check,
-    .ecmult_var = armv8_ecmult_var,
+    .ecmult_kx = armv8_ecmult_kx,
     .pub_precompute = armv8_pub_precompute,
     .sm3_lanes = FS2_SM3_NEON_LANES,
     .sm3_compress_lanes = fs2_sm3_compress_x4_neon,
@@ -177,7 +181,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_armv8_sm3 = {
     .ecmult_gen = armv8_ecmult_gen,
     .ecmult_const = armv8_ecmult_const,
     .verify_check = armv8_verify_check,
-    .ecmult_var = armv8_ecmult_var,
+    .ecmult_kx = armv8_ecmult_kx,
     .pub_precompute = armv8_pub_precompute,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1_armv8_sm3,

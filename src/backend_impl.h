@@ -132,18 +132,27 @@ static int fs2_be_verify_check(const uint64_t s[4], const uint64_t t[4], const f
     return fs2_ecmult_verify_var(s, t, &g, tab ? (const fs2_ge(*)[16])tab->xy : NULL, v);
 }
 
-/* r = k*P for a public k and a public validated P, in variable time (key
- * exchange's [x-bar]R: a 128-bit k takes 128 doublings, not 256). The
- * affine form by a variable-time inversion: the result is public too. */
-static void fs2_be_ecmult_var(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])
+/* Key exchange's U = [t](P + [x]R): Q = P + [x]R in variable time (x, P
+ * and R are public; a 128-bit x takes 128 doublings), kept Jacobian for
+ * the table of the constant-time [t]Q, so the one inversion is U's. Q =
+ * infinity (public) gives U = infinity. */
+static void fs2_be_ecmult_kx(fs2_affine *u, const fs2_affine *p, const fs2_affine *r, const uint64_t x[4],
+                             const uint64_t t[4])
 {
     fs2_ge g;
-    fs2_gej j;
-    fs2_fe zi;
+    fs2_gej q, j;
+    fs2_be_ge_from_affine(&g, r);
+    fs2_ecmult_sum_var(&q, NULL, x, &g, NULL);
     fs2_be_ge_from_affine(&g, p);
-    fs2_ecmult_sum_var(&j, NULL, k, &g, NULL);
-    fs2_fe_inv_var(&zi, &j.z);
-    fs2_be_affine_from_ge(r, &g, fs2_gej_to_ge_zinv(&g, &j, &zi));
+    fs2_gej_add_ge_var(&q, &q, &g);
+    if (fs2_gej_is_infinity_var(&q)) {
+        memset(u, 0, sizeof *u);
+        u->infinity = 1;
+        return;
+    }
+    fs2_ecmult_const_gej(&j, &q, t);
+    fs2_be_affine_from_gej(u, &j);
+    fs2_wipe(&j, sizeof j);
 }
 
 /* The tables a public key caches: (j + 1) P and (j + 1) 2^128 P for

@@ -12,7 +12,8 @@
                                                const uint64_t k[4]);                                  \
     FS2_HIDDEN int fs2_##level##_verify_check(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, \
                                               const fs2_pubtab *tab, const uint64_t v[4]);           \
-    FS2_HIDDEN void fs2_##level##_ecmult_var(fs2_affine *r, const fs2_affine *p, const uint64_t k[4]);  \
+    FS2_HIDDEN void fs2_##level##_ecmult_kx(fs2_affine *u, const fs2_affine *p, const fs2_affine *r,    \
+                                            const uint64_t x[4], const uint64_t t[4]);               \
     FS2_HIDDEN void fs2_##level##_pub_precompute(fs2_pubtab *r, const fs2_affine *p);                \
     FS2_HIDDEN void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]);                \
     FS2_HIDDEN void fs2_##level##_ecmult_gen_many(fs2_affine *r, const uint64_t (*k)[4], size_t n);  \
@@ -35,9 +36,10 @@
     {                                                                                                \
         return fs2_be_verify_check(s, t, p, tab, v);                                                \
     }                                                                                                \
-    void fs2_##level##_ecmult_var(fs2_affine *r, const fs2_affine *p, const uint64_t k[4])           \
+    void fs2_##level##_ecmult_kx(fs2_affine *u, const fs2_affine *p, const fs2_affine *r,            \
+                                 const uint64_t x[4], const uint64_t t[4])                           \
     {                                                                                                \
-        fs2_be_ecmult_var(r, p, k);                                                                  \
+        fs2_be_ecmult_kx(u, p, r, x, t);                                                             \
     }                                                                                                \
     void fs2_##level##_pub_precompute(fs2_pubtab *r, const fs2_affine *p) { fs2_be_pub_precompute(r, p); } \
     void fs2_##level##_scalar_inv_mont(uint64_t r[4], const uint64_t a[4]) { fs2_be_scalar_inv_mont(r, a); } \

@@ -191,22 +191,27 @@ static void test_backend(const fs2_backend *b)
         affine_from_ossl(&want, pt);
         b->ecmult_const(&got, &base, NULL, k);
         CHECK(affine_eq(&got, &want));
-        /* kP in variable time (public k and P), and with k cut to its
-         * low 128 bits (key exchange's x-bar: 128 doublings) */
-        CHECK(b->ecmult_var != NULL);
-        b->ecmult_var(&got, &base, k);
-        CHECK(affine_eq(&got, &want));
+        /* key exchange's U = [t](P + [x]R): R = kG, x = k's low 128 bits
+         * (as x-bar), t another scalar case */
+        CHECK(b->ecmult_kx != NULL);
         {
-            uint64_t lo[4] = {k[0], k[1], 0, 0};
-            BIGNUM *bl = bn_of(lo);
-            EC_POINT *pl = EC_POINT_new(grp);
-            fs2_affine wl;
-            EC_POINT_mul(grp, pl, NULL, q, bl, bnctx);
-            affine_from_ossl(&wl, pl);
-            b->ecmult_var(&got, &base, lo);
-            CHECK(affine_eq(&got, &wl));
-            EC_POINT_free(pl);
+            uint64_t lo[4] = {k[0], k[1], 0, 0}, t[4];
+            scalar_case(t, (i * 11 + 5) % 400);
+            BIGNUM *bl = bn_of(lo), *bt = bn_of(t);
+            EC_POINT *rp = EC_POINT_new(grp), *qp = EC_POINT_new(grp);
+            fs2_affine ra, wu;
+            EC_POINT_mul(grp, rp, bk, NULL, NULL, bnctx);
+            affine_from_ossl(&ra, rp);
+            EC_POINT_mul(grp, qp, NULL, rp, bl, bnctx);
+            EC_POINT_add(grp, qp, qp, q, bnctx);
+            EC_POINT_mul(grp, qp, NULL, qp, bt, bnctx);
+            affine_from_ossl(&wu, qp);
+            b->ecmult_kx(&got, &base, &ra, lo, t);
+            CHECK(affine_eq(&got, &wu));
+            EC_POINT_free(rp);
+            EC_POINT_free(qp);
             BN_free(bl);
+            BN_free(bt);
         }
         /* kP with 2^128 P cached: two 128-bit streams */
         b->ecmult_const(&got, &base, &tab, k);
@@ -253,6 +258,32 @@ static void test_backend(const fs2_backend *b)
         BN_free(bt);
         BN_free(x);
         BN_free(bk);
+    }
+    /* key exchange's edges, R = P: x = 1 (P + R a doubling), x = 0 (Q = P),
+     * x = n - 1 (Q = infinity, so U is) */
+    {
+        static const uint64_t xs[3][4] = {
+            {1, 0, 0, 0},
+            {0, 0, 0, 0},
+            {0x53BBF40939D54122ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFEFFFFFFFFULL},
+        };
+        uint64_t t[4] = {0x1234, 0x5678, 0x9abc, 0xdef0};
+        BIGNUM *bt = bn_of(t);
+        EC_POINT *qp = EC_POINT_new(grp);
+        for (int c = 0; c < 3; c++) {
+            fs2_affine wu;
+            BIGNUM *bx = bn_of(xs[c]);
+            BN_add_word(bx, 1); /* P + [x]P = [x + 1]P */
+            EC_POINT_mul(grp, qp, NULL, q, bx, bnctx);
+            EC_POINT_mul(grp, qp, NULL, qp, bt, bnctx);
+            affine_from_ossl(&wu, qp);
+            CHECK(wu.infinity == (c == 2));
+            b->ecmult_kx(&got, &base, &base, xs[c], t);
+            CHECK(affine_eq(&got, &wu));
+            BN_free(bx);
+        }
+        EC_POINT_free(qp);
+        BN_free(bt);
     }
     /* sG + tP = infinity (t P = -s G) must fail whatever v is */
     {

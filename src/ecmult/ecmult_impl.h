@@ -19,7 +19,8 @@
  *  fs2_ecmult_const_split  k*P for a public key P with its cached tables:
  *                      two constant-time 128-bit streams (encryption).
  *  fs2_ecmult_sum_var  the sum under fs2_ecmult_verify_var, also alone for
- *                      k*P with public k and P (key exchange's [x-bar]R).
+ *                      k*P with public k and P (key exchange's [x-bar]R,
+ *                      whose Jacobian sum goes on to fs2_ecmult_const_gej).
  *
  * Scalars are canonical 4 x 64-bit little-endian integers < n.
  */
@@ -189,16 +190,22 @@ static void fs2_ecmult_const_windows(fs2_gej *r, const fs2_ge (*tab)[16], int st
     *r = acc;
 }
 
-/* r = k*P for an affine P of order n, constant time in k; P is PUBLIC (a
- * ciphertext's C1, a key-exchange peer's point, a public key): its table
- * 1P..16P is made affine in variable time (fs2_gej_multiples16_var). */
-static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
+/* r = k*P for a P of order n (Jacobian, or affine below), constant time
+ * in k; P is PUBLIC (a ciphertext's C1, a key-exchange peer's point, a
+ * public key): its table 1P..16P is made affine in variable time
+ * (fs2_gej_multiples16_var). */
+static void fs2_ecmult_const_gej(fs2_gej *r, const fs2_gej *p, const uint64_t k[4])
 {
     fs2_ge tab[1][16];
+    fs2_gej_multiples16_var(tab[0], p);
+    fs2_ecmult_const_windows(r, (const fs2_ge(*)[16])tab, 1, k);
+}
+
+static void fs2_ecmult_const(fs2_gej *r, const fs2_ge *p, const uint64_t k[4])
+{
     fs2_gej pj;
     fs2_gej_set_ge(&pj, p);
-    fs2_gej_multiples16_var(tab[0], &pj);
-    fs2_ecmult_const_windows(r, (const fs2_ge(*)[16])tab, 1, k);
+    fs2_ecmult_const_gej(r, &pj, k);
 }
 
 /* r = k*P for P of order n, constant time in k, from the public key's

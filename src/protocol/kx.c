@@ -134,7 +134,7 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
     if (x->state != KX_STARTED)
         return FASTSM2_ERR_STATE;
     const fs2_backend *b = fs2_backend_get();
-    fs2_affine pr, q, u = {{0}, {0}, 1};
+    fs2_affine pr, u = {{0}, {0}, 1};
     /* A6 / B4: the peer's R must be on the curve */
     int ret = fs2_point_load(&pr, peer_R, peer_Rlen);
     if (ret != FASTSM2_OK)
@@ -150,18 +150,15 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
     memcpy(dd.v, x->d, 32);
     fs2_sc_add(&t, &t, &dd);
     /* A6-A7 / B4-B5: U = [h t](P_peer + [x-bar_peer] R_peer), h = 1. The
-     * point in brackets is public (x-bar and R_peer too: variable time, 128
-     * doublings); only t is secret. */
+     * point in brackets is public (x-bar and R_peer too: made in variable
+     * time, 128 doublings); only t is secret. U is infinity when the point
+     * in brackets is. */
     xbar(xb, pr.x);
-    b->ecmult_var(&q, &pr, xb);
-    fs2_point_add_var(&q, &x->peer_pub, &q);
-    uint64_t qinf = q.infinity;
-    if (!qinf)
-        b->ecmult_const(&u, &q, NULL, t.v);
+    b->ecmult_kx(&u, &x->peer_pub, &pr, xb, t.v);
     fs2_wipe(&t, sizeof t);
     fs2_wipe(&rr, sizeof rr);
     fs2_wipe(&dd, sizeof dd);
-    uint64_t uinf = qinf | u.infinity;
+    uint64_t uinf = u.infinity;
     fs2_declassify(&uinf, sizeof uinf); /* failure is public */
     if (uinf) {
         fs2_wipe(&u, sizeof u);
