@@ -3,13 +3,20 @@
  * compiled for AVX2 so that the constant-time table scans (and other
  * copies) use 32-byte vectors. Only called when CPUID reports AVX2. */
 #if defined(__x86_64__)
+#include <immintrin.h>
+/* The whole file for AVX2 (+BMI2, ADX): GCC takes a file-wide target
+ * pragma; clang ignores it and takes an attribute pushed onto every
+ * function instead (popped at the end of the file). The intrinsics header
+ * comes first, outside the push: its functions carry their own targets. */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi2,adx"))), apply_to = function)
+#else
 #pragma GCC target("avx2,bmi2,adx")
+#endif
 #include "backend_x86.h"
 #include "field/field_x86.h"
 #include "field/field_generic.h"
 #include "point/group_impl.h"
-
-#include <immintrin.h>
 
 /* Constant-time table lookup with 32-byte vectors: every entry is loaded
  * and ANDed with a mask that is all ones only for entry idx - 1 (masks come
@@ -68,4 +75,7 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
 #include "backend_impl.h"
 
 FS2_X86_DEFINE(avx2)
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
 #endif

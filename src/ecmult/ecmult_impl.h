@@ -27,6 +27,7 @@
 #ifndef FS2_ECMULT_IMPL_H
 #define FS2_ECMULT_IMPL_H
 
+#include "ct.h"
 #include "ecmult_tables.h"
 
 /* Bits [pos, pos + w) of a 256-bit k (zero past the top), w <= 8. pos is
@@ -51,7 +52,7 @@ static inline unsigned fs2_recode_step(unsigned v, unsigned w, unsigned *neg, un
 {
     unsigned half = 1u << (w - 1);
     unsigned c = (v + half - 1) >> w;   /* 1 iff v > half */
-    unsigned mask = 0u - c;
+    unsigned mask = fs2_ct_mask_u32(c);
     *carry = c;
     *neg = c;
     return (((1u << w) - v) & mask) | (v & ~mask);
@@ -60,8 +61,7 @@ static inline unsigned fs2_recode_step(unsigned v, unsigned w, unsigned *neg, un
 /* All-ones if a == b (small unsigned ints), else 0, without branching. */
 static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)
 {
-    uint64_t x = (uint64_t)(a ^ b);
-    return (uint64_t)0 - ((x - 1) >> 63);
+    return fs2_ct_is_zero_u64((uint64_t)(a ^ b));
 }
 
 /* Constant-time table lookup: copy entry idx - 1 (entries of `width`
@@ -103,7 +103,7 @@ static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
         carry = c;
         fs2_ge t;
         fs2_select_limbs(&t, (const uint64_t *)fs2_gen_table[i], 64, 8, d);
-        fs2_fe_cneg(&t.y, (uint64_t)0 - neg);
+        fs2_fe_cneg(&t.y, fs2_ct_mask_u64(neg));
         uint64_t nz = ~fs2_eq_mask_u(d, 0);
         if (i == 0) { /* the first window sets acc: no addition */
             fs2_gej_set_ge(&acc, &t);
@@ -169,7 +169,7 @@ static void fs2_ecmult_const_windows(fs2_gej *r, const fs2_ge (*tab)[16], int st
         for (int c = 0; c < streams; c++) {
             uint64_t nz = ~fs2_eq_mask_u(digit[c][i], 0);
             fs2_select_limbs(&t, (const uint64_t *)tab[c], 16, 8, digit[c][i]);
-            fs2_fe_cneg(&t.y, (uint64_t)0 - negs[c][i]);
+            fs2_fe_cneg(&t.y, fs2_ct_mask_u64(negs[c][i]));
             fs2_gej_set_ge(&tj, &t);
             if (i == 0) {
                 fs2_gej_add_complete(&sum, &acc, &tj);

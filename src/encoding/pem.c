@@ -2,6 +2,8 @@
 /* PEM armour and strict base64 (RFC 7468, RFC 4648 clause 4); see pem.h. */
 #include "pem.h"
 
+#include "ct.h"
+
 /*
  * Base64 digits without tables or branches on the value: key files carry
  * private keys, so neither a secret-indexed load nor a secret-dependent
@@ -14,7 +16,7 @@
 /* All-ones when lo <= c <= hi (c, lo, hi < 256), else 0. */
 static unsigned mask_in_range(unsigned c, unsigned lo, unsigned hi)
 {
-    return 0u - ((((lo - 1u - c) & (c - hi - 1u)) >> 31) & 1u);
+    return fs2_ct_mask_u32((((lo - 1u - c) & (c - hi - 1u)) >> 31) & 1u);
 }
 
 /* 0..63 -> 'A'..'Z' 'a'..'z' '0'..'9' '+' '/'. */

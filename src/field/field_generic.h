@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ct.h"
 #include "safegcd.h"
 
 typedef unsigned __int128 fs2_u128;
@@ -103,8 +104,7 @@ static inline void fs2_sel4(uint64_t r[4], uint64_t mask, const uint64_t a[4], c
 /* All-ones if a == 0 (all four limbs), else 0. */
 static inline uint64_t fs2_is_zero_mask4(const uint64_t a[4])
 {
-    uint64_t z = a[0] | a[1] | a[2] | a[3];
-    return (uint64_t)0 - (((z | ((uint64_t)0 - z)) >> 63) ^ 1);
+    return fs2_ct_is_zero_u64(a[0] | a[1] | a[2] | a[3]);
 }
 
 /* All-ones if a == b, else 0. */
@@ -121,7 +121,7 @@ static inline void fs2_reduce_once(uint64_t r[4], uint64_t hi, const uint64_t t[
     for (int i = 0; i < 4; i++)
         b = fs2_sbb(&d[i], t[i], m[i], b);
     /* keep t only when the subtraction borrowed and there was no carry */
-    uint64_t keep = (uint64_t)0 - (b & (hi ^ 1));
+    uint64_t keep = fs2_ct_mask_u64(b & (hi ^ 1));
     fs2_sel4(r, keep, t, d);
 }
 
@@ -138,7 +138,7 @@ static FS2_FIELD_OUTLINE void fs2_modsub(uint64_t r[4], const uint64_t a[4], con
     uint64_t t[4], b_ = 0, c = 0;
     for (int i = 0; i < 4; i++)
         b_ = fs2_sbb(&t[i], a[i], b[i], b_);
-    uint64_t mask = (uint64_t)0 - b_;
+    uint64_t mask = fs2_ct_mask_u64(b_);
     for (int i = 0; i < 4; i++)
         c = fs2_adc(&r[i], t[i], m[i] & mask, c);
 }
@@ -241,7 +241,7 @@ static FS2_FIELD_OUTLINE void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
  * shifted right (Montgomery form commutes with halving). Branch-free. */
 static inline void fs2_fe_half(fs2_fe *r, const fs2_fe *a)
 {
-    uint64_t m = (uint64_t)0 - (a->v[0] & 1), t[4], c = 0;
+    uint64_t m = fs2_ct_mask_u64(a->v[0] & 1), t[4], c = 0;
     for (int i = 0; i < 4; i++)
         c = fs2_adc(&t[i], a->v[i], FS2_P[i] & m, c);
     r->v[0] = (t[0] >> 1) | (t[1] << 63);
@@ -390,7 +390,7 @@ static inline uint64_t fs2_lt_mask4(const uint64_t a[4], const uint64_t b[4])
     uint64_t t, br = 0;
     for (int i = 0; i < 4; i++)
         br = fs2_sbb(&t, a[i], b[i], br);
-    return (uint64_t)0 - br;
+    return fs2_ct_mask_u64(br);
 }
 
 #endif

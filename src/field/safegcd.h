@@ -30,6 +30,8 @@
 
 #include <stdint.h>
 
+#include "ct.h"
+
 #define FS2_S62_MASK (((uint64_t)1 << 62) - 1)
 
 /* 10 batches of 60 = 600 half-delta divsteps, above the 590 that bring g
@@ -110,8 +112,8 @@ static inline void fs2_s62_cneg(fs2_s62 *r, const fs2_s62 *a, int64_t mask)
  * m = (u, v, q, r) with 2^30 (f', g') = (u f + v g, q f + r g). */
 static inline void fs2_divstep(int64_t *zeta, uint64_t *f, uint64_t *g, uint64_t *uw, uint64_t *qw)
 {
-    uint64_t neg = (uint64_t)(*zeta >> 63);
-    uint64_t odd = (uint64_t)0 - (*g & 1);
+    uint64_t neg = fs2_ct_barrier_u64((uint64_t)(*zeta >> 63));
+    uint64_t odd = fs2_ct_mask_u64(*g & 1);
     uint64_t fx = (*f ^ neg) - neg, ux = (*uw ^ neg) - neg;
     *g += fx & odd;
     *qw += ux & odd;
