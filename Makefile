@@ -1,12 +1,29 @@
 # SPDX-License-Identifier: Apache-2.0
-# The README's two commands: `make test` and `make speed`. Both install what a
-# fresh machine lacks (tools/install-deps.sh), then build with CMake + Ninja.
+# The README's commands:
+#   make test      what a user runs to see that fastsm2 works here (minutes)
+#   make test-all  everything; what CI runs (.ci/run)
+#   make speed     the benchmark against OpenSSL, in one process run
+# Each installs what a fresh machine lacks (tools/install-deps.sh), then
+# builds with CMake + Ninja. Every stage below is also a target of its own.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+CLANG_BUILD ?= build-clang
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+# ON in test-all (CI): warnings are errors there, with gcc and with clang.
+WERROR     ?= OFF
 
-.PHONY: all deps build test test-main test-backends test-asan test-aarch64 bench-aarch64 test-python test-gpu speed speed-gmsm clean
+# The stages of `make test`: the suite (known answers, OpenSSL differential
+# tests, CLI against the openssl command line, valgrind constant-time test)
+# on the default backend, then on every other backend this CPU can run, and
+# the Python package's tests.
+TEST_STAGES := deps build test-main test-backends test-python
+# `make test-all` adds the slow and download-heavy stages.
+TEST_ALL_STAGES := $(TEST_STAGES) test-asan test-clang build-tools test-aarch64 bench-aarch64-brief test-gpu
+
+.PHONY: all deps build test test-all test-main test-backends test-asan test-clang build-tools \
+        test-aarch64 bench-aarch64 bench-aarch64-brief test-python test-gpu seed-sweep \
+        speed speed-gmsm clean
 
 all: deps
 	$(MAKE) build
@@ -14,23 +31,15 @@ all: deps
 deps:
 	@bash tools/install-deps.sh
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
-
-build: $(BUILD)/CMakeCache.txt
+build:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFASTSM2_WERROR=$(WERROR)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Everything: the Release suite (KATs, differential tests against OpenSSL,
-# CLI against the openssl command line, valgrind constant-time test), then
-# the same unit and differential suite under ASan+UBSan.
-test: deps
-	$(MAKE) build
-	$(MAKE) test-main
-	$(MAKE) test-backends
-	$(MAKE) test-asan
-	$(MAKE) test-aarch64
-	$(MAKE) test-python
-	$(MAKE) test-gpu
+test:
+	@bash tools/stages.sh $(TEST_STAGES)
+
+test-all:
+	@WERROR=ON bash tools/stages.sh $(TEST_ALL_STAGES)
 
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -40,7 +49,24 @@ test-main:
 test-backends:
 	bash tools/test-backends.sh $(BUILD)
 
-# aarch64 cross-build run under qemu-user (issue: ARMv8 backend).
+test-asan:
+	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFASTSM2_SANITIZE=ON \
+	  -DFASTSM2_WERROR=$(WERROR)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# The library, CLI and tests built with clang (warnings as errors in CI),
+# and the suite run on every backend, the valgrind constant-time test
+# included: clang's optimiser must not turn masks into branches either.
+test-clang:
+	bash tools/test-clang.sh $(CLANG_BUILD)
+
+# Programs outside the CMake build: the gmsm benchmark (Go).
+build-tools:
+	bash tools/build-tools.sh $(BUILD)
+
+# aarch64 cross-build run under qemu-user (docs/ARM.md).
 test-aarch64:
 	bash tools/test-aarch64.sh
 
@@ -48,6 +74,10 @@ test-aarch64:
 # gmsm (arm64 assembly) and Debian's arm64 OpenSSL (docs/ARM.md).
 bench-aarch64:
 	bash tools/armcount/count.sh
+
+# The same, briefly (a few operations each): that it builds and runs.
+bench-aarch64-brief:
+	N_EC=2 N_SM3=20 bash tools/armcount/count.sh
 
 # The Python package, built and tested in a local virtual environment.
 test-python:
@@ -58,11 +88,10 @@ test-python:
 test-gpu:
 	bash tools/test-gpu.sh
 
-test-asan:
-	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFASTSM2_SANITIZE=ON
-	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+# The C tests under many random seeds on every backend (chance failures).
+SEEDS ?= 100
+seed-sweep: build
+	bash tools/seed-sweep.sh $(BUILD) $(SEEDS)
 
 speed: deps
 	$(MAKE) build
@@ -73,5 +102,7 @@ speed-gmsm: deps
 	$(MAKE) build
 	sh tools/speed-gmsm.sh $(BUILD)
 
+# Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-logs \
+	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info

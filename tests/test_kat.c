@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Known answers: the worked examples of GB/T 32918.5-2016 (signature,
- * encryption, key exchange) on sm2p256v1, read from the shared vectors file
+ * encryption, key exchange) on sm2p256v1, read from tests/vectors/gbt32918-examples.txt
  * with fs2t_vector(). Every intermediate value the example gives (public
  * key, Z_A, e, r||s, C1/C3/C2, R_A/R_B, K, S_B/S_A) is compared byte for
  * byte, and each result is also checked the other way round (verify,

@@ -11,7 +11,8 @@
 #    its declaration (a comment followed, without a blank line, by a run of
 #    declarations documents that run), and the comment names what it
 #    implements: "GB/T 3291x", "GB/T 32905" or a "clause";
-#  - nothing under src/ includes an OpenSSL header (the library is libc only).
+#  - nothing under src/ includes an OpenSSL header (the library is libc only);
+#  - no source, script or build file names ../shared (outside the repository).
 #
 # usage: test_lint.sh [BUILD_DIR]     (prints "N passed, N failed")
 # The source directory is $FASTSM2_SOURCE, else the script's ../ directory.
@@ -138,6 +139,17 @@ for h in $headers; do
     done
     if [ "$nbad" -eq 0 ]; then ok; fi
 done
+
+# ---- nothing reads outside the repository ---------------------------------------
+# A user's clone has only the repository: no source, script or build file
+# may name a path above it (the standard's vectors live in tests/vectors).
+outside=$(tr '\n' '\0' <"$T/files.txt" | xargs -0 grep -nE '\.\./shared' -- 2>/dev/null | grep -v '^tests/test_lint.sh:' || true)
+if [ -z "$outside" ]; then
+    ok
+else
+    bad "files name ../shared, which a clone does not have:"
+    echo "$outside" | sed 's/^/    /' >&2
+fi
 
 # ---- no OpenSSL in the library -------------------------------------------------
 if [ -d src ]; then

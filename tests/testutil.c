@@ -96,9 +96,7 @@ void fs2t_rand_bytes(void *buf, size_t n)
 const char *fs2t_vector(const char *section, const char *key, int nth)
 {
     static char value[1024];
-    const char *dir = getenv("FASTSM2_SHARED");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/vectors/gbt32918-examples.txt", dir ? dir : "../shared");
+    const char *path = FS2T_VECTORS_FILE;
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot open test vectors %s\n", path);

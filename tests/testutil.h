@@ -51,7 +51,8 @@ void fs2t_rand_bytes(void *buf, size_t n);
 uint64_t fs2t_rand_u64(void);
 
 /* Look up "key = value" in section [section] of
- * $FASTSM2_SHARED/vectors/gbt32918-examples.txt; the nth (0-based) match.
+ * tests/vectors/gbt32918-examples.txt (its path compiled in as
+ * FS2T_VECTORS_FILE); the nth (0-based) match.
  * Returns a static buffer, or aborts if missing. */
 const char *fs2t_vector(const char *section, const char *key, int nth);
 

@@ -2,8 +2,8 @@
 """Shared fixtures: the standard's vectors, the fastsm2 CLI, openssl, gmssl.
 
 Tools that a test needs are found from the environment that
-python/tools/test.sh sets (FASTSM2_CLI, FASTSM2_SPEED, FASTSM2_SOURCE,
-FASTSM2_SHARED); when FASTSM2_TEST_STRICT=1 a missing one fails the test
+python/tools/test.sh sets (FASTSM2_CLI, FASTSM2_SPEED, FASTSM2_SOURCE);
+the standard's vectors are the repository's tests/vectors; when FASTSM2_TEST_STRICT=1 a missing one fails the test
 instead of skipping it."""
 import os
 import shutil
@@ -22,15 +22,10 @@ def missing(what: str) -> None:
 
 
 def _vectors_file() -> Path:
-    cands = []
-    if os.environ.get("FASTSM2_SHARED"):
-        cands.append(Path(os.environ["FASTSM2_SHARED"]) / "vectors" / "gbt32918-examples.txt")
-    cands.append(REPO.parent / "shared" / "vectors" / "gbt32918-examples.txt")
-    for c in cands:
-        if c.is_file():
-            return c
-    missing("the standard's vectors (../shared/vectors or $FASTSM2_SHARED/vectors)")
-    raise AssertionError  # not reached
+    path = REPO / "tests" / "vectors" / "gbt32918-examples.txt"
+    if not path.is_file():
+        missing(f"the standard's vectors ({path})")
+    return path
 
 
 def parse_vectors(text: str):

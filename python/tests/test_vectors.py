@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The worked examples of GB/T 32918.5 and GB/T 32905 (../shared/vectors),
+"""The worked examples of GB/T 32918.5 and GB/T 32905 (tests/vectors in the repository),
 through the Python API, on every backend this CPU runs."""
 import os
 import subprocess

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `make build-tools`: build the programs that live outside the CMake build,
+# so that none of them can stop compiling unnoticed:
+#   tools/gmsm-speed   the gmsm benchmark of `make speed-gmsm` (Go, through
+#                      the Go module proxy), run once briefly;
+# (the aarch64 instruction counter, tools/armcount, is built and run by
+# `make bench-aarch64-brief`.)
+#
+# usage: tools/build-tools.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build}
+mkdir -p "$B"
+OUT=$(cd "$B" && pwd)
+GO=$(command -v go || true)
+[ -n "$GO" ] || [ ! -x /usr/local/go/bin/go ] || GO=/usr/local/go/bin/go
+if [ -z "$GO" ]; then
+  echo "build-tools: no Go toolchain: installing Debian's golang-go" >&2
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends golang-go
+  GO=$(command -v go)
+fi
+(cd tools/gmsm-speed && "$GO" vet . && "$GO" build -o "$OUT/gmsm-speed" .)
+"$OUT/gmsm-speed" --json --seconds 0.05 --rounds 1 --ops sign,verify >/dev/null
+echo "build-tools: gmsm-speed built and ran ($("$GO" version))"
