@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# `make seed-sweep`: every C test program (tests/test_*.c) under N fresh
+# `make seed-sweep`: every C/C++ test program (tests/test_*.c and
+# tests/*/test_*.c*) under N fresh
 # random seeds (FS2T_SEED), on every backend this CPU can run (FASTSM2_CPU),
 # to find tests that can fail by chance. Each failure prints the command
 # that replays it. The shell tests draw from /dev/urandom, not the seed,
@@ -14,10 +15,12 @@ N=${2:-100}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ -x "$B/fastsm2" ] || { echo "seed-sweep: build $B first (make build)" >&2; exit 2; }
 B=$(cd "$B" && pwd)
-progs=()
-for src in tests/test_*.c; do
-  name=$(basename "$src" .c)
-  [ -x "$B/tests/$name" ] && progs+=("$name")
+progs=() # paths under $B/tests: test_x, gpu/test_y
+for src in tests/test_*.c tests/*/test_*.c tests/*/test_*.cpp; do
+  [ -f "$src" ] || continue
+  rel=${src#tests/}
+  rel=${rel%.*}
+  [ -x "$B/tests/$rel" ] && progs+=("$rel")
 done
 backends=$("$B/fastsm2" version --backends | tr "\n" " ")
 out=$(mktemp -d)
@@ -32,11 +35,12 @@ export PROGS="${progs[*]}"
 run_job() {
   local seed=$1 b=$2 p
   for p in $PROGS; do
-    if ! (cd "$B/tests" && FS2T_SEED=$seed FASTSM2_CPU=$b "./$p" >"$out/$p-$seed-$b.log" 2>&1); then
+    local log=$out/${p//\//_}-$seed-$b.log
+    if ! (cd "$B/tests" && FS2T_SEED=$seed FASTSM2_CPU=$b "./$p" >"$log" 2>&1); then
       echo "FAIL: (cd $B/tests && FS2T_SEED=$seed FASTSM2_CPU=$b ./$p)"
-      tail -n 5 "$out/$p-$seed-$b.log" | sed 's/^/    /'
+      tail -n 5 "$log" | sed 's/^/    /'
     fi
-    rm -f "$out/$p-$seed-$b.log"
+    rm -f "$log"
   done
 }
 export -f run_job

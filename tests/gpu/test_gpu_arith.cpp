@@ -434,8 +434,15 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
     {
         uint32_t k1[8], k2[8];
         for (int i = 0; i < 50; i++) {
-            rand_below(k1, BN_N);
-            rand_below(k2, BN_N);
+            /* k1, k2 in [1, n-1] and distinct: the formulas below assume
+             * two finite points with p1 != p2 (rand_below gives short
+             * values, 0 among them, often) */
+            do
+                rand_below(k1, BN_N);
+            while (fs2g_is_zero(k1));
+            do
+                rand_below(k2, BN_N);
+            while (fs2g_is_zero(k2) || memcmp(k1, k2, sizeof k1) == 0);
             fs2_affine p1, p2, sum, dbl;
             lib_mul_g(&p1, k1);
             lib_mul_g(&p2, k2);
