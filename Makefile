@@ -19,9 +19,10 @@ WERROR     ?= OFF
 # the Python package's tests.
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
-TEST_ALL_STAGES := $(TEST_STAGES) test-asan test-clang build-tools test-aarch64 bench-aarch64-brief test-gpu
+TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
+                   test-gpu
 
-.PHONY: all deps build test test-all test-main test-backends test-asan test-clang build-tools \
+.PHONY: all deps build test test-all test-main test-backends test-x86-cpus test-asan test-clang build-tools \
         test-aarch64 bench-aarch64 bench-aarch64-brief test-python test-gpu seed-sweep \
         speed speed-gmsm clean
 
@@ -48,6 +49,11 @@ test-main:
 # (FASTSM2_CPU=<name>): generic, and every SIMD level below the default.
 test-backends:
 	bash tools/test-backends.sh $(BUILD)
+
+# The C tests on x86-64 CPU models this machine is not (qemu-user): one
+# without AVX-512 (Zen 2), one without ADX (Haswell).
+test-x86-cpus:
+	bash tools/test-x86-cpus.sh $(BUILD)
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFASTSM2_SANITIZE=ON \
