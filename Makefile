@@ -20,9 +20,12 @@ WERROR     ?= OFF
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
 TEST_ALL_STAGES := $(TEST_STAGES) test-asan test-clang build-tools test-aarch64 bench-aarch64-brief test-gpu
+# Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
+# trace comparison over many secrets on all three aarch64 backends.
+TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
 
 .PHONY: all deps build test test-all test-main test-backends test-asan test-clang build-tools \
-        test-aarch64 bench-aarch64 bench-aarch64-brief test-python test-gpu seed-sweep \
+        test-aarch64 test-aarch64-valgrind test-aarch64-trace bench-aarch64 bench-aarch64-brief test-python test-gpu seed-sweep \
         speed speed-gmsm clean
 
 all: deps
@@ -69,6 +72,16 @@ build-tools:
 # aarch64 cross-build run under qemu-user (docs/ARM.md).
 test-aarch64:
 	bash tools/test-aarch64.sh
+
+# The valgrind constant-time test on AArch64: Debian's arm64 valgrind under
+# qemu-aarch64 on ctime_test (generic, armv8), with planted positive controls.
+test-aarch64-valgrind:
+	bash tools/arm-ctime/valgrind.sh
+
+# Execution traces (blocks, load/store addresses) of the secret operations
+# compared over 12 secret sets on armv8-sm3, armv8 and generic (qemu plugin).
+test-aarch64-trace:
+	bash tools/arm-ctime/trace.sh
 
 # Executed AArch64 instructions per operation under qemu: fastsm2's backends,
 # gmsm (arm64 assembly) and Debian's arm64 OpenSSL (docs/ARM.md).
