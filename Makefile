@@ -90,7 +90,7 @@ bench-aarch64:
 
 # The same, briefly (a few operations each): that it builds and runs.
 bench-aarch64-brief:
-	N_EC=2 N_SM3=20 bash tools/armcount/count.sh
+	N_EC=2 GO_RUNS=2 bash tools/armcount/count.sh
 
 # The Python package, built and tested in a local virtual environment.
 test-python:
