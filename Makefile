@@ -21,10 +21,9 @@ TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
 TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
                    test-gpu
-
-.PHONY: all deps build test test-all test-main test-backends test-x86-cpus test-asan test-clang build-tools \
-        test-aarch64 bench-aarch64 bench-aarch64-brief test-python test-gpu seed-sweep \
-        speed speed-gmsm clean
+# Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
+# trace comparison over many secrets on all three aarch64 backends.
+TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
 
 all: deps
 	$(MAKE) build
@@ -76,6 +75,16 @@ build-tools:
 test-aarch64:
 	bash tools/test-aarch64.sh
 
+# The valgrind constant-time test on AArch64: Debian's arm64 valgrind under
+# qemu-aarch64 on ctime_test (generic, armv8), with planted positive controls.
+test-aarch64-valgrind:
+	bash tools/arm-ctime/valgrind.sh
+
+# Execution traces (blocks, load/store addresses) of the secret operations
+# compared over 12 secret sets on armv8-sm3, armv8 and generic (qemu plugin).
+test-aarch64-trace:
+	bash tools/arm-ctime/trace.sh
+
 # Executed AArch64 instructions per operation under qemu: fastsm2's backends,
 # gmsm (arm64 assembly) and Debian's arm64 OpenSSL (docs/ARM.md).
 bench-aarch64:
@@ -83,7 +92,7 @@ bench-aarch64:
 
 # The same, briefly (a few operations each): that it builds and runs.
 bench-aarch64-brief:
-	N_EC=2 N_SM3=20 bash tools/armcount/count.sh
+	N_EC=2 GO_RUNS=2 bash tools/armcount/count.sh
 
 # The Python package, built and tested in a local virtual environment.
 test-python:
@@ -112,3 +121,6 @@ speed-gmsm: deps
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-logs \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
+
+# Every target is a command, not a file (at the end, after every stage list).
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm clean

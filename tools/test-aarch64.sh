@@ -10,11 +10,20 @@
 #      back to armv8, whose SM3 is the scalar code plus the NEON lanes.
 # Installs what is missing (cross compiler, qemu-user, Debian's arm64
 # libssl-dev for the tests' OpenSSL reference). The valgrind constant-time
-# test is left out (valgrind does not run under qemu-user; see docs/ARM.md).
+# test is not in these passes: tools/arm-ctime/valgrind.sh runs it with
+# Debian's arm64 valgrind under qemu, and tools/arm-ctime/trace.sh compares
+# execution traces over many secrets (docs/ARM.md).
 #
-# usage: tools/test-aarch64.sh [BUILD_DIR]     (default build-aarch64)
+# usage: tools/test-aarch64.sh [--build-only] [BUILD_DIR]   (default build-aarch64)
+#   --build-only  install what is missing and build the library
+#                 (libfastsm2.a), run nothing: for tools/arm-ctime
 set -euo pipefail
 cd "$(dirname "$0")/.."
+BUILD_ONLY=0
+if [ "${1:-}" = --build-only ]; then
+  BUILD_ONLY=1
+  shift
+fi
 B=${1:-build-aarch64}
 TRIPLE=aarch64-linux-gnu
 SYSROOT=/usr/$TRIPLE
@@ -65,6 +74,11 @@ GEN=()
 have ninja && GEN=(-G Ninja)
 cmake -S . -B "$B" "${GEN[@]}" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
   -DCMAKE_BUILD_TYPE=Release -DFASTSM2_CTIME=OFF -DFASTSM2_CUDA=OFF >/dev/null
+if [ "$BUILD_ONLY" = 1 ]; then
+  cmake --build "$B" --target fastsm2_static -j "$JOBS"
+  echo "test-aarch64: library built in $B"
+  exit 0
+fi
 cmake --build "$B" -j "$JOBS"
 
 # The shell tests run "$BUILD/fastsm2" next to the host's openssl. Without a

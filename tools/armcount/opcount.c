@@ -3,9 +3,14 @@
  * Runs one operation N times, for executed-instruction counts under
  * qemu-aarch64 with tools/armcount/insncount.c (see count.sh):
  *
- *   opcount fastsm2|openssl sign|verify|kg|kp|sm3|sm3x4 N
+ *   opcount fastsm2|openssl sign|verify|verify-fresh|kg|kp|sm3|sm3x4 N
  *
- * sign/verify: a 32-byte digest e (GB/T 32918.2 6.1 A5 on: e given);
+ * sign/verify: a 32-byte digest e (GB/T 32918.2 6.1 A5 on: e given), with
+ * one key object that the set-up has already used (fastsm2: the key's
+ * cached (1 + d)^-1, the public key's tables, made at its second use): the
+ * steady state; verify-fresh (fastsm2 only): a new public key object from
+ * its 65 bytes for each verification (fastsm2_pubkey_from_bytes, then
+ * fastsm2_verify_digest), a key seen for the first time;
  * kg/kp: scalar multiplication with the affine result (inversion included);
  * sm3: one hash of N 64-byte blocks; sm3x4 (fastsm2 only): four N-block
  * messages through fastsm2_sm3_many (the backend's SM3 lanes). Every run does the same set-up (fixed
@@ -59,6 +64,14 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
      * same (r, s) (verification time depends on s and r + s) */
     if (fastsm2_sign_digest_with_nonce(sig, &key, e, k) != FASTSM2_OK)
         die("fastsm2 sign");
+    /* two uses: the public key object's tables are made at its second */
+    for (int i = 0; i < 2; i++)
+        if (fastsm2_verify_digest(&pub, e, sig) != 1)
+            die("fastsm2 verify");
+    unsigned char pb[65];
+    size_t pblen = sizeof pb;
+    if (fastsm2_pubkey_to_bytes(pb, &pblen, &pub, 0) != FASTSM2_OK || pblen != 65)
+        die("fastsm2 pubkey_to_bytes");
     const fs2_backend *b = fs2_backend_get();
     uint64_t kk[4];
     u256_from_be(kk, k);
@@ -74,6 +87,12 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
         for (long i = 0; i < n; i++)
             if (fastsm2_verify_digest(&pub, e, sig) != 1)
                 die("fastsm2 verify");
+    } else if (!strcmp(op, "verify-fresh")) {
+        for (long i = 0; i < n; i++) {
+            fastsm2_pubkey fresh;
+            if (fastsm2_pubkey_from_bytes(&fresh, pb, 65) != FASTSM2_OK || fastsm2_verify_digest(&fresh, e, sig) != 1)
+                die("fastsm2 verify-fresh");
+        }
     } else if (!strcmp(op, "kg")) {
         for (long i = 0; i < n; i++) {
             b->ecmult_gen(&r, kk);
@@ -170,7 +189,7 @@ static int run_openssl(const char *op, long n, const unsigned char e[32], const 
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: opcount fastsm2|openssl sign|verify|kg|kp|sm3 N\n");
+        fprintf(stderr, "usage: opcount fastsm2|openssl sign|verify|verify-fresh|kg|kp|sm3|sm3x4 N\n");
         return 2;
     }
     long n = strtol(argv[3], NULL, 10);
