@@ -507,6 +507,35 @@ static void test_verify_bad_args(void)
     CHECK(all_ints(results, m, 0));
 }
 
+/* NULL pointers with n = 1; nkeys / npubs other than 1 or n. */
+static void test_null_pointers(void)
+{
+    const int A = FASTSM2_ERR_ARG;
+    const fastsm2_privkey *key = &keys[0];
+    const fastsm2_pubkey *pub = &pubs[0];
+    unsigned char e[32] = {9}, sig[64], buf[512];
+    int res[2];
+    CHECK_STATUS(fastsm2_sign_digest(sig, key, e), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_sign_digest_batch(NULL, key, 1, e, 1, 1), A);
+    CHECK_STATUS(fastsm2_sign_digest_batch(buf, NULL, 1, e, 1, 1), A);
+    CHECK_STATUS(fastsm2_sign_digest_batch(buf, key, 1, NULL, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(NULL, pub, 1, e, sig, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(res, NULL, 1, e, sig, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(res, pub, 1, NULL, sig, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(res, pub, 1, e, NULL, 1, 1), A);
+    /* nkeys / npubs must be 1 or n. */
+    {
+        unsigned char ds[3 * 32] = {1}, s3[3 * 64];
+        fastsm2_privkey k2[2] = {*key, *key};
+        fastsm2_pubkey p2[2] = {*pub, *pub};
+        int r3[3];
+        memset(s3, 0xAA, sizeof s3);
+        CHECK_STATUS(fastsm2_sign_digest_batch(s3, k2, 2, ds, 3, 1), A);
+        CHECK(all_bytes(s3, sizeof s3, 0));
+        CHECK_STATUS(fastsm2_verify_digest_batch(r3, p2, 2, ds, s3, 3, 1), A);
+    }
+}
+
 /* Without a usable GPU (no CUDA build, or no device here) every GPU call
  * names the reason, makes no context and leaves zeroed outputs. */
 static void test_gpu_unavailable(void)
@@ -574,6 +603,7 @@ int main(void)
     test_empty();
     test_sign_bad_args();
     test_verify_bad_args();
+    test_null_pointers();
     test_gpu_unavailable();
 
     for (int i = 0; i < 2; i++)
