@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fastsm2-speed cases for multi-buffer SM3, the KDF and long-message
- * encryption (issue 4), with OpenSSL beside them where it has the same
+ * encryption, with OpenSSL beside them where it has the same
  * operation:
  *   sm3-x8-8192, sm3-x16-8192  8 (16) messages of 8 KiB hashed at once in the
  *       AVX2 (AVX-512) lanes, complete digests; aggregate MB/s over all
