@@ -389,6 +389,27 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* The records in state `state` (-1: failed, with no reason; 2: not
+ * runnable here, with the reason) as JSON objects, comma-separated. */
+static void print_json_records(int state)
+{
+    int first = 1;
+    for (size_t k = 0; k < nrecords; k++) {
+        if (records[k].state != state)
+            continue;
+        printf("%s{\"impl\": ", first ? "" : ", ");
+        json_string(records[k].c->impl);
+        printf(", \"op\": ");
+        json_string(records[k].c->op);
+        if (state == 2) {
+            printf(", \"why\": ");
+            json_string(records[k].why);
+        }
+        printf("}");
+        first = 0;
+    }
+}
+
 static void print_json(const char *cpu)
 {
     int first = 1;
@@ -418,31 +439,9 @@ static void print_json(const char *cpu)
         first = 0;
     }
     printf("\n], \"not_run\": [");
-    first = 1;
-    for (size_t k = 0; k < nrecords; k++) {
-        if (records[k].state != 2)
-            continue;
-        printf("%s{\"impl\": ", first ? "" : ", ");
-        json_string(records[k].c->impl);
-        printf(", \"op\": ");
-        json_string(records[k].c->op);
-        printf(", \"why\": ");
-        json_string(records[k].why);
-        printf("}");
-        first = 0;
-    }
+    print_json_records(2);
     printf("], \"failures\": [");
-    first = 1;
-    for (size_t k = 0; k < nrecords; k++) {
-        if (records[k].state >= 0)
-            continue;
-        printf("%s{\"impl\": ", first ? "" : ", ");
-        json_string(records[k].c->impl);
-        printf(", \"op\": ");
-        json_string(records[k].c->op);
-        printf("}");
-        first = 0;
-    }
+    print_json_records(-1);
     printf("]}\n");
 }
 

@@ -286,13 +286,10 @@ static void test_fuzz(void)
     CHECK(noncanon == 0);
 
     for (int iter = 0; iter < 1000; iter++) {
-        size_t len = fs2t_rand_u64() % 200;
+        size_t len;
         int flags = (iter & 1) ? RAW : RAW_C1C2C3;
         fs2_ct_layout l;
-        unsigned char *h = malloc(len ? len : 1);
-        fs2t_rand_bytes(h, len);
-        if (len && (iter & 2))
-            h[0] = (unsigned char)(2 + (iter & 4 ? 1 : 0));
+        unsigned char *h = fs2t_rand_input(200, (iter & 2) ? 2 + (iter & 4 ? 1 : 0) : -1, &len);
         int r = read_ct(&l, h, len, flags);
         CHECK(r == FASTSM2_OK || r == FASTSM2_ERR_CIPHERTEXT);
         if (r == FASTSM2_OK)

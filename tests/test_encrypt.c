@@ -71,8 +71,7 @@ static void test_decrypt_errors(void)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
 
     unsigned char msg[MSGLEN];
     fs2t_rand_bytes(msg, MSGLEN);
@@ -329,8 +328,7 @@ static void test_null_pointers(void)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
     unsigned char buf[512];
     size_t len;
     const char msg[] = "msg";

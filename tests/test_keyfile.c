@@ -825,11 +825,8 @@ static void test_fuzz(void)
 
     /* Random bytes with a DER-looking or PEM-looking start. */
     for (int iter = 0; iter < 1000; iter++) {
-        size_t len = fs2t_rand_u64() % 200;
-        unsigned char *h = malloc(len ? len : 1);
-        fs2t_rand_bytes(h, len);
-        if (len && (iter & 1))
-            h[0] = 0x30;
+        size_t len;
+        unsigned char *h = fs2t_rand_input(200, (iter & 1) ? 0x30 : -1, &len);
         CHECK(is_status(fastsm2_privkey_parse(&key, h, len)));
         CHECK(is_status(fastsm2_pubkey_parse(&pub, h, len)));
         free(h);

@@ -177,8 +177,7 @@ static void test_null_pointers(void)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
     unsigned char d[32], buf[512], g[65];
     size_t len;
     CHECK_STATUS(fastsm2_privkey_to_bytes(d, &key), FASTSM2_OK);

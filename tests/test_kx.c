@@ -15,10 +15,8 @@ static void test_kx_errors(void)
 {
     fastsm2_privkey ka, kb;
     fastsm2_pubkey pa, pb;
-    CHECK_STATUS(fastsm2_privkey_generate(&ka), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_generate(&kb), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pa, &ka), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pb, &kb), FASTSM2_OK);
+    fs2t_keypair(&ka, &pa);
+    fs2t_keypair(&kb, &pb);
 
     fastsm2_kx_ctx a, b;
     unsigned char ra[65], rb[65], key[32], conf[32];
@@ -130,10 +128,8 @@ static void test_kx_ids(void)
 {
     fastsm2_privkey key, key2;
     fastsm2_pubkey pub, peer;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_generate(&key2), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&peer, &key2), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
+    fs2t_keypair(&key2, &peer);
 
     unsigned char *id = malloc(65537);
     fs2t_rand_bytes(id, 65537);
@@ -161,8 +157,7 @@ static void test_null_pointers(void)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
     unsigned char k[32] = {0, 1}, buf[512];
 
     const int A = FASTSM2_ERR_ARG;

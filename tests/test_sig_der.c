@@ -234,11 +234,8 @@ static void test_fuzz(void)
     CHECK(noncanon == 0);
 
     for (int iter = 0; iter < 1000; iter++) {
-        size_t len = fs2t_rand_u64() % 200;
-        unsigned char *h = malloc(len ? len : 1);
-        fs2t_rand_bytes(h, len);
-        if (len && (iter & 1))
-            h[0] = 0x30;
+        size_t len;
+        unsigned char *h = fs2t_rand_input(200, (iter & 1) ? 0x30 : -1, &len);
         unsigned char sig[64];
         int r = fastsm2_sig_from_der(sig, h, len);
         CHECK(r == FASTSM2_OK || r == FASTSM2_ERR_DER || r == FASTSM2_ERR_SIG_RANGE);

@@ -140,8 +140,7 @@ static void test_ids(void)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
 
     unsigned char *id = malloc(65537);
     fs2t_rand_bytes(id, 65537);
@@ -198,8 +197,7 @@ static void test_null_pointers(void)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    CHECK_STATUS(fastsm2_privkey_generate(&key), FASTSM2_OK);
-    CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+    fs2t_keypair(&key, &pub);
     unsigned char e[32] = {9}, k[32] = {0, 1}, sig[64], buf[512];
     size_t len;
     const char msg[] = "msg";

@@ -248,6 +248,26 @@ int fs2t_vb(int v)
 
 /* ---- random inputs ------------------------------------------------------------ */
 
+void fs2t_keypair(fastsm2_privkey *key, fastsm2_pubkey *pub)
+{
+    CHECK_STATUS(fastsm2_privkey_generate(key), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_pubkey(pub, key), FASTSM2_OK);
+}
+
+unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len)
+{
+    *len = maxlen ? (size_t)(fs2t_rand_u64() % maxlen) : 0;
+    unsigned char *h = malloc(*len ? *len : 1);
+    if (!h) {
+        fprintf(stderr, "fs2t_rand_input: out of memory\n");
+        exit(2);
+    }
+    fs2t_rand_bytes(h, *len);
+    if (*len && first >= 0)
+        h[0] = (unsigned char)first;
+    return h;
+}
+
 void fs2t_rand_int256(unsigned char a[32])
 {
     fs2t_rand_bytes(a, 32);

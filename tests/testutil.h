@@ -68,6 +68,13 @@ void fs2t_sec1_g(unsigned char out[65]);
 /* An x in [0, p) with no point on the curve (found with OpenSSL). */
 void fs2t_x_off_curve(unsigned char x[32]);
 
+/* A fresh key pair from the library's generator, CHECKed. */
+void fs2t_keypair(fastsm2_privkey *key, fastsm2_pubkey *pub);
+/* A malloc'd buffer of *len random bytes (*len below maxlen, drawn), its
+ * first byte set to `first` when it has one and first >= 0: the input of a
+ * parser fuzz. */
+unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len);
+
 /* 1 if the n bytes at p are all zero. */
 int fs2t_all_zero(const void *p, size_t n);
 /* a += v (mod 2^256), a 32 bytes big-endian. */

@@ -129,12 +129,7 @@ int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, 
     }
     if (n == 0)
         return FASTSM2_OK;
-    batch_job proto = {0};
-    proto.sigs = sigs;
-    proto.keys = keys;
-    proto.nkeys = nkeys;
-    proto.digests = digests;
-    proto.n = n;
+    batch_job proto = {.n = n, .sigs = sigs, .keys = keys, .nkeys = nkeys, .digests = digests};
     atomic_init(&proto.status, FASTSM2_OK);
     fs2_pool_run(sign_chunk, &proto, (n + FS2_GEN_MANY_MAX - 1) / FS2_GEN_MANY_MAX, thread_count(threads));
     int ret = atomic_load(&proto.status);
@@ -163,13 +158,7 @@ int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t
             memset(results, 0, sizeof(int) * n);
             return FASTSM2_ERR_ARG;
         }
-    batch_job proto = {0};
-    proto.results = results;
-    proto.pubs = pubs;
-    proto.npubs = npubs;
-    proto.digests = digests;
-    proto.vsigs = sigs;
-    proto.n = n;
+    batch_job proto = {.n = n, .results = results, .pubs = pubs, .npubs = npubs, .digests = digests, .vsigs = sigs};
     atomic_init(&proto.status, FASTSM2_OK);
     fs2_pool_run(verify_chunk, &proto, (n + FS2_VERIFY_CHUNK - 1) / FS2_VERIFY_CHUNK, thread_count(threads));
     return FASTSM2_OK;

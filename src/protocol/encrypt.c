@@ -398,15 +398,25 @@ int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *pref
     return FASTSM2_OK;
 }
 
-int fastsm2_encrypt_stream_update(fastsm2_encrypt_stream *s, unsigned char *out, const void *in, size_t len)
+/* The next len bytes through a stream's engine: encrypting (C2 from M) or
+ * decrypting (M' from C2), as its magic says. */
+static int stream_update(void *s, uint64_t magic, unsigned char *out, const unsigned char *in, size_t len)
 {
-    fs2_ct_engine *e = stream_get(s, FS2_ENC_STREAM_MAGIC);
+    fs2_ct_engine *e = stream_get(s, magic);
     if (!e || (len && (!out || !in)))
         return FASTSM2_ERR_ARG;
     if (len > e->total - e->done)
         return FASTSM2_ERR_LENGTH;
-    engine_encrypt(e, out, in, len);
+    if (magic == FS2_ENC_STREAM_MAGIC)
+        engine_encrypt(e, out, in, len);
+    else
+        engine_decrypt(e, out, in, len);
     return FASTSM2_OK;
+}
+
+int fastsm2_encrypt_stream_update(fastsm2_encrypt_stream *s, unsigned char *out, const void *in, size_t len)
+{
+    return stream_update(s, FS2_ENC_STREAM_MAGIC, out, in, len);
 }
 
 int fastsm2_encrypt_stream_final(fastsm2_encrypt_stream *s, unsigned char c3[32])
@@ -465,13 +475,7 @@ int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, 
 
 int fastsm2_decrypt_stream_update(fastsm2_decrypt_stream *s, unsigned char *out, const unsigned char *in, size_t len)
 {
-    fs2_ct_engine *e = stream_get(s, FS2_DEC_STREAM_MAGIC);
-    if (!e || (len && (!out || !in)))
-        return FASTSM2_ERR_ARG;
-    if (len > e->total - e->done)
-        return FASTSM2_ERR_LENGTH;
-    engine_decrypt(e, out, in, len);
-    return FASTSM2_OK;
+    return stream_update(s, FS2_DEC_STREAM_MAGIC, out, in, len);
 }
 
 int fastsm2_decrypt_stream_final(fastsm2_decrypt_stream *s, const unsigned char c3[32])
