@@ -52,14 +52,16 @@ struct bench_case {
      * 1 if right, 0 after printing what is wrong. */
     int (*check)(void *ctx);
     void (*teardown)(void *ctx);
+    /* NULL, or a function that says why this CPU cannot run the case (a
+     * sentence), or returns NULL when it can. */
+    const char *(*why_not)(const bench_case *c);
 };
 
 /* The case tables of each implementation, NULL-terminated by op. */
 extern const bench_case bench_fastsm2_cases[];
 extern const bench_case bench_openssl_cases[];
-/* Multi-buffer SM3, KDF and long-message encryption (bench_sm3lanes.c);
- * not const: cases this CPU cannot run are dropped at start-up. */
-extern bench_case bench_sm3lanes_cases[];
+/* Multi-buffer SM3, KDF and long-message encryption (bench_sm3lanes.c). */
+extern const bench_case bench_sm3lanes_cases[];
 
 /* Monotonic wall clock in seconds. */
 double bench_now(void);

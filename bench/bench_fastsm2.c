@@ -340,7 +340,7 @@ static int fs_check_sm3(void *p)
 
 /* ---- the table -------------------------------------------------------------- */
 
-#define FS_CASE(op, param, mbps, setup, run, check) { IMPL, op, param, mbps, setup, run, check, fs_teardown }
+#define FS_CASE(op, param, mbps, setup, run, check) { IMPL, op, param, mbps, setup, run, check, fs_teardown, NULL }
 
 const bench_case bench_fastsm2_cases[] = {
     FS_CASE("keygen", 0, 0, fs_setup, fs_run_keygen, fs_check_keygen),
@@ -356,5 +356,5 @@ const bench_case bench_fastsm2_cases[] = {
     FS_CASE("sm3-64", 64, 1, fs_setup, fs_run_sm3, fs_check_sm3),
     FS_CASE("sm3-1024", 1024, 1, fs_setup, fs_run_sm3, fs_check_sm3),
     FS_CASE("sm3-8192", 8192, 1, fs_setup, fs_run_sm3, fs_check_sm3),
-    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL },
+    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };

@@ -14,6 +14,11 @@
  * verify on both sides, ciphertexts decrypt on both sides, digests agree);
  * the output of the last timed call is checked again. A failed check marks
  * the record FAILED and the program exits 1.
+ *
+ * By default the rows a user compares run: keygen, signatures, encryption
+ * at three sizes, key exchange, SM3. --all adds the internal A/B rows (the
+ * SIMD lanes, the KDF against its scalar engine, more sizes). A row this
+ * CPU cannot run is printed with the reason instead of figures.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -31,38 +36,40 @@
 #define MAX_CASES 64
 
 /* The rows of the table, in the order they are measured. p256_op names the
- * P-256 record a row is compared with (NULL: none). */
+ * P-256 record a row is compared with (NULL: none); internal rows (the A/B
+ * comparisons of the project's own engines) run only with --all or --ops. */
 typedef struct {
     const char *op;
     const char *p256_op;
+    int internal;
 } bench_row;
 
 static const bench_row rows[] = {
-    { "keygen", "keygen" },
-    { "sign", "sign" },
-    { "verify", "verify" },
-    { "sign-digest", "sign" },
-    { "verify-digest", "verify" },
-    { "encrypt-32", NULL },
-    { "decrypt-32", NULL },
-    { "encrypt-4096", NULL },
-    { "decrypt-4096", NULL },
-    { "kx", NULL },
-    { "sm3-64", NULL },
-    { "sm3-1024", NULL },
-    { "sm3-8192", NULL },
-    { "sm3-x8-8192", NULL },
-    { "sm3-x16-8192", NULL },
-    { "kdf-1024", NULL },
-    { "kdf-1024-scalar", NULL },
-    { "kdf-4096", NULL },
-    { "kdf-4096-scalar", NULL },
-    { "encrypt-4096-scalar-kdf", NULL },
-    { "decrypt-4096-scalar-kdf", NULL },
-    { "encrypt-65536", NULL },
-    { "decrypt-65536", NULL },
-    { "encrypt-1048576", NULL },
-    { "decrypt-1048576", NULL },
+    { "keygen", "keygen", 0 },
+    { "sign", "sign", 0 },
+    { "verify", "verify", 0 },
+    { "sign-digest", "sign", 0 },
+    { "verify-digest", "verify", 0 },
+    { "encrypt-32", NULL, 0 },
+    { "decrypt-32", NULL, 0 },
+    { "encrypt-4096", NULL, 0 },
+    { "decrypt-4096", NULL, 0 },
+    { "encrypt-1048576", NULL, 0 },
+    { "decrypt-1048576", NULL, 0 },
+    { "kx", NULL, 0 },
+    { "sm3-64", NULL, 0 },
+    { "sm3-1024", NULL, 0 },
+    { "sm3-8192", NULL, 0 },
+    { "sm3-x8-8192", NULL, 1 },
+    { "sm3-x16-8192", NULL, 1 },
+    { "kdf-1024", NULL, 1 },
+    { "kdf-1024-scalar", NULL, 1 },
+    { "kdf-4096", NULL, 1 },
+    { "kdf-4096-scalar", NULL, 1 },
+    { "encrypt-4096-scalar-kdf", NULL, 1 },
+    { "decrypt-4096-scalar-kdf", NULL, 1 },
+    { "encrypt-65536", NULL, 1 },
+    { "decrypt-65536", NULL, 1 },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -75,8 +82,9 @@ static const bench_case *const case_tables[] = {
 
 typedef struct {
     const bench_case *c;
-    double best; /* calls per second */
-    int state;   /* 0 not run, 1 measured, -1 failed */
+    double best;     /* calls per second */
+    int state;       /* 0 not run, 1 measured, -1 failed, 2 not runnable on this CPU */
+    const char *why; /* state 2: the reason */
 } bench_record;
 
 static bench_record records[MAX_CASES];
@@ -86,31 +94,38 @@ static int selected[NROWS];
 static double opt_seconds = 1.0;
 static int opt_rounds = 5;
 static int opt_json;
+static int opt_all;
 
 /* ---- options ---------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: fastsm2-speed [--seconds S] [--rounds R] [--ops a,b,c] [--json] [--list] [--help]\n"
+            "usage: fastsm2-speed [--seconds S] [--rounds R] [--all | --ops a,b,c] [--json] [--list] [--help]\n"
             "\n"
             "Single-thread speed of fastsm2 beside OpenSSL 3 (SM2, SM3) and OpenSSL's\n"
-            "ECDSA P-256, in one process run.\n"
+            "ECDSA P-256, in one process run. By default the rows a user compares:\n"
+            "keygen, sign, verify, encrypt/decrypt of 32 B, 4 KiB and 1 MiB, key\n"
+            "exchange, SM3.\n"
             "\n"
+            "  --all        add the internal rows: the A/B comparisons of fastsm2's own\n"
+            "               engines (SM3 in 8 and 16 SIMD lanes, the KDF in lanes against\n"
+            "               its scalar engine, encrypt/decrypt with each, 64 KiB)\n"
             "  --threads N  the batch API with 1 and N threads instead (0: all cores)\n"
             "  --seconds S  timed seconds per record (implementation, operation), fractional\n"
             "               allowed (default 1.0)\n"
             "  --rounds R   slices per record, alternating between implementations; the\n"
             "               best slice counts (default 5)\n"
-            "  --ops LIST   comma-separated subset of the operations (see --list)\n"
+            "  --ops LIST   comma-separated operations, internal ones too (see --list)\n"
             "  --json       print one JSON object instead of the table\n"
             "  --list       list the operations and implementations\n"
             "  --gpu        the GPU batch API instead (see --gpu --help; docs/GPU.md)\n"
             "  --help       this text\n"
             "\n"
-            "Units: ops/s; sm3-* in MB/s (1 MB = 10^6 bytes). Every result is checked\n"
-            "(signatures verify in both libraries, ciphertexts decrypt in both); a failed\n"
-            "check exits 1. Usage errors exit 2.\n");
+            "Units: ops/s; sm3-*, kdf-* and the 64 KiB and 1 MiB encrypt/decrypt rows in\n"
+            "MB/s (1 MB = 10^6 bytes). Every result is checked (signatures verify in both\n"
+            "libraries, ciphertexts decrypt in both); a failed check exits 1. A row this\n"
+            "CPU cannot run says why. Usage errors exit 2.\n");
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -199,6 +214,8 @@ static void list_ops(void)
                 printf(" %s", records[k].c->impl);
         if (rows[r].p256_op && strcmp(rows[r].p256_op, rows[r].op) != 0)
             printf(" (compared with openssl-p256 %s)", rows[r].p256_op);
+        if (rows[r].internal)
+            printf(" [internal: --all]");
         printf("\n");
     }
 }
@@ -248,9 +265,15 @@ static void measure_row(const bench_env *env, size_t r)
             group[n++] = p;
     }
 
-    /* Set up, warm up (one call), check. */
+    /* Set up, warm up (one call), check; a case this CPU cannot run is
+     * left out with its reason. */
     for (size_t g = 0; g < n; g++) {
         const bench_case *c = group[g]->c;
+        ctx[g] = NULL;
+        if (c->why_not && (group[g]->why = c->why_not(c)) != NULL) {
+            group[g]->state = 2;
+            continue;
+        }
         ctx[g] = c->setup(env, c);
         if (!ctx[g]) {
             bench_fail(c->impl, c->op, "set-up failed");
@@ -269,7 +292,7 @@ static void measure_row(const bench_env *env, size_t r)
         for (size_t g = 0; g < n; g++) {
             const bench_case *c = group[g]->c;
             double rate = 0.0;
-            if (group[g]->state < 0)
+            if (group[g]->state != 0)
                 continue;
             if (!bench_slice(c->run, ctx[g], slice, &rate)) {
                 bench_fail(c->impl, c->op, "a call failed during timing");
@@ -366,6 +389,27 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* The records in state `state` (-1: failed, with no reason; 2: not
+ * runnable here, with the reason) as JSON objects, comma-separated. */
+static void print_json_records(int state)
+{
+    int first = 1;
+    for (size_t k = 0; k < nrecords; k++) {
+        if (records[k].state != state)
+            continue;
+        printf("%s{\"impl\": ", first ? "" : ", ");
+        json_string(records[k].c->impl);
+        printf(", \"op\": ");
+        json_string(records[k].c->op);
+        if (state == 2) {
+            printf(", \"why\": ");
+            json_string(records[k].why);
+        }
+        printf("}");
+        first = 0;
+    }
+}
+
 static void print_json(const char *cpu)
 {
     int first = 1;
@@ -394,24 +438,16 @@ static void print_json(const char *cpu)
         printf(", \"value\": %.*f, \"unit\": \"%s\"}", rec->c->mbps ? 2 : 1, record_value(rec), record_unit(rec));
         first = 0;
     }
-    printf("\n], \"failures\": [");
-    first = 1;
-    for (size_t k = 0; k < nrecords; k++) {
-        if (records[k].state >= 0)
-            continue;
-        printf("%s{\"impl\": ", first ? "" : ", ");
-        json_string(records[k].c->impl);
-        printf(", \"op\": ");
-        json_string(records[k].c->op);
-        printf("}");
-        first = 0;
-    }
+    printf("\n], \"not_run\": [");
+    print_json_records(2);
+    printf("], \"failures\": [");
+    print_json_records(-1);
     printf("]}\n");
 }
 
 static void cell_value(char *out, size_t n, const bench_record *rec)
 {
-    if (!rec || rec->state == 0)
+    if (!rec || rec->state == 0 || rec->state == 2)
         snprintf(out, n, "-");
     else if (rec->state < 0)
         snprintf(out, n, "FAILED");
@@ -435,7 +471,9 @@ static void print_header(const char *cpu)
     printf("fastsm2:  %s\n", fastsm2_version());
     printf("OpenSSL:  %s\n", OpenSSL_version(OPENSSL_VERSION));
     printf("units:    ops/s; rows marked (MB/s) in MB/s (1 MB = 10^6 bytes); sm3-xL rows: all L lanes together\n");
-    printf("P-256:    ECDSA on a 32-byte digest; sign-digest/verify-digest are compared with P-256 sign/verify\n\n");
+    printf("P-256:    ECDSA on a 32-byte digest; sign-digest/verify-digest are compared with P-256 sign/verify\n");
+    printf("rows:     %s\n\n", opt_all ? "all, the internal A/B rows included"
+                                      : "those selected (--all adds the internal A/B rows; --list names them)");
     printf("%-28s %12s %12s %14s %20s %14s\n", "op", "fastsm2", "OpenSSL SM2", "OpenSSL P-256", "fastsm2/OpenSSL-SM2",
            "fastsm2/P-256");
     printf("%-28s %12s %12s %14s %20s %14s\n", "--", "-------", "-----------", "-------------", "-------------------",
@@ -451,6 +489,11 @@ static void print_row(size_t r)
     char name[40], v1[32], v2[32], v3[32], r1[32], r2[32];
 
     snprintf(name, sizeof(name), "%s%s", rows[r].op, fs && fs->c->mbps ? " (MB/s)" : "");
+    if (fs && fs->state == 2) {
+        printf("%-28s not run: %s\n", name, fs->why);
+        fflush(stdout);
+        return;
+    }
     cell_value(v1, sizeof(v1), fs);
     cell_value(v2, sizeof(v2), os);
     if (p256)
@@ -490,6 +533,8 @@ int main(int argc, char **argv)
             opt_json = 1;
         } else if (strcmp(argv[i], "--list") == 0) {
             list = 1;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            opt_all = 1;
         } else if ((v = opt_value(argc, argv, &i, "--seconds")) != NULL) {
             opt_seconds = parse_seconds(v);
         } else if ((v = opt_value(argc, argv, &i, "--rounds")) != NULL) {
@@ -505,9 +550,11 @@ int main(int argc, char **argv)
         list_ops();
         return 0;
     }
+    if (any_selected && opt_all)
+        usage_error("--all and --ops do not go together%s", "");
     if (!any_selected)
         for (size_t r = 0; r < NROWS; r++)
-            selected[r] = 1;
+            selected[r] = opt_all || !rows[r].internal;
 
     cpu_model(cpu, sizeof(cpu));
     if (!bench_env_init(&env)) {

@@ -336,8 +336,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_confirmation(unsigned char out[32
  *  mismatch. Constant-time compare. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_verify_confirmation(const fastsm2_kx_ctx *ctx, const unsigned char in[32]);
 
-/** Wipe a key-exchange context (GB/T 32918.3; its ephemeral r and shared
- *  point are secrets). */
+/** Wipe a key-exchange context: its ephemeral r and shared point U (GB/T
+ *  32918.3 clause 6.1, A1-A7) are secrets. */
 FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
@@ -353,12 +353,18 @@ FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);
 /** Sign n digests (n*32 bytes) into n raw signatures (n*64 bytes), fresh k
  *  for each. keys holds nkeys keys: 1 (one key signs all) or n (key i signs
  *  digest i). threads = 0 means all online cores. Each item is GB/T 32918.2
- *  6.1 A3-A7. FASTSM2_OK, or the first error (all signatures zeroed). */
+ *  6.1 A3-A7. FASTSM2_OK, or the first error (all signatures zeroed):
+ *  FASTSM2_ERR_ARG for a NULL array of one item or more, nkeys other than
+ *  1 or n, or a key object the library did not make. n = 0 does nothing
+ *  and returns FASTSM2_OK; an array of no items may be NULL. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys, const unsigned char *digests, size_t n, unsigned threads);
 
 /** Verify n (digest, raw signature) pairs against pubs (npubs = 1 or n):
  *  results[i] = 1 if valid, 0 otherwise (GB/T 32918.2 7.1 B3-B7).
- *  Returns FASTSM2_OK if it ran (whatever the results), or FASTSM2_ERR_ARG. */
+ *  Returns FASTSM2_OK if it ran (whatever the results), or FASTSM2_ERR_ARG
+ *  with every result 0 and nothing verified: a NULL array of one item or
+ *  more, npubs other than 1 or n, or a key object the library did not
+ *  make. n = 0 does nothing; an array of no items may be NULL. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n, unsigned threads);
 
 /* ------------------------------------------------------------------------ */

@@ -385,14 +385,17 @@ static void test_empty(void)
     CHECK_STATUS(fastsm2_verify_digest_batch(r, pubs, 1, e, s, 0, 1), FASTSM2_OK);
     CHECK_STATUS(fastsm2_verify_digest_batch(r, pubs, 0, e, s, 0, 0), FASTSM2_OK);
     CHECK(r[0] == 0x5A5A); /* nothing written */
-    /* NULL outputs with n = 0: no crash, and no success claim for a NULL
-     * key array */
-    int ret = fastsm2_sign_digest_batch(NULL, keys, 1, e, 0, 1);
-    CHECK(ret == FASTSM2_OK || ret == FASTSM2_ERR_ARG);
+    /* An array of zero items may be NULL (n = 0: sigs, digests, results;
+     * nkeys = npubs = 0); the one key of nkeys = 1 may not. */
+    CHECK_STATUS(fastsm2_sign_digest_batch(NULL, keys, 1, e, 0, 1), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_sign_digest_batch(NULL, keys, 1, NULL, 0, 1), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_sign_digest_batch(NULL, NULL, 0, NULL, 0, 1), FASTSM2_OK);
     CHECK_STATUS(fastsm2_sign_digest_batch(s, NULL, 1, e, 0, 1), FASTSM2_ERR_ARG);
-    ret = fastsm2_verify_digest_batch(NULL, pubs, 1, e, s, 0, 1);
-    CHECK(ret == FASTSM2_OK || ret == FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_verify_digest_batch(NULL, pubs, 1, e, s, 0, 1), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_verify_digest_batch(NULL, pubs, 1, NULL, NULL, 0, 1), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_verify_digest_batch(NULL, NULL, 0, NULL, NULL, 0, 1), FASTSM2_OK);
     CHECK_STATUS(fastsm2_verify_digest_batch(r, NULL, 1, e, s, 0, 1), FASTSM2_ERR_ARG);
+    CHECK(r[0] == 0x5A5A);
 }
 
 static void test_sign_bad_args(void)
@@ -475,9 +478,10 @@ static void test_verify_bad_args(void)
         CHECK(all_ints(results + n, GUARD, 0x5A5A));
     }
 
-    /* a zeroed public key object among good ones: that item can never be
-     * valid; the call either runs (results as single calls) or refuses
-     * with FASTSM2_ERR_ARG and zeroed results */
+    /* a zeroed public key object among good ones, in any position: not a
+     * key, so the call refuses (FASTSM2_ERR_ARG, results zeroed), as the
+     * signing batch does for a zeroed private key; a single verification
+     * with it gives 0 */
     const size_t m = 17;
     if (!make_mix(want, m, m)) {
         CHECK(!"make_mix: signing failed");
@@ -489,22 +493,70 @@ static void test_verify_bad_args(void)
     for (size_t ti = 0; ti < NTHREADS; ti++) {
         for (size_t j = 0; j < MAXN + GUARD; j++)
             results[j] = 0x5A5A;
-        int ret = fastsm2_verify_digest_batch(results, vpubs, m, vdigests, vsigs, m, thread_counts[ti]);
-        CHECK(ret == FASTSM2_OK || ret == FASTSM2_ERR_ARG);
-        if (ret == FASTSM2_OK)
-            CHECK(memcmp(results, want, m * sizeof(int)) == 0);
-        else
-            CHECK(all_ints(results, m, 0));
+        CHECK_STATUS(fastsm2_verify_digest_batch(results, vpubs, m, vdigests, vsigs, m, thread_counts[ti]),
+                     FASTSM2_ERR_ARG);
+        CHECK(all_ints(results, m, 0));
         CHECK(all_ints(results + m, GUARD, 0x5A5A));
     }
-    /* a zeroed shared public key: nothing verifies */
+    const size_t zpos[] = {0, m - 1};
+    for (size_t zi = 0; zi < 2; zi++) {
+        if (!make_mix(want, m, m)) {
+            CHECK(!"make_mix: signing failed");
+            return;
+        }
+        memset(&vpubs[zpos[zi]], 0, sizeof vpubs[0]);
+        for (size_t j = 0; j < MAXN + GUARD; j++)
+            results[j] = 0x5A5A;
+        CHECK_STATUS(fastsm2_verify_digest_batch(results, vpubs, m, vdigests, vsigs, m, 2), FASTSM2_ERR_ARG);
+        CHECK(all_ints(results, m, 0));
+        CHECK(all_ints(results + m, GUARD, 0x5A5A));
+    }
+    /* the same with the key good again: it runs, results as single calls */
+    if (!make_mix(want, m, m)) {
+        CHECK(!"make_mix: signing failed");
+        return;
+    }
+    for (size_t j = 0; j < MAXN + GUARD; j++)
+        results[j] = 0x5A5A;
+    CHECK_STATUS(fastsm2_verify_digest_batch(results, vpubs, m, vdigests, vsigs, m, 2), FASTSM2_OK);
+    CHECK(memcmp(results, want, m * sizeof(int)) == 0);
+    /* a zeroed shared public key: refused, nothing verifies */
     fastsm2_pubkey zp;
     memset(&zp, 0, sizeof zp);
     for (size_t j = 0; j < MAXN + GUARD; j++)
         results[j] = 0x5A5A;
-    int ret = fastsm2_verify_digest_batch(results, &zp, 1, vdigests, vsigs, m, 3);
-    CHECK(ret == FASTSM2_OK || ret == FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_verify_digest_batch(results, &zp, 1, vdigests, vsigs, m, 3), FASTSM2_ERR_ARG);
     CHECK(all_ints(results, m, 0));
+    CHECK(all_ints(results + m, GUARD, 0x5A5A));
+}
+
+/* NULL pointers with n = 1; nkeys / npubs other than 1 or n. */
+static void test_null_pointers(void)
+{
+    const int A = FASTSM2_ERR_ARG;
+    const fastsm2_privkey *key = &keys[0];
+    const fastsm2_pubkey *pub = &pubs[0];
+    unsigned char e[32] = {9}, sig[64], buf[512];
+    int res[2];
+    CHECK_STATUS(fastsm2_sign_digest(sig, key, e), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_sign_digest_batch(NULL, key, 1, e, 1, 1), A);
+    CHECK_STATUS(fastsm2_sign_digest_batch(buf, NULL, 1, e, 1, 1), A);
+    CHECK_STATUS(fastsm2_sign_digest_batch(buf, key, 1, NULL, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(NULL, pub, 1, e, sig, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(res, NULL, 1, e, sig, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(res, pub, 1, NULL, sig, 1, 1), A);
+    CHECK_STATUS(fastsm2_verify_digest_batch(res, pub, 1, e, NULL, 1, 1), A);
+    /* nkeys / npubs must be 1 or n. */
+    {
+        unsigned char ds[3 * 32] = {1}, s3[3 * 64];
+        fastsm2_privkey k2[2] = {*key, *key};
+        fastsm2_pubkey p2[2] = {*pub, *pub};
+        int r3[3];
+        memset(s3, 0xAA, sizeof s3);
+        CHECK_STATUS(fastsm2_sign_digest_batch(s3, k2, 2, ds, 3, 1), A);
+        CHECK(all_bytes(s3, sizeof s3, 0));
+        CHECK_STATUS(fastsm2_verify_digest_batch(r3, p2, 2, ds, s3, 3, 1), A);
+    }
 }
 
 /* Without a usable GPU (no CUDA build, or no device here) every GPU call
@@ -574,6 +626,7 @@ int main(void)
     test_empty();
     test_sign_bad_args();
     test_verify_bad_args();
+    test_null_pointers();
     test_gpu_unavailable();
 
     for (int i = 0; i < 2; i++)

@@ -6,7 +6,8 @@
 # generator's per-thread wipe is a pthread key destructor, deleted when the
 # library is unloaded; src/rng.c). A program dlopens libfastsm2.so, a
 # thread generates a key, the main thread dlcloses the library, then the
-# thread exits; it must run to the end (it crashed before the fix).
+# thread exits; it must run to the end (a crash there is the thread's exit
+# calling the destructor of a key whose code is gone).
 #
 # Then the kept helper threads of the batch API: gone after dlclose.
 #

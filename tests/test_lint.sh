@@ -9,8 +9,12 @@
 #  - LICENSE is the Apache License 2.0;
 #  - every public function in include/*.h has a doc comment directly above
 #    its declaration (a comment followed, without a blank line, by a run of
-#    declarations documents that run), and the comment names what it
-#    implements: "GB/T 3291x", "GB/T 32905" or a "clause";
+#    declarations documents that run), and the comment names the standard
+#    and the clause it implements: "GB/T 32918.2 clause 6.1", "GB/T 32905
+#    5.3", "GB/T 32918.4-2016 5.4.3", "GM/T 0009 clause 7.2" (the word
+#    "clause" alone is not enough). The library's own utilities, which
+#    implement no standard, are listed by name below and say so with
+#    "Library utility" in their comment;
 #  - nothing under src/ includes an OpenSSL header (the library is libc only);
 #  - no source, script or build file names ../shared (outside the repository).
 #
@@ -79,46 +83,92 @@ else
 fi
 
 # ---- doc comments on the public API --------------------------------------------
-# For each FASTSM2_API declaration print: name, documented (0/1), names a
-# clause (0/1).
+# The functions that implement no standard (names, versions, wiping): their
+# comment says "Library utility" instead of citing a clause.
+UTILITIES="fastsm2_strerror fastsm2_error_name fastsm2_version fastsm2_backend_name fastsm2_backend_available
+fastsm2_privkey_clear"
+
+# For each FASTSM2_API declaration print: name, documented (0/1), cites a
+# standard and a clause (0/1), says "Library utility" (0/1).
+cat >"$T/doc.awk" <<'AWK'
+function decl_name(s) {
+    sub(/\(.*/, "", s)
+    sub(/[[:space:]]+$/, "", s)
+    n = split(s, w, /[^A-Za-z0-9_]+/)
+    return w[n]
+}
+# The comment's text on one line: no comment marks, single spaces.
+function flat(s) {
+    gsub(/\*/, " ", s)
+    gsub(/[[:space:]]+/, " ", s)
+    return s
+}
+# A standard (GB/T 32918.N, GB/T 32905, GM/T 00NN, with or without its
+# year) followed by a clause: "clause 6.1", "Annex A", or the number alone.
+function cites(s) {
+    return flat(s) ~ /(GB\/T 32918(\.[1-5])?|GB\/T 32905|GM\/T 00[0-9][0-9])(-[0-9][0-9][0-9][0-9])? (clause |Annex )?[0-9A-F][0-9]*(\.[0-9]+)*/
+}
+{
+    line = $0
+    if (incomment) {
+        comment = comment " " line
+        if (line ~ /\*\//) { incomment = 0; prev = "comment" }
+        next
+    }
+    if (line ~ /^[[:space:]]*\/\*/) {
+        comment = line
+        if (line ~ /\*\/[[:space:]]*$/) { prev = "comment" } else { incomment = 1 }
+        next
+    }
+    if (line ~ /^[[:space:]]*FASTSM2_API[[:space:]]/) {
+        buf = line
+        while (buf !~ /;/ && (getline more) > 0) buf = buf " " more
+        if (prev == "comment") { doc = comment; documented = 1 }
+        else if (prev == "decl") { documented = group_documented }
+        else { doc = ""; documented = 0 }
+        group_documented = documented
+        print decl_name(buf), documented, (documented && cites(doc)) ? 1 : 0, (documented && flat(doc) ~ /Library utility/) ? 1 : 0
+        prev = "decl"
+        next
+    }
+    prev = "other"
+}
+AWK
+
+# The rule itself, on comments it must accept (a*) and refuse (r*).
+cat >"$T/rule.h" <<'HDR'
+/** GB/T 32918.2 clause 6.1: sign. */
+FASTSM2_API int a1(void);
+/** GB/T 32905 5.3, one-shot. */
+FASTSM2_API int a2(void);
+/** GB/T 32918.4-2016 5.4.3: the KDF. */
+FASTSM2_API int a3(void);
+/** Decode (GM/T 0009 clause 7.2) for GB/T
+ *  32918.2 clause 7.1. */
+FASTSM2_API int a4(void);
+/** Each item is GB/T 32918.2
+ *  6.1 A3-A7. */
+FASTSM2_API int a5(void);
+/** Names a clause, but of nothing. */
+FASTSM2_API int r1(void);
+/** (Library utility: no GB/T clause.) */
+FASTSM2_API int r2(void);
+/** Wipe a context (GB/T 32918.3; its r is secret). */
+FASTSM2_API int r3(void);
+/** GB/T clause 6.1 of some part. */
+FASTSM2_API int r4(void);
+HDR
+rule=$(awk -f "$T/doc.awk" "$T/rule.h" | awk '{printf "%s%s", $1, $3}')
+if [ "$rule" = "a11a21a31a41a51r10r20r30r40" ]; then
+    ok
+else
+    bad "the clause rule judges its own examples wrongly: $rule (want a11a21a31a41a51r10r20r30r40)"
+fi
+
 headers=$(ls include/*.h 2>/dev/null)
 if [ -n "$headers" ]; then ok; else bad "no public headers in $SRC/include"; fi
 for h in $headers; do
-    awk '
-    function decl_name(s) {
-        sub(/\(.*/, "", s)
-        sub(/[[:space:]]+$/, "", s)
-        n = split(s, w, /[^A-Za-z0-9_]+/)
-        return w[n]
-    }
-    function clause(s) {
-        return s ~ /GB\/T 3291/ || s ~ /GB\/T 32905/ || tolower(s) ~ /clause/
-    }
-    {
-        line = $0
-        if (incomment) {
-            comment = comment " " line
-            if (line ~ /\*\//) { incomment = 0; prev = "comment" }
-            next
-        }
-        if (line ~ /^[[:space:]]*\/\*/) {
-            comment = line
-            if (line ~ /\*\/[[:space:]]*$/) { prev = "comment" } else { incomment = 1 }
-            next
-        }
-        if (line ~ /^[[:space:]]*FASTSM2_API[[:space:]]/) {
-            buf = line
-            while (buf !~ /;/ && (getline more) > 0) buf = buf " " more
-            if (prev == "comment") { doc = comment; documented = 1 }
-            else if (prev == "decl") { documented = group_documented }
-            else { doc = ""; documented = 0 }
-            group_documented = documented
-            print decl_name(buf), documented, (documented && clause(doc)) ? 1 : 0
-            prev = "decl"
-            next
-        }
-        prev = "other"
-    }' "$h" >"$T/docs.txt"
+    awk -f "$T/doc.awk" "$h" >"$T/docs.txt"
     napi=$(wc -l <"$T/docs.txt")
     nuses=$(grep -v '^[[:space:]]*#' "$h" | grep -o 'FASTSM2_API' | wc -l)
     if [ "$napi" -eq "$nuses" ]; then
@@ -126,17 +176,21 @@ for h in $headers; do
     else
         bad "$h: parsed $napi FASTSM2_API declarations, but FASTSM2_API appears $nuses times"
     fi
-    undocumented=$(awk '$2 == 0 {print $1}' "$T/docs.txt")
-    noclause=$(awk '$2 == 1 && $3 == 0 {print $1}' "$T/docs.txt")
     nbad=0
-    for name in $undocumented; do
-        bad "$h: $name has no doc comment directly above it"
+    while read -r name documented cited utility; do
+        is_utility=0
+        for u in $UTILITIES; do [ "$u" = "$name" ] && is_utility=1; done
+        if [ "$documented" -eq 0 ]; then
+            bad "$h: $name has no doc comment directly above it"
+        elif [ "$cited" -eq 1 ] || { [ "$is_utility" -eq 1 ] && [ "$utility" -eq 1 ]; }; then
+            continue
+        elif [ "$is_utility" -eq 1 ]; then
+            bad "$h: the doc comment of $name (a library utility) neither cites a clause nor says \"Library utility\""
+        else
+            bad "$h: the doc comment of $name names no standard and clause (e.g. \"GB/T 32918.2 clause 6.1\", \"GB/T 32905 5.3\")"
+        fi
         nbad=$((nbad + 1))
-    done
-    for name in $noclause; do
-        bad "$h: the doc comment of $name names no clause (GB/T 32918 / GB/T 32905 / clause)"
-        nbad=$((nbad + 1))
-    done
+    done <"$T/docs.txt"
     if [ "$nbad" -eq 0 ]; then ok; fi
 done
 

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/obj_mac.h>
+
 unsigned long fs2t_passed, fs2t_failed;
 
 int fs2t_finish(const char *name)
@@ -160,4 +164,155 @@ int fs2t_write_file(const char *path, const void *data, size_t len)
         return 0;
     int ok = fwrite(data, 1, len, f) == len;
     return fclose(f) == 0 && ok;
+}
+
+/* ---- the curve, byte helpers ------------------------------------------------ */
+
+const unsigned char fs2t_n[32] = {
+    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0x72, 0x03, 0xDF, 0x6B, 0x21, 0xC6, 0x05, 0x2B, 0x53, 0xBB, 0xF4, 0x09, 0x39, 0xD5, 0x41, 0x23};
+/* p = FFFFFFFE FFFFFFFF FFFFFFFF FFFFFFFF FFFFFFFF 00000000 FFFFFFFF FFFFFFFF */
+const unsigned char fs2t_p[32] = {
+    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+const unsigned char fs2t_gx[32] = {
+    0x32, 0xC4, 0xAE, 0x2C, 0x1F, 0x19, 0x81, 0x19, 0x5F, 0x99, 0x04, 0x46, 0x6A, 0x39, 0xC9, 0x94,
+    0x8F, 0xE3, 0x0B, 0xBF, 0xF2, 0x66, 0x0B, 0xE1, 0x71, 0x5A, 0x45, 0x89, 0x33, 0x4C, 0x74, 0xC7};
+const unsigned char fs2t_gy[32] = {
+    0xBC, 0x37, 0x36, 0xA2, 0xF4, 0xF6, 0x77, 0x9C, 0x59, 0xBD, 0xCE, 0xE3, 0x6B, 0x69, 0x21, 0x53,
+    0xD0, 0xA9, 0x87, 0x7C, 0xC6, 0x2A, 0x47, 0x40, 0x02, 0xDF, 0x32, 0xE5, 0x21, 0x39, 0xF0, 0xA0};
+
+void fs2t_sec1_g(unsigned char out[65])
+{
+    out[0] = 0x04;
+    memcpy(out + 1, fs2t_gx, 32);
+    memcpy(out + 33, fs2t_gy, 32);
+}
+
+void fs2t_x_off_curve(unsigned char x[32])
+{
+    EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_sm2);
+    EC_POINT *pt = EC_POINT_new(g);
+    BIGNUM *bx = BN_new();
+    BN_CTX *c = BN_CTX_new();
+    for (unsigned v = 1;; v++) {
+        BN_set_word(bx, v);
+        if (!EC_POINT_set_compressed_coordinates(g, pt, bx, 0, c))
+            break;
+    }
+    BN_bn2binpad(bx, x, 32);
+    BN_CTX_free(c);
+    BN_free(bx);
+    EC_POINT_free(pt);
+    EC_GROUP_free(g);
+}
+
+int fs2t_all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= b[i];
+    return acc == 0;
+}
+
+void fs2t_be_add(unsigned char a[32], unsigned v)
+{
+    for (int i = 31; i >= 0 && v; i--) {
+        v += a[i];
+        a[i] = (unsigned char)v;
+        v >>= 8;
+    }
+}
+
+void fs2t_be_rsub(unsigned char a[32], const unsigned char b[32])
+{
+    int borrow = 0;
+    for (int i = 31; i >= 0; i--) {
+        int t = b[i] - a[i] - borrow;
+        borrow = t < 0;
+        a[i] = (unsigned char)(t + (borrow ? 256 : 0));
+    }
+}
+
+unsigned long fs2t_verify_non_boolean;
+
+int fs2t_vb(int v)
+{
+    if (v != 0 && v != 1) {
+        fs2t_verify_non_boolean++;
+        fprintf(stderr, "fastsm2_verify returned %d (neither 1 nor 0)\n", v);
+    }
+    return v;
+}
+
+/* ---- random inputs ------------------------------------------------------------ */
+
+void fs2t_keypair(fastsm2_privkey *key, fastsm2_pubkey *pub)
+{
+    CHECK_STATUS(fastsm2_privkey_generate(key), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_pubkey(pub, key), FASTSM2_OK);
+}
+
+unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len)
+{
+    *len = maxlen ? (size_t)(fs2t_rand_u64() % maxlen) : 0;
+    unsigned char *h = malloc(*len ? *len : 1);
+    if (!h) {
+        fprintf(stderr, "fs2t_rand_input: out of memory\n");
+        exit(2);
+    }
+    fs2t_rand_bytes(h, *len);
+    if (*len && first >= 0)
+        h[0] = (unsigned char)first;
+    return h;
+}
+
+void fs2t_rand_int256(unsigned char a[32])
+{
+    fs2t_rand_bytes(a, 32);
+    unsigned r = (unsigned)fs2t_rand_u64();
+    size_t z = (r & 3) == 0 ? (r >> 2) % 33 : 0;
+    memset(a, 0, z);
+    if (z < 32 && (r & 0x100))
+        a[z] |= 0x80;
+}
+
+void fs2t_mutate(unsigned char *b, size_t *len, size_t cap)
+{
+    int nmut = 1 + (int)(fs2t_rand_u64() % 3);
+    for (int m = 0; m < nmut; m++) {
+        uint64_t r = fs2t_rand_u64();
+        size_t pos = *len ? (size_t)(r >> 8) % *len : 0;
+        switch (r % 6) {
+        case 0: /* flip a bit */
+            if (*len)
+                b[pos] ^= (unsigned char)(1u << ((r >> 40) & 7));
+            break;
+        case 1: /* set a byte */
+            if (*len)
+                b[pos] = (unsigned char)(r >> 48);
+            break;
+        case 2: /* truncate */
+            *len = pos;
+            break;
+        case 3: /* insert a byte */
+            if (*len < cap) {
+                memmove(b + pos + 1, b + pos, *len - pos);
+                b[pos] = (unsigned char)(r >> 48);
+                (*len)++;
+            }
+            break;
+        case 4: /* delete a byte */
+            if (*len) {
+                memmove(b + pos, b + pos + 1, *len - pos - 1);
+                (*len)--;
+            }
+            break;
+        default: /* a length-ish byte */
+            if (*len)
+                b[pos] = (unsigned char)(0x7E + ((r >> 48) % 8));
+            break;
+        }
+    }
 }

@@ -60,4 +60,39 @@ const char *fs2t_vector(const char *section, const char *key, int nth);
 unsigned char *fs2t_read_file(const char *path, size_t *len);
 int fs2t_write_file(const char *path, const void *data, size_t len);
 
+/* The curve's constants, 32 bytes big-endian (GB/T 32918.5): the order n,
+ * the prime p and the base point's coordinates. */
+extern const unsigned char fs2t_n[32], fs2t_p[32], fs2t_gx[32], fs2t_gy[32];
+/* G as a 65-byte SEC1 point 04||x||y. */
+void fs2t_sec1_g(unsigned char out[65]);
+/* An x in [0, p) with no point on the curve (found with OpenSSL). */
+void fs2t_x_off_curve(unsigned char x[32]);
+
+/* A fresh key pair from the library's generator, CHECKed. */
+void fs2t_keypair(fastsm2_privkey *key, fastsm2_pubkey *pub);
+/* A malloc'd buffer of *len random bytes (*len below maxlen, drawn), its
+ * first byte set to `first` when it has one and first >= 0: the input of a
+ * parser fuzz. */
+unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len);
+
+/* 1 if the n bytes at p are all zero. */
+int fs2t_all_zero(const void *p, size_t n);
+/* a += v (mod 2^256), a 32 bytes big-endian. */
+void fs2t_be_add(unsigned char a[32], unsigned v);
+/* a = (b - a) mod 2^256, 32 bytes big-endian. */
+void fs2t_be_rsub(unsigned char a[32], const unsigned char b[32]);
+
+/* Every fastsm2_verify* 1/0 result goes through fs2t_vb, which returns it
+ * and counts in fs2t_verify_non_boolean any value other than 1 or 0 (a
+ * test CHECKs that the count is 0 before it finishes). */
+extern unsigned long fs2t_verify_non_boolean;
+int fs2t_vb(int v);
+
+/* A random 32-byte number with a random count of leading zero bytes and a
+ * random top bit: every length of a DER INTEGER comes up. */
+void fs2t_rand_int256(unsigned char a[32]);
+/* One to three random edits of b[0..*len) (cap bytes of room): a flipped
+ * bit, a byte set, a cut, a byte inserted or deleted, a length-like byte. */
+void fs2t_mutate(unsigned char *b, size_t *len, size_t cap);
+
 #endif

@@ -9,8 +9,8 @@ Figures (ops/s, best of R alternating rounds, and their ratios):
 * batch sign/verify of digests on all cores against single-thread calls;
 * the pure-Python ``gmssl`` package and ``gmalglib`` when installed.
 
-Goals (issue 7): Python single-thread >= 0.8x the C rate; batch >= 1.9x
-single-thread on 2 cores. Speed is only reported here, never asserted.
+It reports what it measured, on this machine, in this run; nothing here
+is a target, and the test suite never asserts a speed.
 """
 import argparse
 import json
@@ -168,10 +168,6 @@ def run(seconds: float = 1.0, rounds: int = 3, batch: int = 4096, threads: int =
     return res
 
 
-GOALS = {"py sign raw / c sign": 0.8, "py verify raw / c verify": 0.8, "batch sign_digest / py sign_digest": 1.9,
-         "batch verify_digest / py verify_digest": 1.9}
-
-
 def report(res: dict) -> str:
     lines = ["fastsm2 %s from Python %s, backend %s, %d cores, batch of %d on %d threads, GPUs: %d" % (
         res["fastsm2_version"], res["python"], res["backend"], res["cores"], res["batch"], res["threads"],
@@ -183,15 +179,11 @@ def report(res: dict) -> str:
         sb = res["speed_binary"]
         lines.append("  %-22s %12.1f   (%s)" % ("fastsm2-speed sign", sb["sign"], sb["path"]))
         lines.append("  %-22s %12.1f" % ("fastsm2-speed verify", sb["verify"]))
-    lines += ["", "ratios:"]
+    lines += ["", "ratios (same run):"]
     for name, v in res["ratios"].items():
-        goal = GOALS.get(name)
         note = ""
-        if goal is not None:
-            if name.startswith("batch") and res["cores"] != 2:
-                note = "   (goal >= %.1fx is for 2 cores)" % goal
-            else:
-                note = "   goal >= %.1fx: %s" % (goal, "met" if v >= goal else "NOT met")
+        if name.startswith("batch"):
+            note = "   (%d threads on %d cores)" % (res["threads"], res["cores"])
         lines.append("  %-42s %8.2fx%s" % (name, v, note))
     return "\n".join(lines)
 

@@ -24,6 +24,8 @@ def test_bench_runs():
     text = subprocess.run([sys.executable, "-m", "fastsm2.bench", "--seconds", "0.02", "--rounds", "1", "--batch",
                            "4", "--no-peers", "--no-speed"], stdout=subprocess.PIPE, universal_newlines=True,
                           timeout=300)
-    assert text.returncode == 0 and "py sign raw / c sign" in text.stdout and "goal >= 0.8x" in text.stdout
+    assert text.returncode == 0 and "py sign raw / c sign" in text.stdout
+    # measurements, not the project's targets
+    assert "goal" not in text.stdout.lower() and "met" not in text.stdout.split()
     bad = subprocess.run([sys.executable, "-m", "fastsm2.bench", "--seconds", "0"], stderr=subprocess.PIPE)
     assert bad.returncode == 2

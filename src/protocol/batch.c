@@ -111,26 +111,25 @@ static unsigned thread_count(unsigned threads)
     return threads;
 }
 
+/* An array of count items: NULL is allowed only when it has none. */
+static int array_ok(const void *p, size_t count)
+{
+    return p != NULL || count == 0;
+}
+
 int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys,
                               const unsigned char *digests, size_t n, unsigned threads)
 {
-    if (!sigs && n)
+    if (!array_ok(sigs, n) || n > SIZE_MAX / 64)
         return FASTSM2_ERR_ARG;
-    if (n > SIZE_MAX / 64)
-        return FASTSM2_ERR_ARG;
-    if (!keys || !digests || !(nkeys == 1 || nkeys == n)) {
+    if (!(nkeys == 1 || nkeys == n) || !array_ok(keys, nkeys) || !array_ok(digests, n)) {
         if (sigs)
             memset(sigs, 0, 64 * n);
         return FASTSM2_ERR_ARG;
     }
     if (n == 0)
         return FASTSM2_OK;
-    batch_job proto = {0};
-    proto.sigs = sigs;
-    proto.keys = keys;
-    proto.nkeys = nkeys;
-    proto.digests = digests;
-    proto.n = n;
+    batch_job proto = {.n = n, .sigs = sigs, .keys = keys, .nkeys = nkeys, .digests = digests};
     atomic_init(&proto.status, FASTSM2_OK);
     fs2_pool_run(sign_chunk, &proto, (n + FS2_GEN_MANY_MAX - 1) / FS2_GEN_MANY_MAX, thread_count(threads));
     int ret = atomic_load(&proto.status);
@@ -143,24 +142,23 @@ int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t
                                 const unsigned char *digests, const unsigned char *sigs, size_t n,
                                 unsigned threads)
 {
-    if (!results && n)
+    if (!array_ok(results, n) || n > SIZE_MAX / 64)
         return FASTSM2_ERR_ARG;
-    if (n > SIZE_MAX / 64)
-        return FASTSM2_ERR_ARG;
-    if (!pubs || !digests || !sigs || !(npubs == 1 || npubs == n)) {
+    if (!(npubs == 1 || npubs == n) || !array_ok(pubs, npubs) || !array_ok(digests, n) || !array_ok(sigs, n)) {
         if (results)
             memset(results, 0, sizeof(int) * n);
         return FASTSM2_ERR_ARG;
     }
     if (n == 0)
         return FASTSM2_OK;
-    batch_job proto = {0};
-    proto.results = results;
-    proto.pubs = pubs;
-    proto.npubs = npubs;
-    proto.digests = digests;
-    proto.vsigs = sigs;
-    proto.n = n;
+    /* A key object the library did not make is the caller's mistake, not
+     * a signature that fails: refuse the call, as the signing batch does. */
+    for (size_t i = 0; i < npubs; i++)
+        if (!fs2_pub_get(&pubs[i])) {
+            memset(results, 0, sizeof(int) * n);
+            return FASTSM2_ERR_ARG;
+        }
+    batch_job proto = {.n = n, .results = results, .pubs = pubs, .npubs = npubs, .digests = digests, .vsigs = sigs};
     atomic_init(&proto.status, FASTSM2_OK);
     fs2_pool_run(verify_chunk, &proto, (n + FS2_VERIFY_CHUNK - 1) / FS2_VERIFY_CHUNK, thread_count(threads));
     return FASTSM2_OK;

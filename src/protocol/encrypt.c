@@ -1,24 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Public-key encryption, GB/T 32918.4-2016 clauses 6 (encrypt) and 7
- * (decrypt), with the SM3 KDF (5.4.3). Ciphertext forms: raw
- * 04||x1||y1||C3||C2 (C1C3C2, the 2016 order) or ...||C2||C3 (C1C2C3), and
- * GM/T 0009 DER SEQUENCE { x, y, C3, C2 } (what OpenSSL and GmSSL emit).
+ * (decrypt), with the SM3 KDF (5.4.3). The ciphertext's bytes (raw C1C3C2
+ * or C1C2C3, GM/T 0009 DER) are the codec's (src/encoding/ciphertext.c):
+ * every layout is "a prefix, then C2, then (raw C1C2C3 only) C3", so the
+ * prefix is written up front and C2 goes straight into its final place.
  *
  * One engine serves the one-shot calls and the streaming API: the KDF
  * (src/sm3/sm3_kdf.c, counter blocks hashed in the SIMD lanes) and the C3
  * hash SM3(x2 || M || y2) advance together over the message in pieces of
  * FS2_CT_CHUNK bytes, so that each piece of M is read from cache by the
- * hash right after (or before) the KDF XOR touched it. Every ciphertext form
- * is "a prefix, then C2, then (C1C2C3 only) C3": the DER header is written
- * up front (its lengths are known from x1, y1 and the message length), so
- * C2 goes straight into its final place with no side buffer. */
+ * hash right after (or before) the KDF XOR touched it. The plaintext is
+ * secret until the C3 check: no branch or address depends on it. */
 #include <stdlib.h>
 
-#include "encoding/der.h"
 #include "protocol/protocol.h"
 
-#define C1_RAW 65
 #define FS2_CT_CHUNK 4096
+/* The KDF's 32-bit counter bounds klen (GB/T 32918.4 5.4.3). */
+#define FS2_CT_MSG_MAX ((uint64_t)0xFFFFFFFFu * 32u - 1u)
 
 #define FS2_ENC_STREAM_MAGIC 0x6673326374656eULL /* "fs2cten" */
 #define FS2_DEC_STREAM_MAGIC 0x66733263746465ULL /* "fs2ctde" */
@@ -30,11 +29,7 @@ static int flags_ok(int flags)
 
 size_t fastsm2_ciphertext_size(size_t msglen, int flags)
 {
-    if (msglen > SIZE_MAX - 256)
-        return 0;
-    if (flags & FASTSM2_CT_RAW)
-        return C1_RAW + 32 + msglen;
-    return fs2_ct_der_max_size(msglen);
+    return fs2_ct_max_size(msglen, flags);
 }
 
 static void fail_out(unsigned char *out, size_t *outlen, size_t cap)
@@ -114,53 +109,25 @@ static int engine_final(fs2_ct_engine *e, unsigned char c3[32])
     return nonzero;
 }
 
+/* B4 (t not all zero) and B6 (u = SM3(x2 || M' || y2) equals C3, compared
+ * in constant time): 1 if the ciphertext authenticates, else 0. Wipes the
+ * engine. */
+static int engine_check(fs2_ct_engine *e, const unsigned char c3[32])
+{
+    unsigned char u[32];
+    int nonzero = engine_final(e, u);
+    int ok = fs2_ct_memeq(u, c3, 32) & (nonzero != 0);
+    fs2_wipe(u, sizeof u);
+    fs2_declassify(&ok, sizeof ok); /* whether the ciphertext authenticates is public */
+    return ok;
+}
+
 /* (x2, y2) as 64 bytes from a point (secret). */
 static void shared_xy(unsigned char xy[64], fs2_affine *s2)
 {
     fs2_u256_to_be(xy, s2->x);
     fs2_u256_to_be(xy + 32, s2->y);
     fs2_wipe(s2, sizeof *s2);
-}
-
-/* Everything before C2 for C1 = (x1, y1) and a C2 of c2len bytes, with C3
- * left zero: its length, or 0 when it does not fit in cap. *c3off gets the
- * offset of C3 from the start of the ciphertext (after C2 for C1C2C3). */
-static size_t ct_prefix(unsigned char *out, size_t cap, const unsigned char x1[32], const unsigned char y1[32],
-                        size_t c2len, int flags, size_t *c3off)
-{
-    static const unsigned char zero[32];
-    if (flags & FASTSM2_CT_RAW) {
-        size_t n = (flags & FASTSM2_CT_C1C2C3) ? C1_RAW : C1_RAW + 32;
-        if (cap < n)
-            return 0;
-        out[0] = 0x04;
-        memcpy(out + 1, x1, 32);
-        memcpy(out + 33, y1, 32);
-        if (flags & FASTSM2_CT_C1C2C3) {
-            *c3off = C1_RAW + c2len;
-        } else {
-            memset(out + C1_RAW, 0, 32);
-            *c3off = C1_RAW;
-        }
-        return n;
-    }
-    /* GM/T 0009: SEQUENCE { INTEGER x, INTEGER y, OCTET STRING C3, OCTET STRING C2 } */
-    size_t c2tlv = fs2_der_tlv_len(c2len);
-    size_t body = fs2_der_uint_len(x1, 32) + fs2_der_uint_len(y1, 32) + fs2_der_tlv_len(32);
-    if (c2tlv > SIZE_MAX - body)
-        return 0;
-    fs2_der_out o;
-    fs2_der_out_init(&o, out, cap);
-    fs2_der_put_hdr(&o, FS2_DER_SEQUENCE, body + c2tlv);
-    fs2_der_put_uint(&o, x1, 32);
-    fs2_der_put_uint(&o, y1, 32);
-    size_t c3 = o.n + 2; /* tag and one length byte */
-    fs2_der_put_tlv(&o, FS2_DER_OCTET_STRING, zero, 32);
-    fs2_der_put_hdr(&o, FS2_DER_OCTET_STRING, c2len);
-    if (o.overflow)
-        return 0;
-    *c3off = c3;
-    return o.n;
 }
 
 /* A2-A4 with nonce k: C1 = [k]G into x1, y1 and (x2, y2) = [k]P_B into xy
@@ -182,6 +149,14 @@ static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned 
     fs2_u256_to_be(y1, c1.y);
 }
 
+/* B3: (x2, y2) = [d_B]C1. */
+static void decrypt_point(unsigned char xy[64], const fs2_priv *k, const fs2_affine *c1)
+{
+    fs2_affine s2;
+    fs2_backend_get()->ecmult_const(&s2, c1, NULL, k->d);
+    shared_xy(xy, &s2);
+}
+
 /* A1: k from kb (known answers) or the CSPRNG. FASTSM2_OK or an error. */
 static int draw_nonce(uint64_t k[4], const unsigned char *kb)
 {
@@ -193,36 +168,55 @@ static int draw_nonce(uint64_t k[4], const unsigned char *kb)
     return fs2_random_scalar(k, 0) ? FASTSM2_OK : FASTSM2_ERR_RANDOM;
 }
 
+/* A2-A4 with nonce k for a message of msglen bytes: the prefix written into
+ * out[0..cap) and *l filled (src/encoding/ciphertext.c), the engine set for
+ * t = KDF(x2 || y2, klen) and C3. FASTSM2_OK, or
+ * FASTSM2_ERR_BUFFER_TOO_SMALL (not reached: callers check the capacity
+ * first). */
+static int encrypt_begin(fs2_ct_engine *e, fs2_ct_layout *l, unsigned char *out, size_t cap, const fs2_pub *p,
+                         const uint64_t k[4], uint64_t msglen, int flags, int kdf_engine)
+{
+    unsigned char x1[32], y1[32], xy[64];
+    encrypt_points(x1, y1, xy, p, k);
+    if (fs2_ct_write_prefix(l, out, cap, x1, y1, msglen, flags) == 0) {
+        fs2_wipe(xy, sizeof xy);
+        return FASTSM2_ERR_BUFFER_TOO_SMALL;
+    }
+    engine_init(e, xy, msglen, kdf_engine);
+    fs2_wipe(xy, sizeof xy);
+    return FASTSM2_OK;
+}
+
+/* B1-B2 on the ciphertext of ctlen bytes whose first prefixlen bytes
+ * (at least min(ctlen, FASTSM2_CT_PREFIX_MAX)) are at prefix: its layout
+ * into *l and C1, checked to be on the curve and not infinity.
+ * FASTSM2_OK, FASTSM2_ERR_CIPHERTEXT (malformed, or no C2: klen >= 1),
+ * FASTSM2_ERR_POINT, FASTSM2_ERR_LENGTH (C2 longer than the KDF or a
+ * size_t allows). */
+static int decrypt_layout(fs2_ct_layout *l, fs2_affine *c1, const unsigned char *prefix, size_t prefixlen,
+                          uint64_t ctlen, int flags)
+{
+    if (fs2_ct_read_prefix(l, prefix, prefixlen, ctlen, flags) != FASTSM2_OK || l->c2_len == 0)
+        return FASTSM2_ERR_CIPHERTEXT;
+    if (fs2_point_load(c1, l->c1, l->c1len) != FASTSM2_OK)
+        return FASTSM2_ERR_POINT;
+    if (l->c2_len > SIZE_MAX - 256 || l->c2_len > FS2_CT_MSG_MAX)
+        return FASTSM2_ERR_LENGTH;
+    return FASTSM2_OK;
+}
+
+/* B3, and the engine set for t = KDF(x2 || y2, klen) and u. */
+static void decrypt_begin(fs2_ct_engine *e, const fs2_priv *k, const fs2_affine *c1, uint64_t c2len, int kdf_engine)
+{
+    unsigned char xy[64];
+    decrypt_point(xy, k, c1);
+    engine_init(e, xy, c2len, kdf_engine);
+    fs2_wipe(xy, sizeof xy);
+}
+
 /* ------------------------------------------------------------------ */
 /* One-shot encryption and decryption                                   */
 /* ------------------------------------------------------------------ */
-
-/* One attempt with nonce k: FASTSM2_OK, or FASTSM2_ERR_KDF_ZERO. */
-static int encrypt_once(unsigned char *out, size_t *outlen, const fs2_pub *p, const unsigned char *msg,
-                        size_t msglen, int flags, const uint64_t k[4], int kdf_engine)
-{
-    unsigned char xy[64], c3[32], x1[32], y1[32];
-    size_t c3off;
-    fs2_ct_engine e;
-
-    encrypt_points(x1, y1, xy, p, k);
-    size_t pre = ct_prefix(out, *outlen, x1, y1, msglen, flags, &c3off);
-    if (pre == 0 || *outlen - pre < msglen + ((flags & FASTSM2_CT_RAW) && (flags & FASTSM2_CT_C1C2C3) ? 32 : 0)) {
-        fs2_wipe(xy, sizeof xy);
-        return FASTSM2_ERR_BUFFER_TOO_SMALL; /* not reached: the caller checked the size */
-    }
-    /* A5-A7: t = KDF(x2 || y2, klen), C2 = M xor t, C3 = Hash(x2 || M || y2) */
-    engine_init(&e, xy, msglen, kdf_engine);
-    fs2_wipe(xy, sizeof xy);
-    engine_encrypt(&e, out + pre, msg, msglen);
-    int nonzero = engine_final(&e, c3);
-    fs2_declassify(&nonzero, sizeof nonzero); /* public: decides a retry */
-    if (!nonzero)
-        return FASTSM2_ERR_KDF_ZERO; /* A5: t all zero needs a new k */
-    memcpy(out + c3off, c3, 32);
-    *outlen = pre + msglen + ((flags & FASTSM2_CT_RAW) && (flags & FASTSM2_CT_C1C2C3) ? 32 : 0);
-    return FASTSM2_OK;
-}
 
 static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg,
                         size_t msglen, int flags, const unsigned char *kb, int kdf_engine)
@@ -247,15 +241,24 @@ static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey
         return FASTSM2_ERR_BUFFER_TOO_SMALL;
     }
     uint64_t k[4];
+    fs2_ct_layout l;
+    fs2_ct_engine e;
     int ret = FASTSM2_ERR_RANDOM;
     for (int tries = 0; tries < (kb ? 1 : 16); tries++) {
         ret = draw_nonce(k, kb);
+        if (ret == FASTSM2_OK)
+            ret = encrypt_begin(&e, &l, out, cap, p, k, msglen, flags, kdf_engine);
         if (ret != FASTSM2_OK)
             break;
-        *outlen = cap;
-        ret = encrypt_once(out, outlen, p, msg, msglen, flags, k, kdf_engine);
-        if (ret != FASTSM2_ERR_KDF_ZERO)
+        /* A5-A7: C2 = M xor t, C3 = Hash(x2 || M || y2), in place */
+        engine_encrypt(&e, out + l.c2_off, msg, msglen);
+        int nonzero = engine_final(&e, out + l.c3_off);
+        fs2_declassify(&nonzero, sizeof nonzero); /* public: decides a retry */
+        if (nonzero) {
+            *outlen = (size_t)l.total;
             break;
+        }
+        ret = FASTSM2_ERR_KDF_ZERO; /* A5: t all zero needs a new k */
     }
     fs2_wipe(k, sizeof k);
     if (ret != FASTSM2_OK)
@@ -301,69 +304,26 @@ static int decrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_privke
         fail_out(out, outlen, cap);
         return FASTSM2_ERR_ARG;
     }
+    fs2_ct_layout l;
     fs2_affine c1;
-    const unsigned char *c3, *c2;
-    size_t c2len;
-    int ret;
-    if (flags & FASTSM2_CT_RAW) {
-        /* B1: C1 is 04||x||y (or compressed 02/03||x) */
-        size_t c1len = (ctlen && (ct[0] == 0x02 || ct[0] == 0x03)) ? 33 : C1_RAW;
-        if (ctlen <= c1len + 32) {
-            fail_out(out, outlen, cap);
-            return FASTSM2_ERR_CIPHERTEXT;
-        }
-        ret = fs2_point_load(&c1, ct, c1len);
-        c2len = ctlen - c1len - 32;
-        if (flags & FASTSM2_CT_C1C2C3) {
-            c2 = ct + c1len;
-            c3 = c2 + c2len;
-        } else {
-            c3 = ct + c1len;
-            c2 = c3 + 32;
-        }
-    } else {
-        unsigned char x[32], y[32], enc[65];
-        ret = fs2_ct_der_decode(x, y, &c3, &c2, &c2len, ct, ctlen);
-        if (ret != FASTSM2_OK) {
-            fail_out(out, outlen, cap);
-            return FASTSM2_ERR_CIPHERTEXT;
-        }
-        if (c2len == 0) {
-            fail_out(out, outlen, cap);
-            return FASTSM2_ERR_CIPHERTEXT;
-        }
-        enc[0] = 0x04;
-        memcpy(enc + 1, x, 32);
-        memcpy(enc + 33, y, 32);
-        ret = fs2_point_load(&c1, enc, 65);
-    }
-    if (ret != FASTSM2_OK) { /* C1 not on the curve (B1), or infinity (B2) */
+    size_t prelen = ctlen < FASTSM2_CT_PREFIX_MAX ? ctlen : FASTSM2_CT_PREFIX_MAX;
+    int ret = decrypt_layout(&l, &c1, ct, prelen, ctlen, flags);
+    if (ret == FASTSM2_OK && cap < l.c2_len)
+        ret = FASTSM2_ERR_BUFFER_TOO_SMALL;
+    if (ret != FASTSM2_OK) {
         fail_out(out, outlen, cap);
-        return FASTSM2_ERR_POINT;
+        return ret;
     }
-    if (cap < c2len) {
-        fail_out(out, outlen, cap);
-        return FASTSM2_ERR_BUFFER_TOO_SMALL;
-    }
-    /* B3: (x2, y2) = [d_B]C1 */
-    fs2_affine s2;
-    unsigned char xy[64], u[32];
+    /* B3-B6: M' = C2 xor t into out; the plaintext leaves only if
+     * u == C3 (out is zeroed otherwise) */
     fs2_ct_engine e;
-    fs2_backend_get()->ecmult_const(&s2, &c1, NULL, k->d);
-    shared_xy(xy, &s2);
-    /* B4-B5: t = KDF(x2 || y2, klen) (not all zero), M' = C2 xor t;
-     * B6: u = Hash(x2 || M' || y2) == C3; the plaintext leaves only if so */
-    engine_init(&e, xy, c2len, kdf_engine);
-    fs2_wipe(xy, sizeof xy);
-    engine_decrypt(&e, out, c2, c2len);
-    int nonzero = engine_final(&e, u);
-    int ok = fs2_ct_memeq(u, c3, 32) & (nonzero != 0);
-    fs2_declassify(&ok, sizeof ok); /* whether the ciphertext authenticates is public */
-    if (!ok) {
+    decrypt_begin(&e, k, &c1, l.c2_len, kdf_engine);
+    engine_decrypt(&e, out, ct + l.c2_off, (size_t)l.c2_len);
+    if (!engine_check(&e, ct + l.c3_off)) {
         fail_out(out, outlen, cap);
         return FASTSM2_ERR_DECRYPT;
     }
-    *outlen = c2len;
+    *outlen = (size_t)l.c2_len;
     return FASTSM2_OK;
 }
 
@@ -413,7 +373,7 @@ int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *pref
         fail_out(prefix, prefixlen, cap);
         return FASTSM2_ERR_ARG;
     }
-    if (msglen == 0 || msglen > SIZE_MAX - 256 || msglen > (uint64_t)0xFFFFFFFFu * 32u - 1u) {
+    if (msglen == 0 || msglen > SIZE_MAX - 256 || msglen > FS2_CT_MSG_MAX) {
         fail_out(prefix, prefixlen, cap);
         return FASTSM2_ERR_LENGTH;
     }
@@ -422,39 +382,41 @@ int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *pref
         return FASTSM2_ERR_BUFFER_TOO_SMALL;
     }
     uint64_t k[4];
-    unsigned char x1[32], y1[32], xy[64];
-    size_t c3off;
+    fs2_ct_layout l;
+    fs2_ct_engine *e = (fs2_ct_engine *)s;
     int ret = draw_nonce(k, kb);
+    if (ret == FASTSM2_OK)
+        ret = encrypt_begin(e, &l, prefix, cap, p, k, msglen, flags, FS2_KDF_LANES);
+    fs2_wipe(k, sizeof k);
     if (ret != FASTSM2_OK) {
         fail_out(prefix, prefixlen, cap);
         return ret;
     }
-    encrypt_points(x1, y1, xy, p, k);
-    fs2_wipe(k, sizeof k);
-    size_t pre = ct_prefix(prefix, cap, x1, y1, (size_t)msglen, flags, &c3off);
-    if (pre == 0) { /* not reached: cap >= FASTSM2_CT_PREFIX_MAX */
-        fs2_wipe(xy, sizeof xy);
-        fail_out(prefix, prefixlen, cap);
-        return FASTSM2_ERR_BUFFER_TOO_SMALL;
-    }
-    fs2_ct_engine *e = (fs2_ct_engine *)s;
-    engine_init(e, xy, msglen, FS2_KDF_LANES);
-    fs2_wipe(xy, sizeof xy);
     e->magic = FS2_ENC_STREAM_MAGIC;
-    *prefixlen = pre;
-    *c3_offset = c3off;
+    *prefixlen = (size_t)l.c2_off;
+    *c3_offset = l.c3_off;
+    return FASTSM2_OK;
+}
+
+/* The next len bytes through a stream's engine: encrypting (C2 from M) or
+ * decrypting (M' from C2), as its magic says. */
+static int stream_update(void *s, uint64_t magic, unsigned char *out, const unsigned char *in, size_t len)
+{
+    fs2_ct_engine *e = stream_get(s, magic);
+    if (!e || (len && (!out || !in)))
+        return FASTSM2_ERR_ARG;
+    if (len > e->total - e->done)
+        return FASTSM2_ERR_LENGTH;
+    if (magic == FS2_ENC_STREAM_MAGIC)
+        engine_encrypt(e, out, in, len);
+    else
+        engine_decrypt(e, out, in, len);
     return FASTSM2_OK;
 }
 
 int fastsm2_encrypt_stream_update(fastsm2_encrypt_stream *s, unsigned char *out, const void *in, size_t len)
 {
-    fs2_ct_engine *e = stream_get(s, FS2_ENC_STREAM_MAGIC);
-    if (!e || (len && (!out || !in)))
-        return FASTSM2_ERR_ARG;
-    if (len > e->total - e->done)
-        return FASTSM2_ERR_LENGTH;
-    engine_encrypt(e, out, in, len);
-    return FASTSM2_OK;
+    return stream_update(s, FS2_ENC_STREAM_MAGIC, out, in, len);
 }
 
 int fastsm2_encrypt_stream_final(fastsm2_encrypt_stream *s, unsigned char c3[32])
@@ -481,62 +443,6 @@ int fastsm2_encrypt_stream_final(fastsm2_encrypt_stream *s, unsigned char c3[32]
     return FASTSM2_OK;
 }
 
-/* Read a DER length at p[0..n): its value and size; 0 if malformed or cut
- * short (strictness comes from comparing with the re-encoded prefix). */
-static size_t der_len_at(const unsigned char *p, size_t n, uint64_t *len)
-{
-    if (n < 1)
-        return 0;
-    if (p[0] < 0x80) {
-        *len = p[0];
-        return 1;
-    }
-    size_t k = p[0] & 0x7f;
-    if (k == 0 || k > 8 || n < 1 + k)
-        return 0;
-    uint64_t v = 0;
-    for (size_t i = 0; i < k; i++)
-        v = (v << 8) | p[1 + i];
-    *len = v;
-    return 1 + k;
-}
-
-/* Parse the prefix of a DER ciphertext of ctlen bytes: C1's coordinates,
- * where C3 and C2 are. The prefix must be exactly what ct_prefix writes for
- * these values (strict DER), and the lengths must add up to ctlen. */
-static int der_prefix_parse(unsigned char x[32], unsigned char y[32], uint64_t *c3off, uint64_t *c2off,
-                            uint64_t *c2len, const unsigned char *pre, size_t prelen, uint64_t ctlen)
-{
-    uint64_t seqlen, c2l;
-    size_t h;
-    if (prelen < 2 || pre[0] != FS2_DER_SEQUENCE || (h = der_len_at(pre + 1, prelen - 1, &seqlen)) == 0)
-        return 0;
-    if (ctlen < 1 + h || seqlen != ctlen - 1 - h)
-        return 0;
-    fs2_der_in in, oc;
-    size_t at = 1 + h;
-    fs2_der_init(&in, pre + at, prelen - at);
-    if (!fs2_der_get_uint(&in, x, 32) || !fs2_der_get_uint(&in, y, 32) || !fs2_der_get(&in, FS2_DER_OCTET_STRING, &oc) ||
-        oc.n != 32)
-        return 0;
-    at = prelen - in.n;
-    if (at + 1 >= prelen || pre[at] != FS2_DER_OCTET_STRING || (h = der_len_at(pre + at + 1, prelen - at - 1, &c2l)) == 0)
-        return 0;
-    at += 1 + h;
-    if (c2l == 0 || c2l != ctlen - at || c2l > SIZE_MAX - 256)
-        return 0;
-    /* Re-encode and compare: refuses non-minimal lengths and the like. */
-    unsigned char again[FASTSM2_CT_PREFIX_MAX];
-    size_t off;
-    size_t n = ct_prefix(again, sizeof again, x, y, (size_t)c2l, FASTSM2_CT_DER, &off);
-    if (n != at || memcmp(again, pre, off) != 0 || memcmp(again + off + 32, pre + off + 32, n - off - 32) != 0)
-        return 0;
-    *c3off = off;
-    *c2off = at;
-    *c2len = c2l;
-    return 1;
-}
-
 int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, uint64_t *c2len, uint64_t *c3_offset,
                                 const fastsm2_privkey *key, const unsigned char *prefix, size_t prefixlen,
                                 uint64_t ctlen, int flags)
@@ -553,61 +459,23 @@ int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, 
     uint64_t want = ctlen < FASTSM2_CT_PREFIX_MAX ? ctlen : FASTSM2_CT_PREFIX_MAX;
     if (prefixlen < want)
         return FASTSM2_ERR_ARG;
-    prefixlen = (size_t)want;
-
+    fs2_ct_layout l;
     fs2_affine c1;
-    uint64_t c3o, c2o, c2l;
-    int ret;
-    if (flags & FASTSM2_CT_RAW) {
-        size_t c1len = (ctlen && (prefix[0] == 0x02 || prefix[0] == 0x03)) ? 33 : C1_RAW;
-        if (ctlen <= c1len + 32)
-            return FASTSM2_ERR_CIPHERTEXT;
-        ret = fs2_point_load(&c1, prefix, c1len);
-        c2l = ctlen - c1len - 32;
-        if (flags & FASTSM2_CT_C1C2C3) {
-            c2o = c1len;
-            c3o = c1len + c2l;
-        } else {
-            c3o = c1len;
-            c2o = c1len + 32;
-        }
-    } else {
-        unsigned char x[32], y[32], enc[65];
-        if (!der_prefix_parse(x, y, &c3o, &c2o, &c2l, prefix, prefixlen, ctlen))
-            return FASTSM2_ERR_CIPHERTEXT;
-        enc[0] = 0x04;
-        memcpy(enc + 1, x, 32);
-        memcpy(enc + 33, y, 32);
-        ret = fs2_point_load(&c1, enc, 65);
-    }
-    if (ret != FASTSM2_OK) /* C1 not on the curve (B1), or infinity (B2) */
-        return FASTSM2_ERR_POINT;
-    if (c2l > SIZE_MAX - 256 || c2l > (uint64_t)0xFFFFFFFFu * 32u - 1u)
-        return FASTSM2_ERR_LENGTH;
-    /* B3: (x2, y2) = [d_B]C1 */
-    fs2_affine s2;
-    unsigned char xy[64];
-    fs2_backend_get()->ecmult_const(&s2, &c1, NULL, k->d);
-    shared_xy(xy, &s2);
+    int ret = decrypt_layout(&l, &c1, prefix, (size_t)want, ctlen, flags);
+    if (ret != FASTSM2_OK)
+        return ret;
     fs2_ct_engine *e = (fs2_ct_engine *)s;
-    engine_init(e, xy, c2l, FS2_KDF_LANES);
-    fs2_wipe(xy, sizeof xy);
+    decrypt_begin(e, k, &c1, l.c2_len, FS2_KDF_LANES);
     e->magic = FS2_DEC_STREAM_MAGIC;
-    *c2_offset = c2o;
-    *c2len = c2l;
-    *c3_offset = c3o;
+    *c2_offset = l.c2_off;
+    *c2len = l.c2_len;
+    *c3_offset = l.c3_off;
     return FASTSM2_OK;
 }
 
 int fastsm2_decrypt_stream_update(fastsm2_decrypt_stream *s, unsigned char *out, const unsigned char *in, size_t len)
 {
-    fs2_ct_engine *e = stream_get(s, FS2_DEC_STREAM_MAGIC);
-    if (!e || (len && (!out || !in)))
-        return FASTSM2_ERR_ARG;
-    if (len > e->total - e->done)
-        return FASTSM2_ERR_LENGTH;
-    engine_decrypt(e, out, in, len);
-    return FASTSM2_OK;
+    return stream_update(s, FS2_DEC_STREAM_MAGIC, out, in, len);
 }
 
 int fastsm2_decrypt_stream_final(fastsm2_decrypt_stream *s, const unsigned char c3[32])
@@ -622,10 +490,5 @@ int fastsm2_decrypt_stream_final(fastsm2_decrypt_stream *s, const unsigned char 
         fs2_wipe(s, sizeof *s);
         return FASTSM2_ERR_LENGTH;
     }
-    unsigned char u[32];
-    int nonzero = engine_final(e, u);
-    int ok = fs2_ct_memeq(u, c3, 32) & (nonzero != 0);
-    fs2_wipe(u, sizeof u);
-    fs2_declassify(&ok, sizeof ok); /* whether the ciphertext authenticates is public */
-    return ok ? FASTSM2_OK : FASTSM2_ERR_DECRYPT;
+    return engine_check(e, c3) ? FASTSM2_OK : FASTSM2_ERR_DECRYPT;
 }
