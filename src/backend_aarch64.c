@@ -20,7 +20,8 @@
 #include <arm_neon.h>
 #include <sys/auxv.h>
 
-#include "field/field_aarch64.h"
+#define FS2_FIELD FS2_FIELD_AARCH64
+#include "field/field.h"
 #include "point/group_impl.h"
 
 /* Constant-time table lookup with NEON: entry idx - 1 of `entries` entries

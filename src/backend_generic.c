@@ -2,7 +2,8 @@
 /* The portable backend: the reference every other backend is tested
  * against. Field: field/field_generic.h (4 x 64-bit Montgomery). */
 #include "backend.h"
-#include "field/field_generic.h"
+#define FS2_FIELD FS2_FIELD_GENERIC
+#include "field/field.h"
 #include "point/group_impl.h"
 #include "ecmult/ecmult_impl.h"
 #include "backend_impl.h"

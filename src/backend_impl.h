@@ -41,7 +41,7 @@ static void fs2_be_ecmult_gen(fs2_affine *r, const uint64_t k[4])
 }
 
 /* r = k*G and q = a^-1 2^256 mod n, the field inversion (for r's affine
- * form) and the scalar one interleaved (fs2_modinv2_safegcd). */
+ * form) and the scalar one interleaved (fs2_fe_inv_and_sc_inv). */
 static void fs2_be_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4])
 {
     fs2_gej j;
@@ -50,7 +50,7 @@ static void fs2_be_ecmult_gen_inv(fs2_affine *r, const uint64_t k[4], uint64_t q
     fs2_sc x, inv;
     fs2_ecmult_gen(&j, k);
     memcpy(x.v, a, 32);
-    fs2_fe_sc_inv2(&zi, &j.z, &inv, &x);
+    fs2_fe_inv_and_sc_inv(&zi, &j.z, &inv, &x);
     fs2_be_affine_from_ge(r, &g, fs2_gej_to_ge_zinv(&g, &j, &zi));
     memcpy(q, inv.v, 32);
     fs2_wipe(&j, sizeof j);

@@ -3,8 +3,8 @@
  * shared point formulas and scalar multiplications, scalar table scans. */
 #if defined(__x86_64__)
 #include "backend_x86.h"
-#include "field/field_x86.h"
-#include "field/field_generic.h"
+#define FS2_FIELD FS2_FIELD_X86
+#include "field/field.h"
 #include "point/group_impl.h"
 #include "ecmult/ecmult_impl.h"
 #include "backend_impl.h"

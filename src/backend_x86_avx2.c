@@ -14,8 +14,8 @@
 #pragma GCC target("avx2,bmi2,adx")
 #endif
 #include "backend_x86.h"
-#include "field/field_x86.h"
-#include "field/field_generic.h"
+#define FS2_FIELD FS2_FIELD_X86
+#include "field/field.h"
 #include "point/group_impl.h"
 
 /* Constant-time table lookup with 32-byte vectors: every entry is loaded

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The field checks of test_field.c (against OpenSSL's BIGNUM, edge and
- * random values) over the x86-64 MULX/ADX assembly of field/field_x86.h. */
+ * random values) over the x86-64 MULX/ADX assembly of field/field_x86_impl.h. */
 #include <stdio.h>
 #if defined(__x86_64__)
 #include <string.h>
 #include "backend.h"
-#include "field/field_x86.h"
+#define FS2_FIELD FS2_FIELD_X86
 /* The CPU check is the library's own (the adx backend's available()):
  * clang's __builtin_cpu_supports knows no "adx". */
 static int fs2t_adx_available(void)

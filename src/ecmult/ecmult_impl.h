@@ -84,13 +84,6 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
 }
 #endif
 
-static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
-{
-    fs2_fe n;
-    fs2_fe_neg(&n, r);
-    fs2_fe_cmov(r, &n, mask);
-}
-
 /* r = k*G, constant time in k. */
 static void fs2_ecmult_gen(fs2_gej *r, const uint64_t k[4])
 {

@@ -2,7 +2,8 @@
 /* Backend-independent point utilities on public data (GB/T 32918.1
  * 4.2.9-4.2.10, 6.2): validation, decompression, addition. Portable field. */
 #include "backend.h"
-#include "field/field_generic.h"
+#define FS2_FIELD FS2_FIELD_GENERIC
+#include "field/field.h"
 #include "point/group_impl.h"
 
 static const uint64_t CURVE_B[4] = {0xDDBCBD414D940E93ULL, 0xF39789F515AB8F92ULL, 0x4D5A9E4BCF6509A7ULL,

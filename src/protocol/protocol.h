@@ -5,7 +5,7 @@
 #define FS2_PROTOCOL_H
 
 #include "backend.h"
-#include "field/field_generic.h"
+#include "field/scalar.h"
 
 #define FS2_PRIV_MAGIC 0x66733270726976ULL /* "fs2priv" */
 #define FS2_PUB_MAGIC 0x6673327075626bULL  /* "fs2pubk" */
