@@ -7,7 +7,19 @@
 
 #include "backend.h"
 
-extern const fs2_backend fs2_backend_generic;
+#include "sm3/sm3_impl.h"
+
+static int generic_available(void) { return 1; }
+
+static const fs2_backend fs2_backend_generic = {
+    .name = "generic",
+    .available = generic_available,
+    .sm3_compress = fs2_sm3_compress_generic,
+    .sm3_lanes = 1,
+    .sm3_compress_lanes = fs2_sm3_compress_lanes1,
+    .ec = &fs2_ec_ops_generic,
+};
+
 #if defined(__x86_64__)
 extern const fs2_backend fs2_backend_adx, fs2_backend_avx2, fs2_backend_avx512;
 #endif
@@ -54,11 +66,11 @@ static int self_test(const fs2_backend *b)
         return 0;
     uint64_t one[4] = {1, 0, 0, 0}, two[4] = {2, 0, 0, 0};
     fs2_affine g, g2a, g2b;
-    b->ecmult_gen(&g, one);
+    b->ec->mul_base(&g, one);
     if (g.infinity || memcmp(g.x, gx, 32) || memcmp(g.y, gy, 32))
         return 0;
-    b->ecmult_gen(&g2a, two);
-    b->ecmult_const(&g2b, &g, NULL, two);
+    b->ec->mul_base(&g2a, two);
+    b->ec->mul(&g2b, &g, NULL, two);
     return !g2a.infinity && !memcmp(&g2a, &g2b, sizeof g2a);
 }
 
@@ -98,10 +110,29 @@ int fs2_backend_force(const char *name)
     return 0;
 }
 
-void fs2_scalar_inv_mont(uint64_t r[4], const uint64_t a[4])
+const fs2_ec_ops *fs2_ec_table(size_t i)
 {
-    const fs2_backend *b = fs2_backend_get();
-    (b->scalar_inv_mont ? b->scalar_inv_mont : fs2_generic_scalar_inv_mont)(r, a);
+    for (size_t k = 0; fs2_backends[k]; k++) {
+        size_t j = 0;
+        while (j < k && fs2_backends[j]->ec != fs2_backends[k]->ec)
+            j++;
+        if (j == k && i-- == 0) /* first use of this table */
+            return fs2_backends[k]->ec;
+    }
+    return NULL;
+}
+
+int fs2_ec_table_available(const fs2_ec_ops *ec)
+{
+    for (size_t k = 0; fs2_backends[k]; k++)
+        if (fs2_backends[k]->ec == ec && fs2_backends[k]->available())
+            return 1;
+    return 0;
+}
+
+const fs2_ec_ops *fs2_ec(void)
+{
+    return fs2_backend_get()->ec;
 }
 
 int fs2_backend_force_unchecked(const char *name)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The x86-64 backends, one per CPU level (DESIGN.md section 3):
- *   adx    - BMI2 + ADX: MULX/ADCX/ADOX field arithmetic, scalar SM3;
- *   avx2   - adx + AVX2: vector constant-time table selection, 8-lane SM3;
- *   avx512 - avx2 + AVX-512F/BW/VL: 16-lane SM3.
+ * The x86-64 backends, one per CPU level:
+ *   adx    - BMI2 + ADX: EC adx (MULX/ADCX/ADOX field arithmetic);
+ *   avx2   - adx + AVX2: EC avx2 (vector table scans), 8-lane SM3;
+ *   avx512 - avx2 + AVX-512F/BW/VL: EC avx2, 16-lane SM3.
  * Chosen at run time from CPUID (backend.c tries them fastest first);
  * FASTSM2_CPU=<name> forces one.
  */
-#include "backend_x86.h"
+#include "backend.h"
 #include "sm3/sm3_impl.h"
 
 #if defined(__x86_64__)
@@ -67,15 +67,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_adx = {
     .name = "adx",
     .available = adx_available,
     .sm3_compress = fs2_sm3_compress_x86,
-    .ecmult_gen = fs2_adx_ecmult_gen,
-    .ecmult_const = fs2_adx_ecmult_const,
-    .verify_check = fs2_adx_verify_check,
-    .ecmult_kx = fs2_adx_ecmult_kx,
-    .pub_precompute = fs2_adx_pub_precompute,
-    .scalar_inv_mont = fs2_adx_scalar_inv_mont,
-    .ecmult_gen_many = fs2_adx_ecmult_gen_many,
-    .ecmult_gen_inv = fs2_adx_ecmult_gen_inv,
-    .ecmult_gen_const = fs2_adx_ecmult_gen_const,
+    .ec = &fs2_ec_ops_adx,
     .sm3_lanes = 1,
     .sm3_compress_lanes = fs2_sm3_compress_lanes1,
 };
@@ -84,15 +76,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx2 = {
     .name = "avx2",
     .available = avx2_available,
     .sm3_compress = fs2_sm3_compress_x86,
-    .ecmult_gen = fs2_avx2_ecmult_gen,
-    .ecmult_const = fs2_avx2_ecmult_const,
-    .verify_check = fs2_avx2_verify_check,
-    .ecmult_kx = fs2_avx2_ecmult_kx,
-    .pub_precompute = fs2_avx2_pub_precompute,
-    .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
-    .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
-    .ecmult_gen_inv = fs2_avx2_ecmult_gen_inv,
-    .ecmult_gen_const = fs2_avx2_ecmult_gen_const,
+    .ec = &fs2_ec_ops_avx2,
     .sm3_lanes = 8,
     .sm3_compress_lanes = fs2_sm3_compress_x8_avx2,
 };
@@ -101,15 +85,7 @@ FS2_HIDDEN const fs2_backend fs2_backend_avx512 = {
     .name = "avx512",
     .available = avx512_available,
     .sm3_compress = fs2_sm3_compress_x86,
-    .ecmult_gen = fs2_avx2_ecmult_gen,
-    .ecmult_const = fs2_avx2_ecmult_const,
-    .verify_check = fs2_avx2_verify_check,
-    .ecmult_kx = fs2_avx2_ecmult_kx,
-    .pub_precompute = fs2_avx2_pub_precompute,
-    .scalar_inv_mont = fs2_avx2_scalar_inv_mont,
-    .ecmult_gen_many = fs2_avx2_ecmult_gen_many,
-    .ecmult_gen_inv = fs2_avx2_ecmult_gen_inv,
-    .ecmult_gen_const = fs2_avx2_ecmult_gen_const,
+    .ec = &fs2_ec_ops_avx2,
     .sm3_lanes = 16,
     .sm3_compress_lanes = fs2_sm3_compress_x16_avx512,
 };

@@ -168,13 +168,13 @@ static size_t ct_prefix(unsigned char *out, size_t cap, const unsigned char x1[3
 static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned char xy[64], const fs2_pub *p,
                            const uint64_t k[4])
 {
-    const fs2_backend *b = fs2_backend_get();
+    const fs2_ec_ops *ec = fs2_ec();
     fs2_affine c1, s2;
-    if (b->ecmult_gen_const) {
-        b->ecmult_gen_const(&c1, &s2, &p->pub.pt, fs2_pub_tables(p), k);
+    if (ec->mul_base_and_mul) {
+        ec->mul_base_and_mul(&c1, &s2, &p->pub.pt, fs2_pub_tables(p), k);
     } else {
-        b->ecmult_gen(&c1, k);
-        b->ecmult_const(&s2, &p->pub.pt, fs2_pub_tables(p), k);
+        ec->mul_base(&c1, k);
+        ec->mul(&s2, &p->pub.pt, fs2_pub_tables(p), k);
     }
     fs2_declassify(&c1, sizeof c1); /* C1 is sent: public */
     shared_xy(xy, &s2);
@@ -349,7 +349,7 @@ static int decrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_privke
     fs2_affine s2;
     unsigned char xy[64], u[32];
     fs2_ct_engine e;
-    fs2_backend_get()->ecmult_const(&s2, &c1, NULL, k->d);
+    fs2_ec()->mul(&s2, &c1, NULL, k->d);
     shared_xy(xy, &s2);
     /* B4-B5: t = KDF(x2 || y2, klen) (not all zero), M' = C2 xor t;
      * B6: u = Hash(x2 || M' || y2) == C3; the plaintext leaves only if so */
@@ -587,7 +587,7 @@ int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, 
     /* B3: (x2, y2) = [d_B]C1 */
     fs2_affine s2;
     unsigned char xy[64];
-    fs2_backend_get()->ecmult_const(&s2, &c1, NULL, k->d);
+    fs2_ec()->mul(&s2, &c1, NULL, k->d);
     shared_xy(xy, &s2);
     fs2_ct_engine *e = (fs2_ct_engine *)s;
     engine_init(e, xy, c2l, FS2_KDF_LANES);

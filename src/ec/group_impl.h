@@ -2,10 +2,11 @@
 /*
  * Point arithmetic on sm2p256v1 (GB/T 32918.1 clause 3, A.1-A.3 of part 1):
  * y^2 = x^3 - 3x + b in Jacobian coordinates (X/Z^2, Y/Z^3), Z = 0 for the
- * point at infinity. Written over the fs2_fe_* interface of whichever field
- * header the including backend chose, so every backend shares these
- * formulas. Functions without _var run in constant time; the _var ones
- * branch and are for public data only (verification).
+ * point at infinity. Written over the field interface (field/field.h), so
+ * that every build of the EC backend shares these formulas; included by
+ * src/ec/ec_backend.c alone (and by tests/test_group.c, which tests them
+ * directly). Functions without _var run in constant time; the _var ones
+ * branch and are for public data only.
  *
  * Naming follows libsecp256k1: fs2_ge = affine, fs2_gej = Jacobian.
  */
