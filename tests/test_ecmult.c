@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cpu.h"
 #include "testutil.h"
 
 static EC_GROUP *grp;
@@ -341,7 +342,7 @@ int main(void)
     int tested = 0;
     const fs2_ec_ops *ec;
     for (size_t i = 0; (ec = fs2_ec_table(i)) != NULL; i++) {
-        if (!fs2_ec_table_available(ec)) {
+        if (!fs2_cpu_has(ec->cpu_needs)) {
             printf("EC %s: not available on this CPU, skipped\n", ec->name);
             continue;
         }

@@ -41,6 +41,8 @@ typedef struct {
 
 typedef struct fs2_ec_ops {
     const char *name;
+    /* The FS2_CPU_* features the CPU must have (src/cpu.h). */
+    uint32_t cpu_needs;
 
     /* ---- required -------------------------------------------------- */
 

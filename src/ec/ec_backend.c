@@ -18,6 +18,7 @@
  * kept at every level (masks and full table scans for secret scalars); the
  * functions whose names end in _var branch, on public data only.
  */
+#include "cpu.h"
 #include "ec/ec.h"
 
 #if FS2_EC_AVX2 && defined(__x86_64__)
@@ -44,15 +45,19 @@
 #if FS2_FIELD == FS2_FIELD_GENERIC
 #define FS2_EC_OPS fs2_ec_ops_generic
 #define FS2_EC_NAME "generic"
+#define FS2_EC_NEEDS 0
 #elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2
 #define FS2_EC_OPS fs2_ec_ops_avx2
 #define FS2_EC_NAME "avx2"
+#define FS2_EC_NEEDS (FS2_CPU_X86_BMI2 | FS2_CPU_X86_ADX | FS2_CPU_X86_AVX2)
 #elif FS2_FIELD == FS2_FIELD_X86
 #define FS2_EC_OPS fs2_ec_ops_adx
 #define FS2_EC_NAME "adx"
+#define FS2_EC_NEEDS (FS2_CPU_X86_BMI2 | FS2_CPU_X86_ADX)
 #elif FS2_FIELD == FS2_FIELD_AARCH64
 #define FS2_EC_OPS fs2_ec_ops_armv8
 #define FS2_EC_NAME "armv8"
+#define FS2_EC_NEEDS FS2_CPU_ARM_ASIMD
 #endif
 
 #include "ec/group_impl.h"
@@ -221,6 +226,7 @@ static void ec_precompute_var(fs2_pubtab *out, const fs2_affine *p)
 
 const fs2_ec_ops FS2_EC_OPS = {
     .name = FS2_EC_NAME,
+    .cpu_needs = FS2_EC_NEEDS,
     .mul_base = ec_mul_base,
     .mul = ec_mul,
     .mul_public_cmp_x_var = ec_mul_public_cmp_x_var,
