@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The suite for 64-bit ARM (issue 6), on any x86-64 Debian machine: cross-build
+# The suite for 64-bit ARM, on any x86-64 Debian machine: cross-build
 # with gcc-aarch64-linux-gnu (cmake/aarch64-linux-gnu.cmake) in build-aarch64
 # and run ctest there under qemu-aarch64 (user mode), once per backend:
 #   1. qemu -cpu max (has the ARMv8.2 SM3 instructions): the default choice

@@ -10,7 +10,8 @@
  * ((t + q p) / 2^64 = (t - q) / 2^64 + q (p + 1) / 2^64) measured slower in
  * portable C: the 64-bit multiplier is cheaper than the borrow chain.
  * Every primitive is kept out of line (FS2_FIELD_OUTLINE, field/u256.h).
- * Inversion: constant-time divsteps, faster than Fermat's a^(p-2) here.
+ * Inversion: constant-time divsteps, several times faster than Fermat's
+ * a^(p-2) with these products.
  */
 #ifndef FS2_FIELD_GENERIC_IMPL_H
 #define FS2_FIELD_GENERIC_IMPL_H

