@@ -49,15 +49,15 @@
 #elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2
 #define FS2_EC_OPS fs2_ec_ops_avx2
 #define FS2_EC_NAME "avx2"
-#define FS2_EC_NEEDS (FS2_CPU_X86_BMI2 | FS2_CPU_X86_ADX | FS2_CPU_X86_AVX2)
+#define FS2_EC_NEEDS (FS2_FIELD_CPU_NEEDS | FS2_CPU_X86_AVX2)
 #elif FS2_FIELD == FS2_FIELD_X86
 #define FS2_EC_OPS fs2_ec_ops_adx
 #define FS2_EC_NAME "adx"
-#define FS2_EC_NEEDS (FS2_CPU_X86_BMI2 | FS2_CPU_X86_ADX)
+#define FS2_EC_NEEDS FS2_FIELD_CPU_NEEDS
 #elif FS2_FIELD == FS2_FIELD_AARCH64
 #define FS2_EC_OPS fs2_ec_ops_armv8
 #define FS2_EC_NAME "armv8"
-#define FS2_EC_NEEDS FS2_CPU_ARM_ASIMD
+#define FS2_EC_NEEDS (FS2_FIELD_CPU_NEEDS | FS2_CPU_ARM_ASIMD) /* NEON table scans */
 #endif
 
 #include "ec/group_impl.h"

@@ -12,7 +12,8 @@
  * including this header:
  *   FS2_FIELD_GENERIC  portable C (field_generic_impl.h), any CPU;
  *   FS2_FIELD_X86      x86-64 inline assembly with MULX/ADCX/ADOX
- *                      (field_x86_impl.h; needs BMI2 and ADX at run time);
+ *                      (field_x86_impl.h; needs BMI2 and ADX at run time:
+ *                      FS2_FIELD_CPU_NEEDS);
  *   FS2_FIELD_AARCH64  AArch64 inline assembly with MUL/UMULH
  *                      (field_aarch64_impl.h).
  * FS2_FIELD_HERE is 1 when the chosen one builds for this target (0: the
@@ -30,6 +31,7 @@
 #ifndef FS2_FIELD_H
 #define FS2_FIELD_H
 
+#include "cpu.h"
 #include "field/scalar.h"
 #include "field/u256.h"
 
@@ -49,6 +51,14 @@
 #define FS2_FIELD_HERE 0
 #else
 #error "unknown FS2_FIELD"
+#endif
+
+/* The FS2_CPU_* features (src/cpu.h) the chosen implementation needs at
+ * run time: its includer runs it only where the CPU-feature word has them. */
+#if FS2_FIELD == FS2_FIELD_X86
+#define FS2_FIELD_CPU_NEEDS (FS2_CPU_X86_BMI2 | FS2_CPU_X86_ADX)
+#else
+#define FS2_FIELD_CPU_NEEDS 0
 #endif
 
 #if FS2_FIELD_HERE
