@@ -302,28 +302,37 @@ static inline void fs2_gej_multiples16_var(fs2_ge r[16], const fs2_gej *a)
     }
 }
 
+/* r = the sum t of an incomplete addition a + b, or, where its H was 0
+ * (hz), 2a if R was 0 too (a = b) and infinity if not (a = -b). r may be
+ * a. */
+static inline void fs2_gej_add_repair_var(fs2_gej *r, const fs2_gej *t, const fs2_gej *a, uint64_t hz, uint64_t rz)
+{
+    if (!hz)
+        *r = *t;
+    else if (rz)
+        fs2_gej_double(r, a);
+    else
+        fs2_gej_set_infinity(r);
+}
+
+/* r = a + b for any a and b (b affine, finite). r may be a. */
 static inline void fs2_gej_add_ge_var(fs2_gej *r, const fs2_gej *a, const fs2_ge *b)
 {
     uint64_t hz, rz;
+    fs2_gej t;
     if (fs2_gej_is_infinity_var(a)) {
         fs2_gej_set_ge(r, b);
         return;
     }
-    fs2_gej t;
     fs2_gej_add_ge_masks(&t, a, b, &hz, &rz);
-    if (hz) {
-        if (rz)
-            fs2_gej_double(r, a);
-        else
-            fs2_gej_set_infinity(r);
-        return;
-    }
-    *r = t;
+    fs2_gej_add_repair_var(r, &t, a, hz, rz);
 }
 
+/* r = a + b for any a and b. r may be a or b. */
 static inline void fs2_gej_add_var(fs2_gej *r, const fs2_gej *a, const fs2_gej *b)
 {
     uint64_t hz, rz;
+    fs2_gej t;
     if (fs2_gej_is_infinity_var(a)) {
         *r = *b;
         return;
@@ -332,16 +341,8 @@ static inline void fs2_gej_add_var(fs2_gej *r, const fs2_gej *a, const fs2_gej *
         *r = *a;
         return;
     }
-    fs2_gej t;
     fs2_gej_add_masks(&t, a, b, &hz, &rz);
-    if (hz) {
-        if (rz)
-            fs2_gej_double(r, a);
-        else
-            fs2_gej_set_infinity(r);
-        return;
-    }
-    *r = t;
+    fs2_gej_add_repair_var(r, &t, a, hz, rz);
 }
 
 #endif
