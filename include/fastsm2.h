@@ -87,10 +87,11 @@ FASTSM2_API const char *fastsm2_error_name(int status);
 /** Library version string. (Library utility: no GB/T clause.) */
 FASTSM2_API const char *fastsm2_version(void);
 
-/** Name of the arithmetic backend chosen at start-up ("generic", ...).
- *  Set FASTSM2_CPU=<name> in the environment to force one. (Library
- *  utility: no GB/T clause; every backend computes GB/T 32918.1 clause 3's
- *  curve arithmetic.) */
+/** Name of the backend chosen at start-up ("generic", "avx512", ...): a
+ *  pair of implementations, one of the curve arithmetic and one of SM3.
+ *  Set FASTSM2_CPU=<name> in the environment to pin one, both its halves
+ *  (docs/ARCHITECTURE.md). (Library utility: no GB/T clause; every backend
+ *  computes GB/T 32918.1 clause 3's curve arithmetic.) */
 FASTSM2_API const char *fastsm2_backend_name(void);
 
 /** Name of the i-th backend this CPU can run (i = 0, 1, ...), NULL past the
