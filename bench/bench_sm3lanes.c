@@ -26,6 +26,7 @@
 #include <openssl/kdf.h>
 
 #include "backend.h"
+#include "cpu.h"
 #include "bench.h"
 
 #define MAX_LANES 16
@@ -34,7 +35,7 @@
 typedef struct {
     const bench_env *env;
     const bench_case *c;
-    const fs2_backend *be;  /* lanes engine (sm3-x*) */
+    const fs2_sm3_ops *sm3; /* lanes engine (sm3-x*) */
     unsigned lanes;
     unsigned char *data;    /* input: lanes x 8 KiB, or the plaintext */
     unsigned char *ct;      /* ciphertext */
@@ -67,11 +68,12 @@ static unsigned op_lanes(const char *op)
     return (unsigned)strtoul(op + strlen("sm3-x"), NULL, 10);
 }
 
-static const fs2_backend *lanes_backend(unsigned lanes)
+static const fs2_sm3_ops *lanes_table(unsigned lanes)
 {
-    for (size_t i = 0; fs2_backends[i]; i++)
-        if (fs2_backends[i]->sm3_lanes == lanes && fs2_backends[i]->available())
-            return fs2_backends[i];
+    const fs2_sm3_ops *t;
+    for (size_t i = 0; (t = fs2_sm3_table(i)) != NULL; i++)
+        if (t->lanes == lanes && fs2_cpu_has(t->cpu_needs))
+            return t;
     return NULL;
 }
 
@@ -107,9 +109,9 @@ static void *ml_setup_lanes(const bench_env *env, const bench_case *c)
     if (!x)
         return NULL;
     x->lanes = op_lanes(c->op);
-    x->be = lanes_backend(x->lanes);
-    if (!x->be && strcmp(c->impl, "fastsm2") == 0) {
-        bench_fail(c->impl, c->op, "no backend with these lanes on this CPU");
+    x->sm3 = lanes_table(x->lanes);
+    if (!x->sm3 && strcmp(c->impl, "fastsm2") == 0) {
+        bench_fail(c->impl, c->op, "no SM3 table with these lanes on this CPU");
         ml_teardown(x);
         return NULL;
     }
@@ -130,11 +132,11 @@ static int ml_run_lanes(void *p)
         memcpy(h[l], iv, sizeof iv);
         ptr[l] = x->data + 8192 * l;
     }
-    x->be->sm3_compress_lanes(h, ptr, 8192 / 64);
+    x->sm3->compress_lanes(h, ptr, 8192 / 64);
     fs2_store64_be(pad + 56, 8192 * 8);
     for (unsigned l = 0; l < x->lanes; l++)
         ptr[l] = pad;
-    x->be->sm3_compress_lanes(h, ptr, 1);
+    x->sm3->compress_lanes(h, ptr, 1);
     for (unsigned l = 0; l < x->lanes; l++)
         for (int i = 0; i < 8; i++)
             fs2_store32_be(x->digests[l] + 4 * i, h[l][i]);
@@ -338,7 +340,7 @@ static const char *ml_lanes_why_not(const bench_case *c)
     static char why[256];
     unsigned lanes = op_lanes(c->op);
     size_t n;
-    if (lanes_backend(lanes))
+    if (lanes_table(lanes))
         return NULL;
     n = (size_t)snprintf(why, sizeof why, "needs %u SM3 lanes (%s on x86-64); this CPU's backends:", lanes,
                          lanes == 16 ? "AVX-512" : "AVX2");

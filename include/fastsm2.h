@@ -8,6 +8,9 @@
  *    fastsm2_verify_digest(), which return exactly 1 (valid) or 0 (anything
  *    else) so that `if (fastsm2_verify(...))` can never accept a forgery.
  *    Their *_status() twins return the named reason.
+ *  - Every function that returns an int is declared FASTSM2_WARN_UNUSED
+ *    (warn_unused_result with GCC and clang): a status left unchecked is a
+ *    compiler warning.
  *  - Argument order: outputs first, then inputs; a length follows its pointer.
  *  - Variable-size outputs take (out, size_t *outlen): on entry *outlen is the
  *    capacity of out, on success the number of bytes written. On failure the
@@ -84,10 +87,11 @@ FASTSM2_API const char *fastsm2_error_name(int status);
 /** Library version string. (Library utility: no GB/T clause.) */
 FASTSM2_API const char *fastsm2_version(void);
 
-/** Name of the arithmetic backend chosen at start-up ("generic", ...).
- *  Set FASTSM2_CPU=<name> in the environment to force one. (Library
- *  utility: no GB/T clause; every backend computes GB/T 32918.1 clause 3's
- *  curve arithmetic.) */
+/** Name of the backend chosen at start-up ("generic", "avx512", ...): a
+ *  pair of implementations, one of the curve arithmetic and one of SM3.
+ *  Set FASTSM2_CPU=<name> in the environment to pin one, both its halves
+ *  (docs/ARCHITECTURE.md). (Library utility: no GB/T clause; every backend
+ *  computes GB/T 32918.1 clause 3's curve arithmetic.) */
 FASTSM2_API const char *fastsm2_backend_name(void);
 
 /** Name of the i-th backend this CPU can run (i = 0, 1, ...), NULL past the
@@ -121,7 +125,7 @@ FASTSM2_API void fastsm2_sm3(unsigned char out[32], const void *data, size_t len
  *  K = SM3(Z||ct=1) || SM3(Z||ct=2) || ... truncated to outlen bytes.
  *  Returns FASTSM2_OK, or FASTSM2_ERR_ARG. (It does not reject an all-zero
  *  output; encryption does.) */
-FASTSM2_API int fastsm2_kdf(unsigned char *out, size_t outlen, const void *z, size_t zlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kdf(unsigned char *out, size_t outlen, const void *z, size_t zlen);
 
 /* ------------------------------------------------------------------------ */
 /* Keys, GB/T 32918.1-2016 clause 6                                         */
@@ -163,11 +167,11 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_from_bytes(fastsm2_privkey *
 
 /** Write d as 32 bytes big-endian (GB/T 32918.1 4.2.7, integer to octet
  *  string). */
-FASTSM2_API int fastsm2_privkey_to_bytes(unsigned char d[32], const fastsm2_privkey *key);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_to_bytes(unsigned char d[32], const fastsm2_privkey *key);
 
 /** The public key P = dG of a private key (with the same ID); GB/T 32918.1
  *  clause 6.1. */
-FASTSM2_API int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key);
 
 /** Wipe a private key. (Library utility: no GB/T clause.) */
 FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
@@ -180,7 +184,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pu
 
 /** GB/T 32918.1 4.2.9: SEC1 encoding, 65 bytes (04||x||y), or 33 bytes
  *  (02/03||x) when compressed is non-zero. */
-FASTSM2_API int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int compressed);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int compressed);
 
 /** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5). The ID is
  *  1..8191 bytes (FASTSM2_ERR_ID otherwise). */
@@ -189,7 +193,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, c
 
 /** GB/T 32918.2 5.5: Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA).
  *  id NULL means the key's current ID. */
-FASTSM2_API int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen);
 
 /* ------------------------------------------------------------------------ */
 /* Key files: PKCS#8 / SEC1 private keys, SPKI public keys, PEM or DER       */
@@ -217,10 +221,10 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, co
 /** Write a private key (GB/T 32918.1 clause 6.1): fmt = (PKCS8 or SEC1) |
  *  (DER or PEM). The curve is named id-ecPublicKey + sm2p256v1, as OpenSSL 3
  *  and GmSSL 3 write it. */
-FASTSM2_API int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
 /** Write a public key as SPKI: fmt = FASTSM2_KEYFMT_DER or _PEM; the point
  *  uncompressed (GB/T 32918.1 4.2.9). */
-FASTSM2_API int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int fmt);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int fmt);
 
 /* ------------------------------------------------------------------------ */
 /* Signatures, GB/T 32918.2-2016                                             */
@@ -257,7 +261,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_status(const fastsm2_p
 
 /** Encode raw r || s (GB/T 32918.2 clause 6.1's output) as strict DER
  *  (GM/T 0009 SM2Signature; at most 72 bytes). */
-FASTSM2_API int fastsm2_sig_to_der(unsigned char *out, size_t *outlen, const unsigned char sig[64]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_to_der(unsigned char *out, size_t *outlen, const unsigned char sig[64]);
 /** Decode a strict-DER signature (GM/T 0009) into raw r || s for GB/T
  *  32918.2 clause 7.1: FASTSM2_ERR_DER for
  *  non-minimal or negative INTEGERs, wrong lengths, trailing bytes;
@@ -456,7 +460,7 @@ typedef struct fastsm2_gpu fastsm2_gpu;
 
 /** Number of usable CUDA devices; 0 when none or not built with CUDA.
  *  (GB/T 32918.2 clause 6.1 batch signing runs on these.) */
-FASTSM2_API int fastsm2_gpu_device_count(void);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_device_count(void);
 
 /** Create a context on CUDA device `device` (0-based), building its tables
  *  for GB/T 32918.2 clause 6.1/7.1 batches. FASTSM2_OK, FASTSM2_ERR_UNSUPPORTED

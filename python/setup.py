@@ -47,7 +47,7 @@ def vendor_sources():
         if not (CSRC / "include" / "fastsm2.h").is_file():
             sys.exit("fastsm2: C sources not found (need ../src and ../include, or csrc/ from an sdist)")
         return
-    _sync_tree(REPO / "src", CSRC / "src", ["*.c", "*.h"])
+    _sync_tree(REPO / "src", CSRC / "src", ["*.c", "*.h", "*.txt"])
     _sync_tree(REPO / "include", CSRC / "include", ["*.h"])
     _sync_file(REPO / "tools" / "gen_tables.py", CSRC / "tools" / "gen_tables.py")
     _sync_file(REPO / "LICENSE", CSRC / "LICENSE")

@@ -1,32 +1,42 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Backend selection: once, at first use, by CPU features, after a
- * known-answer self-test; FASTSM2_CPU=<name> forces one. */
+/* Backend selection (src/backend.h): once, at first use, from the
+ * CPU-feature word, after a known-answer self-test of both tables;
+ * FASTSM2_CPU=<name> forces one. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "cpu.h"
 
-extern const fs2_backend fs2_backend_generic;
+static const fs2_backend generic = {"generic", &fs2_ec_ops_generic, &fs2_sm3_ops_generic};
 #if defined(__x86_64__)
-extern const fs2_backend fs2_backend_adx, fs2_backend_avx2, fs2_backend_avx512;
+/* adx: the MULX/ADX field with scalar SM3 (the portable C built for BMI2);
+ * avx2: that field with AVX2 table scans, 8-lane SM3; avx512: the avx2 EC
+ * with AVX-512 SM3 (16 lanes, and the AVX-512VL one-stream compression). */
+static const fs2_backend x86_adx = {"adx", &fs2_ec_ops_adx, &fs2_sm3_ops_bmi2};
+static const fs2_backend x86_avx2 = {"avx2", &fs2_ec_ops_avx2, &fs2_sm3_ops_avx2};
+static const fs2_backend x86_avx512 = {"avx512", &fs2_ec_ops_avx2, &fs2_sm3_ops_avx512};
 #endif
 #if defined(__aarch64__)
-extern const fs2_backend fs2_backend_armv8, fs2_backend_armv8_sm3; /* src/backend_aarch64.c */
+/* armv8: the MUL/UMULH field with NEON table scans, portable SM3 with 4
+ * NEON lanes; armv8-sm3: the same EC with the SM3 instructions. */
+static const fs2_backend arm_armv8 = {"armv8", &fs2_ec_ops_armv8, &fs2_sm3_ops_neon};
+static const fs2_backend arm_armv8_sm3 = {"armv8-sm3", &fs2_ec_ops_armv8, &fs2_sm3_ops_armv8_sm3};
 #endif
 
 /* Generic first (the reference the tests compare every other backend
  * with); selection tries the others fastest first, generic last. */
 const fs2_backend *const fs2_backends[] = {
-    &fs2_backend_generic,
+    &generic,
 #if defined(__x86_64__)
-    &fs2_backend_avx512,
-    &fs2_backend_avx2,
-    &fs2_backend_adx,
+    &x86_avx512,
+    &x86_avx2,
+    &x86_adx,
 #endif
 #if defined(__aarch64__)
-    &fs2_backend_armv8_sm3,
-    &fs2_backend_armv8,
+    &arm_armv8_sm3,
+    &arm_armv8,
 #endif
     NULL,
 };
@@ -34,32 +44,70 @@ const fs2_backend *const fs2_backends[] = {
 static const fs2_backend *selected;
 static pthread_once_t select_once = PTHREAD_ONCE_INIT;
 
-/* Known answers: SM3("abc") (GB/T 32905 A.1) and 1*G, 2*G. */
-static int self_test(const fs2_backend *b)
+int fs2_backend_available(const fs2_backend *b)
+{
+    return fs2_cpu_has(b->ec->cpu_needs | b->sm3->cpu_needs);
+}
+
+/* SM3("abc") (GB/T 32905 A.1) from one block, and five blocks through each
+ * function of the table against the portable compression. */
+static int sm3_self_test(const fs2_sm3_ops *t)
 {
     static const uint32_t abc_digest[8] = {0x66c7f0f4, 0x62eeedd9, 0xd1f2d46b, 0xdc10e4e2,
                                            0x4167c487, 0x5cf2f7a2, 0x297da02b, 0x8f4ba8e0};
     static const uint32_t iv[8] = {0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600,
                                    0xa96f30bc, 0x163138aa, 0xe38dee4d, 0xb0fb0e4e};
+    unsigned char abc[64] = {'a', 'b', 'c', 0x80}, msg[5 * 64];
+    uint32_t st[16][8], want[8];
+    const unsigned char *ptr[16];
+    abc[63] = 24;
+    memcpy(st[0], iv, sizeof iv);
+    t->compress(st[0], abc, 1);
+    if (memcmp(st[0], abc_digest, sizeof abc_digest))
+        return 0;
+    for (size_t i = 0; i < sizeof msg; i++)
+        msg[i] = (unsigned char)(i * 13 + 7);
+    memcpy(want, iv, sizeof iv);
+    fs2_sm3_compress_generic(want, msg, 5);
+    memcpy(st[0], iv, sizeof iv);
+    t->compress(st[0], msg, 5);
+    if (memcmp(st[0], want, sizeof want))
+        return 0;
+    if (t->lanes < 2)
+        return t->lanes == 1 && t->compress_lanes == NULL;
+    if (t->lanes > 16 || t->compress_lanes == NULL)
+        return 0;
+    for (unsigned l = 0; l < t->lanes; l++) {
+        memcpy(st[l], iv, sizeof iv);
+        ptr[l] = msg;
+    }
+    t->compress_lanes(st, ptr, 5);
+    for (unsigned l = 0; l < t->lanes; l++)
+        if (memcmp(st[l], want, sizeof want))
+            return 0;
+    return 1;
+}
+
+/* 1G against the standard's G, and 2G two ways. */
+static int ec_self_test(const fs2_ec_ops *t)
+{
     static const uint64_t gx[4] = {0x715A4589334C74C7ULL, 0x8FE30BBFF2660BE1ULL, 0x5F9904466A39C994ULL,
                                    0x32C4AE2C1F198119ULL};
     static const uint64_t gy[4] = {0x02DF32E52139F0A0ULL, 0xD0A9877CC62A4740ULL, 0x59BDCEE36B692153ULL,
                                    0xBC3736A2F4F6779CULL};
-    unsigned char block[64] = {'a', 'b', 'c', 0x80};
-    uint32_t st[8];
-    block[63] = 24;
-    memcpy(st, iv, sizeof st);
-    b->sm3_compress(st, block, 1);
-    if (memcmp(st, abc_digest, sizeof st))
-        return 0;
     uint64_t one[4] = {1, 0, 0, 0}, two[4] = {2, 0, 0, 0};
     fs2_affine g, g2a, g2b;
-    b->ecmult_gen(&g, one);
+    t->mul_base(&g, one);
     if (g.infinity || memcmp(g.x, gx, 32) || memcmp(g.y, gy, 32))
         return 0;
-    b->ecmult_gen(&g2a, two);
-    b->ecmult_const(&g2b, &g, NULL, two);
+    t->mul_base(&g2a, two);
+    t->mul(&g2b, &g, NULL, two);
     return !g2a.infinity && !memcmp(&g2a, &g2b, sizeof g2a);
+}
+
+static int usable(const fs2_backend *b)
+{
+    return fs2_backend_available(b) && ec_self_test(b->ec) && sm3_self_test(b->sm3);
 }
 
 static void select_backend(void)
@@ -67,18 +115,17 @@ static void select_backend(void)
     const char *want = getenv("FASTSM2_CPU");
     if (want && *want) {
         for (size_t i = 0; fs2_backends[i]; i++)
-            if (!strcmp(fs2_backends[i]->name, want) && fs2_backends[i]->available() &&
-                self_test(fs2_backends[i])) {
+            if (!strcmp(fs2_backends[i]->name, want) && usable(fs2_backends[i])) {
                 selected = fs2_backends[i];
                 return;
             }
     }
     for (size_t i = 1; fs2_backends[i]; i++)
-        if (fs2_backends[i]->available() && self_test(fs2_backends[i])) {
+        if (usable(fs2_backends[i])) {
             selected = fs2_backends[i];
             return;
         }
-    selected = &fs2_backend_generic;
+    selected = &generic;
 }
 
 const fs2_backend *fs2_backend_get(void)
@@ -87,32 +134,65 @@ const fs2_backend *fs2_backend_get(void)
     return selected;
 }
 
-int fs2_backend_force(const char *name)
+const fs2_ec_ops *fs2_ec(void)
+{
+    return fs2_backend_get()->ec;
+}
+
+const fs2_sm3_ops *fs2_sm3(void)
+{
+    return fs2_backend_get()->sm3;
+}
+
+/* b's EC table (sm3 = 0) or SM3 table (sm3 = 1). */
+static const void *table_of(const fs2_backend *b, int sm3)
+{
+    return sm3 ? (const void *)b->sm3 : (const void *)b->ec;
+}
+
+/* The i-th distinct table of that kind among the backends'. */
+static const void *nth_table(size_t i, int sm3)
+{
+    for (size_t k = 0; fs2_backends[k]; k++) {
+        const void *t = table_of(fs2_backends[k], sm3);
+        size_t j = 0;
+        while (j < k && table_of(fs2_backends[j], sm3) != t)
+            j++;
+        if (j == k && i-- == 0) /* t's first backend */
+            return t;
+    }
+    return NULL;
+}
+
+const fs2_ec_ops *fs2_ec_table(size_t i)
+{
+    return nth_table(i, 0);
+}
+
+const fs2_sm3_ops *fs2_sm3_table(size_t i)
+{
+    return nth_table(i, 1);
+}
+
+static int force(const char *name, int checked)
 {
     fs2_backend_get();
     for (size_t i = 0; fs2_backends[i]; i++)
-        if (!strcmp(fs2_backends[i]->name, name) && fs2_backends[i]->available()) {
+        if (!strcmp(fs2_backends[i]->name, name) && (!checked || fs2_backend_available(fs2_backends[i]))) {
             selected = fs2_backends[i];
             return 1;
         }
     return 0;
 }
 
-void fs2_scalar_inv_mont(uint64_t r[4], const uint64_t a[4])
+int fs2_backend_force(const char *name)
 {
-    const fs2_backend *b = fs2_backend_get();
-    (b->scalar_inv_mont ? b->scalar_inv_mont : fs2_generic_scalar_inv_mont)(r, a);
+    return force(name, 1);
 }
 
 int fs2_backend_force_unchecked(const char *name)
 {
-    fs2_backend_get();
-    for (size_t i = 0; fs2_backends[i]; i++)
-        if (!strcmp(fs2_backends[i]->name, name)) {
-            selected = fs2_backends[i];
-            return 1;
-        }
-    return 0;
+    return force(name, 0);
 }
 
 const char *fastsm2_backend_name(void)
@@ -123,7 +203,7 @@ const char *fastsm2_backend_name(void)
 const char *fastsm2_backend_available(size_t i)
 {
     for (size_t k = 0; fs2_backends[k]; k++)
-        if (fs2_backends[k]->available() && i-- == 0)
+        if (fs2_backend_available(fs2_backends[k]) && i-- == 0)
             return fs2_backends[k]->name;
     return NULL;
 }

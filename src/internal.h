@@ -98,8 +98,8 @@ FS2_HIDDEN void fs2_sm3_compress_generic(uint32_t state[8], const unsigned char 
 FS2_HIDDEN int fs2_kdf_xor(unsigned char *out, const unsigned char *in, size_t len, const unsigned char *z, size_t zlen);
 
 /* The same with a choice of engine: FS2_KDF_LANES hashes the counter blocks
- * in the backend's SIMD lanes (the default everywhere), FS2_KDF_SCALAR one
- * at a time with the backend's scalar compression (the yardstick for the
+ * in the SM3 table's SIMD lanes (the default everywhere), FS2_KDF_SCALAR one
+ * at a time with the SM3 table's one-stream compression (the yardstick for the
  * benchmark and the reference for the tests). Bit-identical results. */
 #define FS2_KDF_SCALAR 0
 #define FS2_KDF_LANES 1

@@ -7,7 +7,7 @@
  * an atomic counter, so a core that runs slower (another process on it)
  * takes fewer chunks instead of holding the call up.
  *
- * Why keep them: on these machines pthread_create + join costs about 50 us,
+ * Why keep them: pthread_create + join costs about 50 us on Linux,
  * 3% of a 512-signature call on two threads, and waking a sleeping thread
  * about 40 us (so helpers and the caller poll briefly before they sleep);
  * kept threads also keep their random generators seeded (src/rng.c).
@@ -54,8 +54,8 @@ static int fs2_pool_fork_ok;
 
 /* Before sleeping on a condition variable, a helper waiting for the next
  * job and a caller waiting for its helpers poll for this many rounds (a
- * few tens of microseconds): waking a sleeping thread took about 40 us on
- * these machines, more than a chunk's imbalance, and back-to-back batch
+ * few tens of microseconds): waking a sleeping thread takes about 40 us on
+ * Linux, more than a chunk's imbalance, and back-to-back batch
  * calls find their helpers awake. */
 #define FS2_POOL_SPIN 2000
 

@@ -3,7 +3,7 @@
  * The library's random bytes (nonces, private keys, key-exchange scalars):
  * a per-thread ChaCha20 generator with fast key erasure, seeded from the OS
  * CSPRNG (getrandom), so that a signature does not pay a system call for its
- * nonce (about 0.45 us here, 4% of a signature; OpenSSL's ECDSA likewise
+ * nonce (about 0.45 us, 4% of a signature; OpenSSL's ECDSA likewise
  * draws from a user-space DRBG).
  *
  * Construction (the one of OpenBSD's arc4random and of Bernstein's "fast key

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Multi-buffer SM3 and the lane-parallel KDF, on every backend in the
- * dispatch table that this CPU can run (1, 8 or 16 lanes):
- *  - sm3_compress_lanes against the generic compression lane by lane, with
+ * dispatch table that this CPU can run (SM3 tables of 1, 4, 8 or 16 lanes):
+ *  - compress_lanes against the generic compression lane by lane, with
  *    random states, unaligned and separately placed blocks, 0..9 blocks;
  *  - fastsm2_sm3_many against OpenSSL's SM3 for every length 0..300 (each
  *    lane count sees messages of every length in every lane position),
@@ -49,12 +49,13 @@ static void ref_kdf(unsigned char *out, size_t len, const unsigned char *z, size
     free(buf);
 }
 
-static void test_compress_lanes(const fs2_backend *be)
+static void test_compress_lanes(const fs2_sm3_ops *be)
 {
     enum { MAXNB = 9 };
-    unsigned lanes = be->sm3_lanes;
-    CHECK(lanes >= 1 && lanes <= 16 && be->sm3_compress_lanes != NULL);
-    if (lanes < 1 || lanes > 16)
+    unsigned lanes = be->lanes;
+    /* one lane: no lanes function; else 2..16 lanes and the function */
+    CHECK(lanes >= 1 && lanes <= 16 && (lanes == 1) == (be->compress_lanes == NULL));
+    if (lanes < 2 || lanes > 16 || be->compress_lanes == NULL)
         return;
     unsigned char *mem[16];
     const unsigned char *ptr[16];
@@ -72,7 +73,7 @@ static void test_compress_lanes(const fs2_backend *be)
             fs2t_rand_bytes((void *)ptr[l], 64 * nb);
             fs2_sm3_compress_generic(want[l], ptr[l], nb);
         }
-        be->sm3_compress_lanes(got, ptr, nb);
+        be->compress_lanes(got, ptr, nb);
         for (unsigned l = 0; l < lanes; l++)
             bad += memcmp(got[l], want[l], 32) != 0;
     }
@@ -83,11 +84,11 @@ static void test_compress_lanes(const fs2_backend *be)
         memcpy(want[l], got[l], 32);
         fs2_sm3_compress_generic(want[l], mem[0], 3);
     }
-    be->sm3_compress_lanes(got, ptr, 3);
+    be->compress_lanes(got, ptr, 3);
     for (unsigned l = 0; l < lanes; l++)
         bad += memcmp(got[l], want[l], 32) != 0;
     if (bad)
-        fprintf(stderr, "backend %s: %lu lanes differ from the generic compression\n", be->name, bad);
+        fprintf(stderr, "SM3 %s: %lu lanes differ from the generic compression\n", be->name, bad);
     CHECK(bad == 0);
     for (unsigned l = 0; l < lanes; l++)
         free(mem[l]);
@@ -249,13 +250,13 @@ int main(void)
     int ran = 0;
     for (size_t i = 0; fs2_backends[i]; i++) {
         const fs2_backend *be = fs2_backends[i];
-        if (!be->available()) {
+        if (!fs2_backend_available(be)) {
             printf("backend %s: not available on this CPU, skipped\n", be->name);
             continue;
         }
         CHECK(fs2_backend_force(be->name) == 1);
-        printf("backend %s: %u lanes\n", be->name, be->sm3_lanes);
-        test_compress_lanes(be);
+        printf("backend %s: SM3 %s, %u lanes\n", be->name, be->sm3->name, be->sm3->lanes);
+        test_compress_lanes(be->sm3);
         test_many(be);
         test_kdf(be);
         ran++;

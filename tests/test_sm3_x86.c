@@ -2,16 +2,15 @@
 /*
  * The x86-64 one-stream SM3 compressions (src/sm3/sm3_x86.c, GB/T 32905
  * 5.3) against the portable fs2_sm3_compress_generic, each one that this CPU
- * can run, called directly rather than through a backend (the dispatcher
- * fs2_sm3_compress_x86 only reaches the assembly one from 4 blocks on, and
- * only on AVX-512 CPUs):
+ * can run, called directly rather than through an SM3 table (the avx512
+ * table only reaches the assembly one from 4 blocks on):
  *  - random chaining values, 0..70 blocks per call (both buffer halves of
  *    the one-block-ahead expansion, odd and even counts, the last block's
  *    self-expansion), block pointers at every offset mod 16;
  *  - the output does not depend on what follows the last block (the
  *    expansion reads ahead only inside the caller's blocks);
- *  - fs2_sm3_compress_x86 itself, and that it picks the AVX-512VL version
- *    exactly when CPUID reports AVX-512F and AVX-512VL;
+ *  - each x86 SM3 table's compress, and that the CPU-feature word reports
+ *    AVX-512 exactly when the compiler's CPU check does;
  *  - fastsm2_sm3 of large messages against OpenSSL (end to end, whichever
  *    backend runs).
  * Elsewhere it prints "skipped".
@@ -20,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "internal.h"
-#include "sm3/sm3_impl.h"
-#include "sm3/sm3_x86_1w_impl.h"
+#include "sm3/sm3_ops.h"
 #include "testutil.h"
 
 #if defined(__x86_64__)
@@ -78,13 +77,20 @@ int main(void)
         return 0;
     }
     check_impl("fs2_sm3_x86_bmi2", fs2_sm3_x86_bmi2);
-    check_impl("fs2_sm3_compress_x86", fs2_sm3_compress_x86);
-    int has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-    CHECK(fs2_sm3_x86_level() == (has512 ? 2 : 1));
+    int has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                 __builtin_cpu_supports("avx512vl");
+    CHECK(((fs2_cpu_features() & FS2_CPU_X86_AVX512) != 0) == has512);
     if (has512)
         check_impl("fs2_sm3_x86_avx512vl", fs2_sm3_x86_avx512vl);
     else
         printf("test_sm3_x86: no AVX-512VL, fs2_sm3_x86_avx512vl not run\n");
+    const fs2_sm3_ops *tables[] = {&fs2_sm3_ops_bmi2, &fs2_sm3_ops_avx2, &fs2_sm3_ops_avx512};
+    for (size_t i = 0; i < 3; i++) {
+        if (fs2_cpu_has(tables[i]->cpu_needs))
+            check_impl(tables[i]->name, tables[i]->compress);
+        else
+            printf("test_sm3_x86: SM3 %s not available, not run\n", tables[i]->name);
+    }
 
     /* end to end: whole messages, with a tail, through the public API */
     static const size_t lens[] = {255, 256, 257, 1000, 8192, 65536 + 13};

@@ -39,6 +39,9 @@ extern unsigned long fs2t_passed, fs2t_failed;
 
 /* Print the summary line and return the exit code for main(). */
 int fs2t_finish(const char *name);
+/* Print "NAME: WHY, skipped" and return 0, for main() to return: a test
+ * that cannot run here. */
+int fs2t_skip(const char *name, const char *why);
 
 /* Hex (upper or lower case, no separators) to bytes; returns the length, or
  * aborts the test on bad input. */

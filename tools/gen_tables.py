@@ -3,12 +3,13 @@
 """Write the precomputed base-point tables of fastsm2 as a C header.
 
 Independent of the C code: plain Python integers and affine arithmetic on
-sm2p256v1 (GB/T 32918.5). Coordinates are stored in the generic backend's
-representation: Montgomery form x * 2^256 mod p, 4 little-endian 64-bit limbs.
+sm2p256v1 (GB/T 32918.5). Coordinates are stored in the
+representation of every field implementation (src/field/field.h): Montgomery
+form x * 2^256 mod p, 4 little-endian 64-bit limbs.
 
   fs2_gen_table[i][j]  = (j + 1) * 2^(7 i) * G   for i < 37, j < 64
                          (fixed-base kG: signed 7-bit windows, constant-time
-                         selection; DESIGN.md section 3)
+                         selection; src/ec/ecmult_impl.h)
   fs2_g_odd[j]         = (2 j + 1) * G           for j < 2^(ODD_WIDTH - 2)
   fs2_g128_odd[j]      = (2 j + 1) * 2^128 * G   likewise
                          (verification: wNAF of width ODD_WIDTH over the

@@ -344,9 +344,8 @@ static inline int fs2_s62_is_zero_var(const fs2_s62 *a)
 
 /* r = x^-1 mod M for x in [0, M) (0 maps to 0), in VARIABLE time: for
  * public values only (the _var suffix). Batches of 62 divsteps (above)
- * until g = 0, each applied to f, g, d, e as in the constant-time version;
- * 0.91-1.03 us against its 1.46 us on the seventh pass's machine
- * (docs/BENCHMARKS.md). */
+ * until g = 0, each applied to f, g, d, e as in the constant-time version:
+ * about two thirds of its time. */
 static inline void fs2_modinv_var(uint64_t r[4], const uint64_t x[4], const fs2_modinfo *mi)
 {
     fs2_modinv_state s;
@@ -361,7 +360,8 @@ static inline void fs2_modinv_var(uint64_t r[4], const uint64_t x[4], const fs2_
 
 /* r0 = x0^-1 mod M0 and r1 = x1^-1 mod M1 (the moduli may differ), the
  * divsteps of the two interleaved: about 1.5 times the time of one
- * instead of twice (2.3 against 3.0 us, docs/BENCHMARKS.md). Constant time. */
+ * instead of twice (the two independent chains fill each other's
+ * latencies). Constant time. */
 static inline void fs2_modinv2_safegcd(uint64_t r0[4], const uint64_t x0[4], const fs2_modinfo *m0, uint64_t r1[4],
                                        const uint64_t x1[4], const fs2_modinfo *m1)
 {

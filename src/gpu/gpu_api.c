@@ -59,7 +59,7 @@ int fastsm2_gpu_new(fastsm2_gpu **ctx, int device, unsigned flags)
         uint64_t k[4] = {0, 0, 0, 0};
         fs2_affine b;
         k[(s * w) / 64] = (uint64_t)1 << ((s * w) % 64);
-        fs2_backend_get()->ecmult_gen(&b, k);
+        fs2_ec()->mul_base(&b, k);
         for (int i = 0; i < 4; i++) {
             bases[16 * s + 2 * i] = (uint32_t)b.x[i];
             bases[16 * s + 2 * i + 1] = (uint32_t)(b.x[i] >> 32);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Batch entry points: many independent signatures / verifications
  * (GB/T 32918.2 clauses 6-7 for each item), spread over threads in chunks
- * (signing: groups of FS2_GEN_MANY_MAX; verification: FS2_VERIFY_CHUNK
+ * (signing: groups of FS2_MUL_BASE_BATCH_MAX; verification: FS2_VERIFY_CHUNK
  * items) that the threads of src/pool.c claim one at a time. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -33,17 +33,17 @@ static void job_fail(batch_job *j, int ret)
     atomic_compare_exchange_strong(&j->status, &ok, ret);
 }
 
-/* Items [begin, begin + m) as one group (m <= FS2_GEN_MANY_MAX): the
+/* Items [begin, begin + m) as one group (m <= FS2_MUL_BASE_BATCH_MAX): the
  * group's nonces come from one OS call and its points [k]G share one field
- * inversion (the backend's ecmult_gen_many). An item whose nonce is out of
+ * inversion (the EC table's mul_base_batch). An item whose nonce is out of
  * range or gives r = 0, r + k = n or s = 0 (probability about 2^-224) is
  * signed again alone with fresh nonces, as fastsm2_sign_digest does. */
 static int sign_group(batch_job *j, size_t begin, size_t m)
 {
-    const fs2_backend *be = fs2_backend_get();
-    unsigned char rnd[32 * FS2_GEN_MANY_MAX];
-    uint64_t k[FS2_GEN_MANY_MAX][4], ok[FS2_GEN_MANY_MAX];
-    fs2_affine c[FS2_GEN_MANY_MAX];
+    const fs2_ec_ops *ec = fs2_ec();
+    unsigned char rnd[32 * FS2_MUL_BASE_BATCH_MAX];
+    uint64_t k[FS2_MUL_BASE_BATCH_MAX][4], ok[FS2_MUL_BASE_BATCH_MAX];
+    fs2_affine c[FS2_MUL_BASE_BATCH_MAX];
     fs2_sc dinv;
     int ret = FASTSM2_OK;
 
@@ -60,11 +60,11 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
         if (!ok[i])
             memset(k[i], 0, sizeof k[i]);
     }
-    if (be->ecmult_gen_many)
-        be->ecmult_gen_many(c, (const uint64_t(*)[4])k, m);
+    if (ec->mul_base_batch)
+        ec->mul_base_batch(c, (const uint64_t(*)[4])k, m);
     else
         for (size_t i = 0; i < m; i++)
-            be->ecmult_gen(&c[i], k[i]);
+            ec->mul_base(&c[i], k[i]);
     for (size_t i = 0; i < m && ret == FASTSM2_OK; i++) {
         size_t at = begin + i;
         const fastsm2_privkey *key = j->nkeys == 1 ? &j->keys[0] : &j->keys[at];
@@ -83,8 +83,8 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
 static void sign_chunk(void *arg, size_t chunk)
 {
     batch_job *j = arg;
-    size_t begin = chunk * FS2_GEN_MANY_MAX;
-    size_t m = j->n - begin < FS2_GEN_MANY_MAX ? j->n - begin : FS2_GEN_MANY_MAX;
+    size_t begin = chunk * FS2_MUL_BASE_BATCH_MAX;
+    size_t m = j->n - begin < FS2_MUL_BASE_BATCH_MAX ? j->n - begin : FS2_MUL_BASE_BATCH_MAX;
     if (atomic_load(&j->status) != FASTSM2_OK)
         return; /* the call fails anyway */
     int ret = sign_group(j, begin, m);
@@ -131,7 +131,7 @@ int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, 
         return FASTSM2_OK;
     batch_job proto = {.n = n, .sigs = sigs, .keys = keys, .nkeys = nkeys, .digests = digests};
     atomic_init(&proto.status, FASTSM2_OK);
-    fs2_pool_run(sign_chunk, &proto, (n + FS2_GEN_MANY_MAX - 1) / FS2_GEN_MANY_MAX, thread_count(threads));
+    fs2_pool_run(sign_chunk, &proto, (n + FS2_MUL_BASE_BATCH_MAX - 1) / FS2_MUL_BASE_BATCH_MAX, thread_count(threads));
     int ret = atomic_load(&proto.status);
     if (ret != FASTSM2_OK)
         memset(sigs, 0, 64 * n);

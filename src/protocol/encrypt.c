@@ -135,13 +135,13 @@ static void shared_xy(unsigned char xy[64], fs2_affine *s2)
 static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned char xy[64], const fs2_pub *p,
                            const uint64_t k[4])
 {
-    const fs2_backend *b = fs2_backend_get();
+    const fs2_ec_ops *ec = fs2_ec();
     fs2_affine c1, s2;
-    if (b->ecmult_gen_const) {
-        b->ecmult_gen_const(&c1, &s2, &p->pub.pt, fs2_pub_tables(p), k);
+    if (ec->mul_base_and_mul) {
+        ec->mul_base_and_mul(&c1, &s2, &p->pub.pt, fs2_pub_tables(p), k);
     } else {
-        b->ecmult_gen(&c1, k);
-        b->ecmult_const(&s2, &p->pub.pt, fs2_pub_tables(p), k);
+        ec->mul_base(&c1, k);
+        ec->mul(&s2, &p->pub.pt, fs2_pub_tables(p), k);
     }
     fs2_declassify(&c1, sizeof c1); /* C1 is sent: public */
     shared_xy(xy, &s2);
@@ -153,7 +153,7 @@ static void encrypt_points(unsigned char x1[32], unsigned char y1[32], unsigned 
 static void decrypt_point(unsigned char xy[64], const fs2_priv *k, const fs2_affine *c1)
 {
     fs2_affine s2;
-    fs2_backend_get()->ecmult_const(&s2, c1, NULL, k->d);
+    fs2_ec()->mul(&s2, c1, NULL, k->d);
     shared_xy(xy, &s2);
 }
 

@@ -94,7 +94,7 @@ const fs2_pubtab *fs2_pub_tables(const fs2_pub *cp)
     uint32_t expect = 0;
     if (!__atomic_compare_exchange_n(&p->tab_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
         return NULL;
-    fs2_backend_get()->pub_precompute(&p->tab, &p->pub.pt);
+    fs2_ec()->precompute_var(&p->tab, &p->pub.pt);
     __atomic_store_n(&p->tab_state, 2, __ATOMIC_RELEASE);
     return &p->tab;
 }
@@ -262,7 +262,7 @@ const fs2_sc *fs2_priv_dinv(const fs2_priv *k, fs2_sc *tmp)
         return c;
     fs2_sc d1;
     fs2_modadd(d1.v, k->d, one, FS2_N);
-    fs2_scalar_inv_mont(tmp->v, d1.v);
+    fs2_sc_inv_mont(tmp, &d1);
     fs2_wipe(&d1, sizeof d1);
     fs2_priv_dinv_store(k, tmp);
     return tmp;
@@ -274,7 +274,7 @@ static int priv_init(fastsm2_privkey *key, const uint64_t d[4])
     memset(key, 0, sizeof *key);
     memcpy(k->d, d, 32);
     /* dG; (1 + d)^-1 waits for the first signature (fs2_sign_core). */
-    fs2_backend_get()->ecmult_gen(&k->pub.pt, d);
+    fs2_ec()->mul_base(&k->pub.pt, d);
     k->magic = FS2_PRIV_MAGIC;
     /* The public key is public: let the constant-time test branch on it. */
     fs2_declassify(&k->pub, sizeof k->pub);

@@ -60,7 +60,7 @@ int fastsm2_kx_init(fastsm2_kx_ctx *ctx, int role, const fastsm2_privkey *key, c
 static int kx_start(fs2_kx *x, unsigned char R[65])
 {
     /* A2 / B2: R = [r]G */
-    fs2_backend_get()->ecmult_gen(&x->own_R, x->r);
+    fs2_ec()->mul_base(&x->own_R, x->r);
     fs2_declassify(&x->own_R, sizeof x->own_R); /* R is sent to the peer */
     fs2_point_store(R, &x->own_R);
     x->state = KX_STARTED;
@@ -133,7 +133,7 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
         return FASTSM2_ERR_ARG;
     if (x->state != KX_STARTED)
         return FASTSM2_ERR_STATE;
-    const fs2_backend *b = fs2_backend_get();
+    const fs2_ec_ops *ec = fs2_ec();
     fs2_affine pr, u = {{0}, {0}, 1};
     /* A6 / B4: the peer's R must be on the curve */
     int ret = fs2_point_load(&pr, peer_R, peer_Rlen);
@@ -154,7 +154,7 @@ int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, con
      * time, 128 doublings); only t is secret. U is infinity when the point
      * in brackets is. */
     xbar(xb, pr.x);
-    b->ecmult_kx(&u, &x->peer_pub, &pr, xb, t.v);
+    ec->mul_of_sum(&u, &x->peer_pub, &pr, xb, t.v);
     fs2_wipe(&t, sizeof t);
     fs2_wipe(&rr, sizeof rr);
     fs2_wipe(&dd, sizeof dd);

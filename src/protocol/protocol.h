@@ -5,7 +5,7 @@
 #define FS2_PROTOCOL_H
 
 #include "backend.h"
-#include "field/field_generic.h"
+#include "field/scalar.h"
 
 #define FS2_PRIV_MAGIC 0x66733270726976ULL /* "fs2priv" */
 #define FS2_PUB_MAGIC 0x6673327075626bULL  /* "fs2pubk" */
@@ -27,7 +27,7 @@ typedef struct {
 typedef struct {
     uint64_t magic;
     fs2_pubpart pub;
-    /* P and 2^128 P tables for verify_check and ecmult_const, made on the
+    /* P and 2^128 P tables for the EC slots (src/ec/ec.h), made on the
      * key's second use (fs2_pub_tables): tab_state 0 none, 1 being made,
      * 2 ready; uses counts the uses while none. Both only through the
      * compilers' __atomic built-ins. */
@@ -66,7 +66,7 @@ FS2_HIDDEN const fs2_sc *fs2_priv_dinv_cached(const fs2_priv *k);
 FS2_HIDDEN void fs2_priv_dinv_store(const fs2_priv *k, const fs2_sc *v);
 FS2_HIDDEN const fs2_sc *fs2_priv_dinv(const fs2_priv *k, fs2_sc *tmp);
 
-/* The cached tables of a public key for verify_check / ecmult_const, or
+/* The cached tables of a public key for the EC table's slots, or
  * NULL while they are not made. The first use of a key returns NULL (a
  * one-off verification runs as fast without them); the second makes them
  * (about half a verification's time) in the calling thread, and every
@@ -98,8 +98,8 @@ FS2_HIDDEN int fs2_point_load(fs2_affine *r, const unsigned char *in, size_t inl
 /* 65-byte 04||x||y */
 FS2_HIDDEN void fs2_point_store(unsigned char out[65], const fs2_affine *p);
 
-/* A5-A7 of a signature whose (x1, y1) = [k]G is c (from ecmult_gen or
- * ecmult_gen_many): FASTSM2_OK, or FASTSM2_ERR_SCALAR when this k must be
+/* A5-A7 of a signature whose (x1, y1) = [k]G is c (from mul_base or
+ * mul_base_batch): FASTSM2_OK, or FASTSM2_ERR_SCALAR when this k must be
  * replaced (r = 0, r + k = n or s = 0; sig zeroed). Constant time. */
 FS2_HIDDEN int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const unsigned char e[32],
                                const uint64_t k[4], const fs2_affine *c);

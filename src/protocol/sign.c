@@ -44,7 +44,7 @@ int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const unsigned ch
 int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4])
 {
     static const uint64_t one[4] = {1, 0, 0, 0};
-    const fs2_backend *be = fs2_backend_get();
+    const fs2_ec_ops *ec = fs2_ec();
     const fs2_sc *dinv = fs2_priv_dinv_cached(key);
     fs2_affine c;
     fs2_sc tmp, d1;
@@ -52,15 +52,15 @@ int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned cha
      * (1 + d)^-1, the scalar inversion alongside the field inversion that
      * makes [k]G affine. */
     if (dinv) {
-        be->ecmult_gen(&c, k);
-    } else if (be->ecmult_gen_inv) {
+        ec->mul_base(&c, k);
+    } else if (ec->mul_base_and_sc_inv) {
         fs2_modadd(d1.v, key->d, one, FS2_N);
-        be->ecmult_gen_inv(&c, k, tmp.v, d1.v);
+        ec->mul_base_and_sc_inv(&c, k, tmp.v, d1.v);
         fs2_wipe(&d1, sizeof d1);
         fs2_priv_dinv_store(key, &tmp);
         dinv = &tmp;
     } else {
-        be->ecmult_gen(&c, k);
+        ec->mul_base(&c, k);
         dinv = fs2_priv_dinv(key, &tmp);
     }
     int ret = fs2_sign_finish(sig, dinv, e, k, &c);
@@ -172,7 +172,7 @@ int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char 
      * x1 mod n == (r - e) mod n */
     digest_mod_n(&ee, e);
     fs2_sc_sub(&v, &rs, &ee);
-    return fs2_backend_get()->verify_check(s, t.v, &p->pub.pt, fs2_pub_tables(p), v.v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
+    return fs2_ec()->mul_public_cmp_x_var(s, t.v, &p->pub.pt, fs2_pub_tables(p), v.v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
 }
 
 int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen,

@@ -4,17 +4,12 @@
  * (GB/T 32918.4-2016 5.4.3).
  *
  * fs2_sm3_compress_generic is the portable reference compression, the
- * "generic" backend's sm3_compress. It is constant time by construction: no
- * branch and no memory index depends on the message or the state.
- *
- * The compression body lives in sm3_scalar.h (shared with the x86 BMI2
- * build of the same code).
- *
- * Speed: see docs/BENCHMARKS.md. On x86-64 the backends use sm3_x86.c
- * (the same body built for BMI2, and on AVX-512 CPUs assembly rounds with
- * the message expansion in vector registers one block ahead).
+ * generic SM3 table's. It is constant time by construction: no branch and
+ * no memory index depends on the message or the state. Its body lives in
+ * sm3_scalar.h (shared with the x86 BMI2 build of the same code); the
+ * other SM3 tables are in sm3_x86.c and sm3_aarch64.c.
  */
-#include "../backend.h"
+#include "backend.h"
 #include "sm3_scalar.h"
 
 /* ------------------------------------------------------------------ */
@@ -25,6 +20,13 @@ void fs2_sm3_compress_generic(uint32_t state[8], const unsigned char *blocks, si
 {
     fs2_sm3_compress_scalar_body(state, blocks, nblocks);
 }
+
+const fs2_sm3_ops fs2_sm3_ops_generic = {
+    .name = "generic",
+    .cpu_needs = 0,
+    .compress = fs2_sm3_compress_generic,
+    .lanes = 1,
+};
 
 /* ------------------------------------------------------------------ */
 /* Streaming hash (GB/T 32905 clause 5)                                 */
@@ -57,10 +59,10 @@ static void fs2_sm3_state_init(fs2_sm3_state *s)
 
 static void fs2_sm3_state_update(fs2_sm3_state *s, const unsigned char *p, size_t len)
 {
-    const fs2_backend *be;
+    const fs2_sm3_ops *sm3;
     if (len == 0)
         return;
-    be = fs2_backend_get();
+    sm3 = fs2_sm3();
     s->nbytes += len;
     if (s->buflen) {
         size_t take = 64 - s->buflen;
@@ -72,12 +74,12 @@ static void fs2_sm3_state_update(fs2_sm3_state *s, const unsigned char *p, size_
         len -= take;
         if (s->buflen < 64)
             return;
-        be->sm3_compress(s->h, s->buf, 1);
+        sm3->compress(s->h, s->buf, 1);
         s->buflen = 0;
     }
     if (len >= 64) {
         size_t n = len / 64;
-        be->sm3_compress(s->h, p, n);
+        sm3->compress(s->h, p, n);
         p += 64 * n;
         len -= 64 * n;
     }
@@ -90,17 +92,17 @@ static void fs2_sm3_state_update(fs2_sm3_state *s, const unsigned char *p, size_
 /* GB/T 32905 5.2 padding and 5.3 output; wipes s. */
 static void fs2_sm3_state_final(unsigned char out[32], fs2_sm3_state *s)
 {
-    const fs2_backend *be = fs2_backend_get();
+    const fs2_sm3_ops *sm3 = fs2_sm3();
     size_t n = s->buflen;
     s->buf[n++] = 0x80;
     if (n > 56) {
         memset(s->buf + n, 0, 64 - n);
-        be->sm3_compress(s->h, s->buf, 1);
+        sm3->compress(s->h, s->buf, 1);
         n = 0;
     }
     memset(s->buf + n, 0, 56 - n);
     fs2_store64_be(s->buf + 56, s->nbytes << 3);
-    be->sm3_compress(s->h, s->buf, 1);
+    sm3->compress(s->h, s->buf, 1);
     for (int i = 0; i < 8; i++)
         fs2_store32_be(out + 4 * i, s->h[i]);
     fs2_wipe(s, sizeof *s);

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * SM3 compression (GB/T 32905 5.3) for the AArch64 backends:
- *   fs2_sm3_compress_armv8_sm3  one stream with the ARMv8.2 SM3 instructions
- *                               (FEAT_SM3: SM3SS1, SM3TT1A/B, SM3TT2A/B,
- *                               SM3PARTW1/2), called only when HWCAP_SM3 is
- *                               set;
- *   fs2_sm3_compress_lanes1_armv8_sm3  the same as the one-lane multi-buffer
- *                               function of the armv8-sm3 backend;
- *   fs2_sm3_compress_x4_neon    4 independent streams in the 32-bit lanes
- *                               of NEON registers (baseline ASIMD), from the
- *                               shared multi-buffer template: the armv8
- *                               backend's lanes (KDF, fastsm2_sm3_many).
+ * SM3 compression (GB/T 32905 5.3) for AArch64: the SM3 tables
+ * (src/sm3/sm3_ops.h)
+ *   armv8-sm3  one stream with the ARMv8.2 SM3 instructions (FEAT_SM3:
+ *              SM3SS1, SM3TT1A/B, SM3TT2A/B, SM3PARTW1/2), no lanes: about
+ *              390 instructions a block against 720 per lane-block for the
+ *              4 NEON lanes (qemu's count, docs/ARM.md);
+ *   neon       the portable C for one stream, and 4 independent streams in
+ *              the 32-bit lanes of NEON registers (baseline ASIMD), from
+ *              the shared multi-buffer template.
  * The SM3 function carries its own target attribute (no global -march), so
  * the library still runs on any ARMv8-A core.
  *
@@ -26,7 +24,8 @@
  * Constant time: straight-line code; no branch or address depends on the
  * message or the state (only on the block count).
  */
-#include "sm3_impl.h"
+#include "cpu.h"
+#include "sm3_ops.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -82,7 +81,7 @@ static inline uint32x4_t fs2_load_be4(const unsigned char *p)
         FS2_A64_EXPAND(w0, w1, w2, w3);                                      \
     } while (0)
 
-FS2_A64_SM3_TARGET void fs2_sm3_compress_armv8_sm3(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
+static FS2_A64_SM3_TARGET void fs2_sm3_compress_armv8_sm3(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
 {
     uint32x4_t abcd = fs2_rev4(vld1q_u32(state)), efgh = fs2_rev4(vld1q_u32(state + 4));
     for (; nblocks; nblocks--, blocks += 64) {
@@ -111,14 +110,6 @@ FS2_A64_SM3_TARGET void fs2_sm3_compress_armv8_sm3(uint32_t state[8], const unsi
     }
     vst1q_u32(state, fs2_rev4(abcd));
     vst1q_u32(state + 4, fs2_rev4(efgh));
-}
-
-/* The armv8-sm3 backend's lanes: one, with the SM3 instructions (about
- * 390 instructions a block against 720 per lane-block for the 4 NEON
- * lanes, under qemu's count; see docs/ARM.md). */
-void fs2_sm3_compress_lanes1_armv8_sm3(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks)
-{
-    fs2_sm3_compress_armv8_sm3(state[0], blocks[0], nblocks);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -168,4 +159,23 @@ static inline uint32x4_t fs2_rotl8_x4(uint32x4_t x)
 #define FS2_VROTL8(a) fs2_rotl8_x4(a)
 #define FS2_VLOAD_BLOCKS(w, p, off) fs2_load4x16((w), (p), (off))
 #include "sm3_lanes_tmpl.h"
+
+/* ---------------------------------------------------------------------- */
+/* The tables                                                               */
+/* ---------------------------------------------------------------------- */
+
+const fs2_sm3_ops fs2_sm3_ops_armv8_sm3 = {
+    .name = "armv8-sm3",
+    .cpu_needs = FS2_CPU_ARM_ASIMD | FS2_CPU_ARM_SM3,
+    .compress = fs2_sm3_compress_armv8_sm3,
+    .lanes = 1,
+};
+
+const fs2_sm3_ops fs2_sm3_ops_neon = {
+    .name = "neon",
+    .cpu_needs = FS2_CPU_ARM_ASIMD,
+    .compress = fs2_sm3_compress_generic,
+    .lanes = 4,
+    .compress_lanes = fs2_sm3_compress_x4_neon,
+};
 #endif

@@ -12,7 +12,7 @@
  * counter block is one compression of a block that differs only in ct.
  *
  * The counter blocks are independent: the lanes engine compresses as many
- * at once as the backend has SIMD lanes (8 with AVX2, 16 with AVX-512), the
+ * at once as the SM3 table has SIMD lanes (8 with AVX2, 16 with AVX-512), the
  * seed of the design being Chen, Fu and Wang, "Optimized implementation of
  * SM2-KDF based on parallel SM3" (Journal of Cryptologic Research 10(4),
  * 2023). A group of fewer than FS2_KDF_MIN_LANES counters left at the end
@@ -21,7 +21,7 @@
  * Constant time: the branches depend on lengths and counters only; the
  * all-zero test ORs every byte of t into one accumulator.
  */
-#include "../backend.h"
+#include "backend.h"
 
 /* Below this many counters, a lane call (which costs about as much as 2-3
  * scalar compressions whatever the number of live lanes) loses. */
@@ -39,14 +39,14 @@ void fs2_kdf_init(fs2_kdf_ctx *k, const unsigned char *z, size_t zlen, int engin
         0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u,
         0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
     };
-    const fs2_backend *be = fs2_backend_get();
+    const fs2_sm3_ops *sm3 = fs2_sm3();
     size_t whole = zlen / 64, rem = zlen % 64;
 
     memset(k, 0, sizeof *k);
     k->engine = engine;
     memcpy(k->base, iv, sizeof iv);
     if (whole)
-        be->sm3_compress(k->base, z, whole);
+        sm3->compress(k->base, z, whole);
     /* Z's tail || ct || 0x80 || zeros || 64-bit bit length of Z || ct */
     if (rem)
         memcpy(k->tmpl, z + 64 * whole, rem);
@@ -80,13 +80,13 @@ static void fs2_kdf_one(fs2_kdf_ctx *k, uint32_t h[8], unsigned char *blk)
 {
     memcpy(h, k->base, 32);
     fs2_store32_be(blk + k->ctoff, k->ct++);
-    fs2_backend_get()->sm3_compress(h, blk, k->nblk);
+    fs2_sm3()->compress(h, blk, k->nblk);
 }
 
 void fs2_kdf_stream(fs2_kdf_ctx *k, unsigned char *out, const unsigned char *in, size_t len)
 {
-    const fs2_backend *be = fs2_backend_get();
-    unsigned lanes = k->engine == FS2_KDF_LANES ? be->sm3_lanes : 1;
+    const fs2_sm3_ops *sm3 = fs2_sm3();
+    unsigned lanes = k->engine == FS2_KDF_LANES ? sm3->lanes : 1;
     uint32_t h[FS2_KDF_MAX_LANES][8];
     unsigned char blk[FS2_KDF_MAX_LANES][128];
     const unsigned char *ptr[FS2_KDF_MAX_LANES];
@@ -131,7 +131,7 @@ void fs2_kdf_stream(fs2_kdf_ctx *k, unsigned char *out, const unsigned char *in,
             ptr[i] = blk[i];
         }
         k->ct += m;
-        be->sm3_compress_lanes(h, ptr, k->nblk);
+        sm3->compress_lanes(h, ptr, k->nblk);
         for (unsigned i = 0; i < m; i++) {
             fs2_kdf_emit32(out, in, h[i], &k->acc);
             out += 32;

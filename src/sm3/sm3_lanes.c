@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Multi-buffer SM3 (GB/T 32905 clause 5): many independent messages hashed
- * at once in the backend's SIMD lanes, and the portable one-lane case.
+ * at once in the SIMD lanes of the SM3 table in use.
  *
  * fastsm2_sm3_many keeps one message per lane. A lane's work is two runs of
  * consecutive blocks: the message's whole blocks, read in place, then one
@@ -13,13 +13,7 @@
  * lane is live it finishes with the scalar compression. Unequal lengths
  * therefore cost little: no lane waits for the longest message.
  */
-#include "../backend.h"
-#include "sm3_impl.h"
-
-void fs2_sm3_compress_lanes1(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks)
-{
-    fs2_sm3_compress_generic(state[0], blocks[0], nblocks);
-}
+#include "backend.h"
 
 #define FS2_MANY_MAX_LANES 16
 
@@ -97,8 +91,8 @@ int fastsm2_sm3_many(unsigned char *digests, const unsigned char *const *msgs, c
             return FASTSM2_ERR_ARG;
         }
 
-    const fs2_backend *be = fs2_backend_get();
-    unsigned lanes = be->sm3_lanes;
+    const fs2_sm3_ops *sm3 = fs2_sm3();
+    unsigned lanes = sm3->lanes;
     if (lanes > FS2_MANY_MAX_LANES)
         lanes = FS2_MANY_MAX_LANES;
     if (lanes <= 1 || n == 1) {
@@ -133,7 +127,7 @@ int fastsm2_sm3_many(unsigned char *digests, const unsigned char *const *msgs, c
             fs2_many_lane *x = &ln[last];
             while (x->phase != 0) {
                 size_t nb = x->left;
-                be->sm3_compress(h[last], x->p, nb);
+                sm3->compress(h[last], x->p, nb);
                 if (fs2_many_advance(x, nb))
                     fs2_many_digest(digests + 32 * x->msg, h[last]);
             }
@@ -147,7 +141,7 @@ int fastsm2_sm3_many(unsigned char *digests, const unsigned char *const *msgs, c
          * states. */
         for (unsigned l = 0; l < lanes; l++)
             ptr[l] = ln[l].phase != 0 ? ln[l].p : ln[last].p;
-        be->sm3_compress_lanes(h, ptr, nb);
+        sm3->compress_lanes(h, ptr, nb);
         for (unsigned l = 0; l < lanes; l++)
             if (ln[l].phase != 0 && fs2_many_advance(&ln[l], nb))
                 fs2_many_digest(digests + 32 * ln[l].msg, h[l]);

@@ -2,7 +2,8 @@
 /*
  * Multi-buffer SM3 compression (GB/T 32905 5.3.2 - 5.3.3), one 32-bit lane
  * per message, written once over a small set of vector operations and
- * included by sm3_x86.c for each vector width. The includer defines:
+ * included by sm3_x86.c for each vector width (and by sm3_aarch64.c for
+ * NEON); the function it defines is static. The includer defines:
  *   FS2_V            the vector type (one SM3 word per lane)
  *   FS2_VN           the number of lanes
  *   FS2_VTARGET      the function attribute (target("..."))
@@ -89,7 +90,7 @@
         FS2_VROUND4(FF, GG, j);                                     \
     } while (0)
 
-FS2_VTARGET void FS2_VNAME(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks)
+static FS2_VTARGET void FS2_VNAME(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks)
 {
     FS2_V w[68];
     uint32_t t[8][FS2_VN] __attribute__((aligned(64)));

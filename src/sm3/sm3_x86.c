@@ -1,30 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * SM3 compression (GB/T 32905 5.3) for the x86-64 backends:
- *   fs2_sm3_compress_x86         one stream; runs fs2_sm3_x86_avx512vl
- *                                (sm3_x86_1w.h: rounds in BMI2 assembly,
- *                                message expansion in AVX-512VL XMM code)
- *                                when CPUID has AVX-512F/VL, otherwise
- *                                fs2_sm3_x86_bmi2 (the scalar C code of
- *                                sm3_scalar.h built for BMI2);
+ * SM3 compression (GB/T 32905 5.3) for x86-64: the SM3 tables bmi2, avx2
+ * and avx512 (src/sm3/sm3_ops.h), from
+ *   fs2_sm3_x86_bmi2             one stream, the scalar C code of
+ *                                sm3_scalar.h built for BMI2 (RORX);
+ *   fs2_sm3_x86_avx512vl         one stream, the rounds in BMI2 assembly and
+ *                                the message expansion in AVX-512VL XMM code
+ *                                (sm3_x86_1w.h);
  *   fs2_sm3_compress_x8_avx2     8 independent streams in the 32-bit lanes of
  *                                YMM registers;
  *   fs2_sm3_compress_x16_avx512  16 streams in ZMM registers, with VPROLD
  *                                rotations and VPTERNLOGD for the three-input
  *                                boolean functions.
  * Each function carries its own target attribute (no global -m flags), so
- * the library still runs on any x86-64; backend.c only calls a lanes
- * function when CPUID says the CPU has its instructions, and
- * fs2_sm3_compress_x86 asks CPUID itself (every x86 backend has BMI2).
+ * the library still runs on any x86-64: a table is only chosen when the
+ * CPU-feature word (src/cpu.h) has what its cpu_needs names.
  */
-#include "sm3_impl.h"
+#include "cpu.h"
+#include "sm3_ops.h"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include "sm3_scalar.h"
-#include "sm3_x86_1w_impl.h"
 
 /* GCC: schedule before register allocation too, with register pressure in
  * mind. For the scalar compression it gives 4-5% (fewer stalls of the
@@ -50,47 +48,12 @@ FS2_SM3_SCHED __attribute__((target("bmi2"))) void fs2_sm3_x86_bmi2(uint32_t sta
 #define FS2_1W_XOR3(a, b, c) _mm_ternarylogic_epi32((a), (b), (c), 0x96)
 #include "sm3_x86_1w.h"
 
-/* Which one-stream compression this CPU runs: CPUID and XGETBV, once.
- * 1 = bmi2 (C), 2 = avx512vl. The result depends only on the CPU, so
- * racing threads store the same value. Valgrind's CPUID has no AVX-512,
- * so the constant-time test (tests/ctime) runs the C code. */
-static int fs2_sm3_x86_pick(void)
+/* The avx512 table's one stream: the assembly version expands one block
+ * ahead and starts with a scalar expansion of the first block, so from
+ * FS2_SM3_X86_1W_MIN blocks on it is the faster one. */
+static void fs2_sm3_x86_avx512_compress(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
 {
-    unsigned a, b, c, d;
-    int level = 1;
-    if (__get_cpuid_max(0, 0) < 7)
-        return level;
-    __cpuid(1, a, b, c, d);
-    if ((c >> 27) & 1) { /* OSXSAVE */
-        unsigned lo, hi;
-        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-        (void)hi;
-        __cpuid_count(7, 0, a, b, c, d);
-        /* AVX-512F (bit 16) and VL (bit 31), with the OS saving the
-         * XMM/YMM/opmask/ZMM state. */
-        if ((b & (1u << 8)) && (b & (1u << 16)) && (b & (1u << 31)) && (lo & 0xe6) == 0xe6)
-            level = 2;
-    }
-    return level;
-}
-
-int fs2_sm3_x86_level(void)
-{
-    static int level;
-    int l = __atomic_load_n(&level, __ATOMIC_RELAXED);
-    if (l == 0) {
-        l = fs2_sm3_x86_pick();
-        __atomic_store_n(&level, l, __ATOMIC_RELAXED);
-    }
-    return l;
-}
-
-void fs2_sm3_compress_x86(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
-{
-    /* The assembly version expands one block ahead and starts with a
-     * scalar expansion of the first block: from FS2_SM3_X86_1W_MIN blocks
-     * on it is the faster one. */
-    if (nblocks >= FS2_SM3_X86_1W_MIN && fs2_sm3_x86_level() == 2)
+    if (nblocks >= FS2_SM3_X86_1W_MIN)
         fs2_sm3_x86_avx512vl(state, blocks, nblocks);
     else
         fs2_sm3_x86_bmi2(state, blocks, nblocks);
@@ -227,4 +190,31 @@ static FS2_AVX512 inline void fs2_load16x16(__m512i *w, const unsigned char *con
 #define FS2_VLOAD_BLOCKS(w, p, off) fs2_load16x16((w), (p), (off))
 #define FS2_VPIN(x) __asm__("" : "+v"(x))
 #include "sm3_lanes_tmpl.h"
+
+/* ---------------------------------------------------------------------- */
+/* The tables                                                               */
+/* ---------------------------------------------------------------------- */
+
+const fs2_sm3_ops fs2_sm3_ops_bmi2 = {
+    .name = "bmi2",
+    .cpu_needs = FS2_CPU_X86_BMI2,
+    .compress = fs2_sm3_x86_bmi2,
+    .lanes = 1,
+};
+
+const fs2_sm3_ops fs2_sm3_ops_avx2 = {
+    .name = "avx2",
+    .cpu_needs = FS2_CPU_X86_BMI2 | FS2_CPU_X86_AVX2,
+    .compress = fs2_sm3_x86_bmi2,
+    .lanes = 8,
+    .compress_lanes = fs2_sm3_compress_x8_avx2,
+};
+
+const fs2_sm3_ops fs2_sm3_ops_avx512 = {
+    .name = "avx512",
+    .cpu_needs = FS2_CPU_X86_BMI2 | FS2_CPU_X86_AVX2 | FS2_CPU_X86_AVX512,
+    .compress = fs2_sm3_x86_avx512_compress,
+    .lanes = 16,
+    .compress_lanes = fs2_sm3_compress_x16_avx512,
+};
 #endif

@@ -12,8 +12,8 @@
  *   keyload      fastsm2_privkey_from_bytes (d): dG
  *   sign-first   the key's first signature (kG and (1 + d)^-1)
  *   sign-later   a second signature (the cached inverse), another nonce
- *   kG           the backend's ecmult_gen
- *   kP           its ecmult_const on a fixed public point, no tables
+ *   kG           the EC table's mul_base
+ *   kP           its mul on a fixed public point, no tables
  *   kP-tables    the same with the point's tables
  *   encrypt      a secret nonce and plaintext, to a fresh public key object
  *   encrypt-tab  the same to a key object with its tables made
@@ -205,30 +205,30 @@ static void run_set(int si)
     CHECK(st == FASTSM2_OK && fastsm2_verify_digest(&own, E, sig2) == 1);
 
     /* kG and kP through the backend's entry points (k as limbs) */
-    const fs2_backend *be = fs2_backend_get();
+    const fs2_ec_ops *ec = fs2_ec(), *ref = fs2_backends[0]->ec; /* generic: the reference */
     u256_from_be(kk, cur.k);
     op_begin("kG", si);
-    be->ecmult_gen(&pt, kk);
+    ec->mul_base(&pt, kk);
     op_end();
     {
         fs2_affine q;
-        fs2_backends[0]->ecmult_gen(&q, kk); /* generic: the reference */
+        ref->mul_base(&q, kk);
         CHECK(memcmp(&q, &pt, sizeof q) == 0 && !pt.infinity);
     }
     op_begin("kP", si);
-    be->ecmult_const(&pt, &p_fixed, NULL, kk);
+    ec->mul(&pt, &p_fixed, NULL, kk);
     op_end();
     {
         fs2_affine q;
-        fs2_backends[0]->ecmult_const(&q, &p_fixed, NULL, kk);
+        ref->mul(&q, &p_fixed, NULL, kk);
         CHECK(memcmp(&q, &pt, sizeof q) == 0 && !pt.infinity);
     }
     op_begin("kP-tables", si);
-    be->ecmult_const(&pt, &p_fixed, p_fixed_tab, kk);
+    ec->mul(&pt, &p_fixed, p_fixed_tab, kk);
     op_end();
     {
         fs2_affine q;
-        fs2_backends[0]->ecmult_const(&q, &p_fixed, NULL, kk);
+        ref->mul(&q, &p_fixed, NULL, kk);
         CHECK(memcmp(&q, &pt, sizeof q) == 0);
     }
 
@@ -350,7 +350,7 @@ int main(void)
     p_fixed.infinity = 0;
     {
         static fs2_pubtab tab;
-        be->pub_precompute(&tab, &p_fixed);
+        fs2_ec()->precompute_var(&tab, &p_fixed);
         p_fixed_tab = &tab;
     }
     CHECK(fastsm2_privkey_from_bytes(&key_b, db) == FASTSM2_OK);

@@ -72,11 +72,11 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
     size_t pblen = sizeof pb;
     if (fastsm2_pubkey_to_bytes(pb, &pblen, &pub, 0) != FASTSM2_OK || pblen != 65)
         die("fastsm2 pubkey_to_bytes");
-    const fs2_backend *b = fs2_backend_get();
+    const fs2_ec_ops *b = fs2_ec();
     uint64_t kk[4];
     u256_from_be(kk, k);
     fs2_affine g, r;
-    b->ecmult_gen(&g, kk); /* a public point for kp */
+    b->mul_base(&g, kk); /* a public point for kp */
     if (!strcmp(op, "sign")) {
         for (long i = 0; i < n; i++) {
             if (fastsm2_sign_digest(sig, &key, e) != FASTSM2_OK)
@@ -95,12 +95,12 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
         }
     } else if (!strcmp(op, "kg")) {
         for (long i = 0; i < n; i++) {
-            b->ecmult_gen(&r, kk);
+            b->mul_base(&r, kk);
             sink += (unsigned)r.x[0];
         }
     } else if (!strcmp(op, "kp")) {
         for (long i = 0; i < n; i++) {
-            b->ecmult_const(&r, &g, NULL, kk); /* a fresh point: no tables */
+            b->mul(&r, &g, NULL, kk); /* a fresh point: no tables */
             sink += (unsigned)r.x[0];
         }
     } else if (!strcmp(op, "sm3")) {
@@ -118,7 +118,7 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
     } else {
         return 0;
     }
-    printf("fastsm2 (%s) %s %ld %u\n", b->name, op, n, sink & 1);
+    printf("fastsm2 (%s) %s %ld %u\n", fastsm2_backend_name(), op, n, sink & 1);
     return 1;
 }
 

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Field arithmetic mod p for the ARMv8-A (AArch64) backends (GB/T 32918.1
- * clause 3, sm2p256v1), in inline assembly with MUL/UMULH and the ADDS/ADCS
- * and SUBS/SBCS carry chains. Same representation as the portable code
- * (4 x 64-bit little-endian limbs, Montgomery form with R = 2^256), so the
- * shared base-point tables apply. Here: mul, sqr, add, sub, neg and the
- * inversion mod p (Fermat, squaring runs kept in registers); the rest (mod-n
- * code, conversions, masks) is field_generic.h's, which this header
- * includes (see the end of the file).
+ * The field primitives for ARMv8-A (FS2_FIELD_AARCH64), included by
+ * field/field_impl.h alone: inline assembly with MUL/UMULH and the
+ * ADDS/ADCS and SUBS/SBCS carry chains, inlined into the point formulas (a
+ * call costs about 8 of a product's 125 instructions here), and the
+ * inversion by Fermat with the squaring runs kept in registers.
  *
  * Multiplication: the 512-bit product by rows (16 MUL + 16 UMULH), then a
  * Montgomery reduction of its low half that uses the shape of p instead of
@@ -32,14 +29,8 @@
  * and no address depends on the operands. MUL/UMULH are data-independent in
  * time on the ARMv8 cores we target (Arm's DIT list includes them).
  */
-#ifndef FS2_FIELD_AARCH64_H
-#define FS2_FIELD_AARCH64_H
-
-#include <stdint.h>
-
-#if !defined(__aarch64__)
-#error "field_aarch64.h is for AArch64 only"
-#endif
+#ifndef FS2_FIELD_AARCH64_IMPL_H
+#define FS2_FIELD_AARCH64_IMPL_H
 
 /* One row i >= 1 of the schoolbook product: (T0..T4) += a * b_i, with T4
  * zero on entry. s0..s3 scratch. */
@@ -286,30 +277,7 @@ static inline void fs2_a64_sub_p(uint64_t r[4], const uint64_t a[4], const uint6
 #undef FS2_A64_REDUCE_FINAL
 #undef FS2_A64_SQR_PRODUCT
 
-/* Everything else is the portable header's, over these primitives, through
- * its FS2_FIELD_MUL_P / FS2_FIELD_SQR_P hooks. Its out-of-line fs2_fe_mul /
- * fs2_fe_sqr (right for the portable code, whose inlined 128-bit carry
- * chains spill) stay for the header's own uses, but the point formulas get
- * inlined ones: a call costs about 8 of a product's 125 instructions here.
- * Its add/sub/neg (128-bit C loops, about 100 instructions each on AArch64
- * against 17-23 here) and its inversion (below) are replaced likewise. The
- * portable names are renamed away while the header is included; hooks for
- * add/sub/neg/inv in field_generic.h would make the renaming unnecessary. */
-#define FS2_FIELD_MUL_P fs2_a64_mul_p
-#define FS2_FIELD_SQR_P fs2_a64_sqr_p
-#define fs2_fe_mul fs2_fe_mul_outline
-#define fs2_fe_sqr fs2_fe_sqr_outline
-#define fs2_fe_add fs2_fe_add_portable_unused
-#define fs2_fe_sub fs2_fe_sub_portable_unused
-#define fs2_fe_neg fs2_fe_neg_portable_unused
-#define fs2_fe_inv fs2_fe_inv_portable_unused
-#include "field_generic.h"
-#undef fs2_fe_inv
-#undef fs2_fe_mul
-#undef fs2_fe_sqr
-#undef fs2_fe_add
-#undef fs2_fe_sub
-#undef fs2_fe_neg
+/* ---- the primitives of field/field.h ------------------------------------ */
 
 static inline void fs2_fe_mul(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_mul_p(r->v, a->v, b->v); }
 static inline void fs2_fe_sqr(fs2_fe *r, const fs2_fe *a) { fs2_a64_sqr_p(r->v, a->v); }
@@ -320,7 +288,6 @@ static inline void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
     static const uint64_t zero[4] = {0, 0, 0, 0};
     fs2_a64_sub_p(r->v, zero, a->v);
 }
-
 
 /* r = a^-1 = a^(p-2) (0 maps to 0), constant time: Fermat by the addition
  * chain of p - 2 (from the top: 31 ones, a zero, 128 ones, 32 zeros, 62

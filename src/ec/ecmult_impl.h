@@ -1,26 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Scalar multiplication (DESIGN.md section 3), written over the group code
- * of group_impl.h so that each backend compiles it with its own field:
+ * Scalar multiplication, included by src/ec/ec_backend.c alone (after
+ * group_impl.h and select_impl.h), so that each build compiles it over its
+ * own field:
  *
- *  fs2_ecmult_gen      k*G, constant time: 37 signed 7-bit windows, one
+ *  fs2_ecmult_gen      kG, constant time: 37 signed 7-bit windows, one
  *                      precomputed affine table of 64 points per window
  *                      (fs2_gen_table), each lookup a full scan with masks.
- *  fs2_ecmult_const    k*P, constant time: 52 signed 5-bit windows over an
+ *  fs2_ecmult_const    kP, constant time: 52 signed 5-bit windows over an
  *                      affine table of 1P..16P (P public: made in variable
  *                      time), full-scan selection, mixed additions.
- *  fs2_ecmult_verify_var  s*G + t*P, variable time (public inputs): wNAF of
+ *  fs2_ecmult_const_split  kP for a public key P with its cached tables:
+ *                      two constant-time 128-bit streams (encryption).
+ *  fs2_ecmult_sum_var  sG + tP, variable time (public inputs): wNAF of
  *                      width FS2_G_ODD_WIDTH (11: 512 points, 32 KiB per
  *                      table) over the odd multiples of G and of 2^128 G
  *                      (fs2_g_odd, fs2_g128_odd), and width 5 over those
  *                      of P and of 2^128 P (affine tables cached in the
- *                      public key), all interleaved over 128 doublings, and
- *                      the x check done projectively (no inversion).
- *  fs2_ecmult_const_split  k*P for a public key P with its cached tables:
- *                      two constant-time 128-bit streams (encryption).
- *  fs2_ecmult_sum_var  the sum under fs2_ecmult_verify_var, also alone for
- *                      k*P with public k and P (key exchange's [x-bar]R,
- *                      whose Jacobian sum goes on to fs2_ecmult_const_gej).
+ *                      public key), all interleaved over 128 doublings;
+ *                      alone also tP (key exchange's [x-bar]R, whose
+ *                      Jacobian sum goes on to fs2_ecmult_const_gej).
+ *  fs2_ecmult_cmp_x_var  whether x(sG + tP) mod n = v, compared on the
+ *                      Jacobian sum (no inversion): verification.
  *
  * Scalars are canonical 4 x 64-bit little-endian integers < n.
  */
@@ -56,39 +57,6 @@ static inline unsigned fs2_recode_step(unsigned v, unsigned w, unsigned *neg, un
     *carry = c;
     *neg = c;
     return (((1u << w) - v) & mask) | (v & ~mask);
-}
-
-/* All-ones if a == b (small unsigned ints), else 0, without branching. */
-static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)
-{
-    return fs2_ct_is_zero_u64((uint64_t)(a ^ b));
-}
-
-/* Constant-time table lookup: copy entry idx - 1 (entries of `width`
- * limbs) into out, or zeros when idx = 0, reading every entry with masks.
- * Inlined with a constant width, the inner loop vectorizes. width <= 12.
- * A backend may provide its own (SIMD) version: define
- * FS2_HAVE_SELECT_LIMBS and fs2_select_limbs before including this file. */
-#ifndef FS2_HAVE_SELECT_LIMBS
-static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width,
-                                    unsigned idx)
-{
-    uint64_t acc[12] = {0};
-    for (unsigned j = 0; j < entries; j++) {
-        uint64_t m = fs2_eq_mask_u(idx, j + 1);
-        const uint64_t *e = table + (size_t)width * j;
-        for (unsigned l = 0; l < width; l++)
-            acc[l] |= e[l] & m;
-    }
-    memcpy(out, acc, width * sizeof(uint64_t));
-}
-#endif
-
-static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
-{
-    fs2_fe n;
-    fs2_fe_neg(&n, r);
-    fs2_fe_cmov(r, &n, mask);
 }
 
 /* r = k*G, constant time in k. */
@@ -249,7 +217,7 @@ static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
     return len;
 }
 
-/* acc = s*G + t*P in variable time (public s, t and P). With the public
+/* acc = sG + tP in variable time (public s, t and P). With the public
  * key's cached tables (tab[0][j] = (j + 1) P, tab[1][j] = (j + 1) 2^128 P,
  * affine) the scalars are split into 128-bit halves, s = s0 + 2^128 s1 and
  * t = t0 + 2^128 t1, and the four wNAF streams over G, 2^128 G (fixed
@@ -315,9 +283,8 @@ static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const u
     *acc_out = acc;
 }
 
-/* Verification core: 1 iff s*G + t*P (fs2_ecmult_sum_var) is finite and
- * its x mod n equals v. */
-static int fs2_ecmult_verify_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
+/* 1 iff sG + tP (fs2_ecmult_sum_var) is finite and its x mod n equals v. */
+static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
                                  const uint64_t v[4])
 {
     fs2_gej acc;

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Field arithmetic mod p for the x86-64 backends (GB/T 32918.1 clause 3,
- * sm2p256v1), in inline assembly with MULX (BMI2) and the two independent
- * carry chains of ADCX/ADOX (ADX). The representation is the generic one
- * (4 x 64-bit limbs, Montgomery form with R = 2^256), so the base-point
- * tables are shared; this header only supplies faster primitives, which
- * src/field/field_generic.h picks up through the FS2_FIELD_*_P hooks.
+ * The field primitives for x86-64 (FS2_FIELD_X86), included by
+ * field/field_impl.h alone: inline assembly with MULX (BMI2) and the two
+ * independent carry chains of ADCX/ADOX (ADX). Only called where the CPU
+ * has both (the backends that use this field require them).
  *
  * Montgomery multiplication mod p, in rows: T = a b0 + a b1 2^64, two
  * reduction rounds, + a b2 2^128 + a b3 2^192, two more rounds, then one
@@ -15,36 +13,31 @@
  * limb it clears (n0 = 1), and m p needs no full product: p + 1 = 2^64
  * (2^192 - 2^160 - 2^32 + 1), so two rounds are one carry chain adding
  * (m0, m1, 0, m0, m1) and one borrow chain subtracting m0 2^32 and m1 2^32
- * (each split into its two limbs by one MULX by 2^32), FS2_X86_P_RED2. On Intel cores every ADC/SBB/ADCX/ADOX/CMOV and shift
- * goes to the same two ports, and they, not the multiplier, set the
- * product's throughput: the two-round pass halves them in the reduction.
+ * (each split into its two limbs by one MULX by 2^32), FS2_X86_P_RED2. On
+ * Intel cores every ADC/SBB/ADCX/ADOX/CMOV and shift goes to the same two
+ * ports, and they, not the multiplier, set the product's throughput: the
+ * two-round pass halves them in the reduction.
  *
  * Squaring computes the 512-bit square (6 cross products doubled plus 4
  * squares: 10 MULX instead of 16) and reduces it with the same two passes.
  *
- * Scalars (mod n) use the general Montgomery product with its n0 rounds.
+ * Unlike the portable C, these primitives are inlined into the point
+ * formulas (always_inline): the compiler only allocates the asm's
+ * registers around them, without spills, and sign and verify ran 3-5%
+ * faster so than with one out-of-line copy of each.
+ *
+ * Inversion: the constant-time divsteps (field/safegcd.h), about half the
+ * time of Fermat's a^(p-2) even with these products.
  *
  * Constant time: fixed instruction sequence; no branch or address depends on
  * the operands (CMOV selects the result).
  */
-#ifndef FS2_FIELD_X86_H
-#define FS2_FIELD_X86_H
-
-#include <stdint.h>
-
-#if !defined(__x86_64__)
-#error "field_x86.h is for x86-64 only"
-#endif
+#ifndef FS2_FIELD_X86_IMPL_H
+#define FS2_FIELD_X86_IMPL_H
 
 /* 2^256 - p, for the final subtraction. */
 static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - p */
     0x0000000000000001ULL, 0x00000000FFFFFFFFULL, 0x0000000000000000ULL, 0x0000000100000000ULL};
-
-/* Unlike the portable C (see field_generic.h), these assembly primitives
- * inline into the point formulas without spills: the compiler only
- * allocates the asm's registers around them. Inlined, sign and verify were
- * 3-5% faster here than with one out-of-line copy (docs/BENCHMARKS.md). */
-#define FS2_FIELD_OUTLINE __attribute__((always_inline)) inline
 
 #define FS2_R(x) "%[" #x "]"
 
@@ -77,10 +70,6 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "adoxq %[lo], " FS2_R(T5) "\n\t"                                                         \
     "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
     "adoxq %[lo], " FS2_R(T0) "\n\t"
-/* The same round with b and a through the pointer registers %[b] and %[a]:
- * T0..T4 += a * b[off / 8], carries into T5. */
-#define FS2_X86_MUL_ROUND(off, T0, T1, T2, T3, T4, T5)                                       \
-    FS2_X86_MUL_ROUND_OPS(#off "(%[b])", "0(%[a])", "8(%[a])", "16(%[a])", "24(%[a])", T0, T1, T2, T3, T4, T5)
 
 /* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3. Adds 2^256 - p into
  * the scratch copies S0..S3: the sum reaches 2^256 exactly when T >= p. */
@@ -98,31 +87,6 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "cmovnzq " FS2_R(S1) ", " FS2_R(T1) "\n\t"                                                \
     "cmovnzq " FS2_R(S2) ", " FS2_R(T2) "\n\t"                                                \
     "cmovnzq " FS2_R(S3) ", " FS2_R(T3) "\n\t"
-
-/* The instruction sequence of a Montgomery product a b / 2^256: the first
- * row a * b[0], then reduction and multiplication rounds alternating with
- * the accumulator names rotating, then the final subtraction. RED names the
- * reduction round of the modulus (FS2_X86_RED_ROUND_N for n; p has its own
- * product below). */
-#define FS2_X86_MONT_MUL(RED)                                                                \
-    "movq 0(%[b]), %%rdx\n\t"                                                                \
-    "xorl %k[t5], %k[t5]\n\t"                                                                \
-    "mulxq 0(%[a]), %[t0], %[t1]\n\t"                                                        \
-    "mulxq 8(%[a]), %[lo], %[t2]\n\t"                                                        \
-    "adcxq %[lo], %[t1]\n\t"                                                                 \
-    "mulxq 16(%[a]), %[lo], %[t3]\n\t"                                                       \
-    "adcxq %[lo], %[t2]\n\t"                                                                 \
-    "mulxq 24(%[a]), %[lo], %[t4]\n\t"                                                       \
-    "adcxq %[lo], %[t3]\n\t"                                                                 \
-    "adcxq %[t5], %[t4]\n\t"                                                                 \
-    RED(t0, t1, t2, t3, t4, t5)                                                              \
-    FS2_X86_MUL_ROUND(8, t1, t2, t3, t4, t5, t0)                                             \
-    RED(t1, t2, t3, t4, t5, t0)                                                              \
-    FS2_X86_MUL_ROUND(16, t2, t3, t4, t5, t0, t1)                                            \
-    RED(t2, t3, t4, t5, t0, t1)                                                              \
-    FS2_X86_MUL_ROUND(24, t3, t4, t5, t0, t1, t2)                                            \
-    RED(t3, t4, t5, t0, t1, t2)                                                              \
-    FS2_X86_FINAL(t4, t5, t0, t1, t2, a, b, lo, hi)
 
 /* ---- mod p: the product in rounds that need two scratch registers ------ */
 
@@ -209,7 +173,7 @@ static const uint64_t fs2_x86_two32 = (uint64_t)1 << 32;
 
 /* The product's operand limbs: as memory operands, which the compiler
  * addresses from whatever base it holds (no pointer register of their
- * own; 4-6% faster sign and decrypt here than pointer registers), except
+ * own; 4-6% faster sign and decrypt than with pointer registers), except
  * in unoptimised builds (the sanitizer suite), where each such operand
  * would take a register of its own and the asm could not be allocated. */
 #if defined(__OPTIMIZE__)
@@ -399,61 +363,32 @@ static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], c
     r[3] = t3;
 }
 
-/* ---- mod n (scalars): Montgomery multiplication with a general n0 ------ */
+/* ---- the primitives of field/field.h ------------------------------------ */
 
-/* n, n0 = -n^-1 mod 2^64, and 2^256 - n for the final subtraction (its limb
- * 2 is zero, as FS2_X86_FINAL assumes). */
-static const uint64_t fs2_x86_n[5] __attribute__((aligned(64))) = {
-    0x53BBF40939D54123ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFEFFFFFFFFULL,
-    0x327F9E8872350975ULL};
-static const uint64_t fs2_x86_2n[4] __attribute__((aligned(32))) = {
-    0xAC440BF6C62ABEDDULL, 0x8DFC2094DE39FAD4ULL, 0x0000000000000000ULL, 0x0000000100000000ULL};
-
-/* One reduction round mod n: m = T0 n0; (T0..T5 + m n) / 2^64 lands in
- * T1..T5, and T0 (whose sum is 0 mod 2^64) becomes zero. */
-#define FS2_X86_RED_ROUND_N(T0, T1, T2, T3, T4, T5)                                          \
-    "movq " FS2_R(T0) ", %%rdx\n\t"                                                           \
-    "imulq %[n4], %%rdx\n\t"                                                                 \
-    "xorl %k[lo], %k[lo]\n\t"                                                                \
-    "mulxq %[n0], %[lo], %[hi]\n\t"                                                          \
-    "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
-    "adoxq %[hi], " FS2_R(T1) "\n\t"                                                         \
-    "mulxq %[n1], %[lo], %[hi]\n\t"                                                          \
-    "adcxq %[lo], " FS2_R(T1) "\n\t"                                                         \
-    "adoxq %[hi], " FS2_R(T2) "\n\t"                                                         \
-    "mulxq %[n2], %[lo], %[hi]\n\t"                                                          \
-    "adcxq %[lo], " FS2_R(T2) "\n\t"                                                         \
-    "adoxq %[hi], " FS2_R(T3) "\n\t"                                                         \
-    "mulxq %[n3], %[lo], %[hi]\n\t"                                                          \
-    "adcxq %[lo], " FS2_R(T3) "\n\t"                                                         \
-    "adoxq %[hi], " FS2_R(T4) "\n\t"                                                         \
-    "adcxq " FS2_R(T0) ", " FS2_R(T4) "\n\t"                                                 \
-    "adoxq " FS2_R(T0) ", " FS2_R(T5) "\n\t"                                                 \
-    "adcxq " FS2_R(T0) ", " FS2_R(T5) "\n\t"
-
-/* r = a b / 2^256 mod n, inputs in [0, n). */
-static inline __attribute__((always_inline)) void fs2_x86_mul_n(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void fs2_fe_mul(fs2_fe *r, const fs2_fe *a, const fs2_fe *b)
 {
-    uint64_t t0, t1, t2, t3, t4, t5, lo, hi;
-    uint64_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    __asm__(FS2_X86_MONT_MUL(FS2_X86_RED_ROUND_N)
-            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-              [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(pa), [b] "+&r"(pb)
-            : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b), [n0] "m"(fs2_x86_n[0]),
-              [n1] "m"(fs2_x86_n[1]), [n2] "m"(fs2_x86_n[2]), [n3] "m"(fs2_x86_n[3]), [n4] "m"(fs2_x86_n[4]),
-              [c0] "m"(fs2_x86_2n[0]), [c1] "m"(fs2_x86_2n[1]), [c3] "m"(fs2_x86_2n[3])
-            : "rdx", "cc");
-    r[0] = t4;
-    r[1] = t5;
-    r[2] = t0;
-    r[3] = t1;
-    (void)t2, (void)t3, (void)lo, (void)hi, (void)pa, (void)pb;
+    fs2_x86_mul_p(r->v, a->v, b->v);
 }
 
-#define FS2_FIELD_MUL_P fs2_x86_mul_p
-#define FS2_FIELD_SQR_P fs2_x86_sqr_p
-#define FS2_FIELD_ADD_P fs2_x86_add_p
-#define FS2_FIELD_SUB_P fs2_x86_sub_p
-#define FS2_FIELD_MUL_N fs2_x86_mul_n
+static inline __attribute__((always_inline)) void fs2_fe_sqr(fs2_fe *r, const fs2_fe *a)
+{
+    fs2_x86_sqr_p(r->v, a->v);
+}
+
+static inline void fs2_fe_add(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_x86_add_p(r->v, a->v, b->v); }
+static inline void fs2_fe_sub(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_x86_sub_p(r->v, a->v, b->v); }
+
+static inline void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
+{
+    static const uint64_t zero[4] = {0, 0, 0, 0};
+    fs2_x86_sub_p(r->v, zero, a->v);
+}
+
+static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
+{
+    fs2_fe y;
+    fs2_modinv_safegcd(y.v, a->v, &FS2_MODINFO_P);
+    fs2_fe_mul(r, &y, &FS2_FE_R3);
+}
 
 #endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The CPU-feature word (src/cpu.h). */
+#include "cpu.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static uint32_t cpu_probe(void)
+{
+    unsigned a, b, c, d;
+    uint32_t f = 0;
+    if (__get_cpuid_max(0, 0) < 7)
+        return 0;
+    __cpuid(1, a, b, c, d);
+    int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    uint64_t xcr0 = 0;
+    if (osxsave) {
+        unsigned lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        xcr0 = ((uint64_t)hi << 32) | lo;
+    }
+    __cpuid_count(7, 0, a, b, c, d);
+    if (b & (1u << 8))
+        f |= FS2_CPU_X86_BMI2;
+    if (b & (1u << 19))
+        f |= FS2_CPU_X86_ADX;
+    /* XCR0: XMM and YMM state (bits 1-2); for AVX-512 also opmask, ZMM0-15
+     * upper halves and ZMM16-31 (bits 5-7) */
+    if (avx && (b & (1u << 5)) && (xcr0 & 6) == 6)
+        f |= FS2_CPU_X86_AVX2;
+    /* AVX-512 F (bit 16), BW (30), VL (31) */
+    if ((f & FS2_CPU_X86_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) &&
+        (xcr0 & 0xe6) == 0xe6)
+        f |= FS2_CPU_X86_AVX512;
+    return f;
+}
+
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1UL << 1)
+#endif
+#ifndef HWCAP_SM3
+#define HWCAP_SM3 (1UL << 18)
+#endif
+
+static uint32_t cpu_probe(void)
+{
+    unsigned long hw = getauxval(AT_HWCAP);
+    uint32_t f = 0;
+    if (hw & HWCAP_ASIMD)
+        f |= FS2_CPU_ARM_ASIMD;
+    if (hw & HWCAP_SM3)
+        f |= FS2_CPU_ARM_SM3;
+    return f;
+}
+
+#else
+static uint32_t cpu_probe(void)
+{
+    return 0;
+}
+#endif
+
+/* Bit 31 marks the word as read. Threads that race on the first call store
+ * the same value. */
+#define FS2_CPU_READ (1u << 31)
+
+uint32_t fs2_cpu_features(void)
+{
+    static uint32_t word;
+    uint32_t w = __atomic_load_n(&word, __ATOMIC_RELAXED);
+    if (!(w & FS2_CPU_READ)) {
+        w = cpu_probe() | FS2_CPU_READ;
+        __atomic_store_n(&word, w, __ATOMIC_RELAXED);
+    }
+    return w & ~FS2_CPU_READ;
+}
