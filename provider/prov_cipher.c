@@ -115,7 +115,8 @@ static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
         return 1;
     }
     size_t len = outsize;
-    int st = fastsm2_encrypt(out, &len, &c->key->pub, in, inlen, FASTSM2_CT_DER);
+    /* an empty message has no ciphertext (its KDF output is "all zero") */
+    int st = inlen == 0 ? FASTSM2_ERR_LENGTH : fastsm2_encrypt(out, &len, &c->key->pub, in, inlen, FASTSM2_CT_DER);
     if (st != FASTSM2_OK) {
         fs2p_raise(c->pc, st, "encrypt");
         return 0;
