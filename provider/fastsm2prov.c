@@ -183,12 +183,13 @@ static int host_is_little_endian(void)
     return b == 1;
 }
 
-int fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_t len)
+void fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_t len)
 {
     /* The loop runs over the (public) length; each byte goes to the place
-     * its weight gives, whatever its value. */
+     * its weight gives, whatever its value. A number of 2^256 or more
+     * becomes 2^256 - 1, by a mask, which no private key accepts. */
     int le = host_is_little_endian();
-    unsigned char high = 0;
+    uint32_t high = 0;
     memset(be, 0, 32);
     for (size_t i = 0; i < len; i++) { /* i: the byte of weight 256^i */
         unsigned char b = in[le ? i : len - 1 - i];
@@ -197,7 +198,11 @@ int fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_
         else
             high |= b;
     }
-    return high == 0;
+    uint32_t nz = (high | (0u - high)) >> 31; /* 1 if any high byte is set */
+    __asm__("" : "+r"(nz));                    /* keep it a mask, not a branch */
+    unsigned char mask = (unsigned char)(0u - nz);
+    for (size_t i = 0; i < 32; i++)
+        be[i] |= mask;
 }
 
 void fs2p_scalar_to_native(unsigned char *out, size_t len, const unsigned char be[32])

@@ -53,8 +53,9 @@ int fs2p_set_octets(OSSL_PARAM *p, const void *data, size_t len);
 /* A scalar as OpenSSL passes a BIGNUM parameter (unsigned, native byte
  * order, any length) to and from 32 bytes big-endian. The conversion reads
  * every byte the same way whatever the value (a private key goes through
- * it); from_native returns 0 when the number needs more than 32 bytes. */
-int fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_t len);
+ * it); from_native turns a number of 2^256 or more into 2^256 - 1, an
+ * invalid private key, without a branch. */
+void fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_t len);
 void fs2p_scalar_to_native(unsigned char *out, size_t len, const unsigned char be[32]);
 
 /* ---- the key object ----------------------------------------------------- */

@@ -132,12 +132,12 @@ static int km_import(void *keydata, int selection, const OSSL_PARAM params[])
     int st = FASTSM2_OK;
     if (pd != NULL) {
         unsigned char d[32];
-        if (pd->data_type != OSSL_PARAM_UNSIGNED_INTEGER || pd->data == NULL)
+        if (pd->data_type != OSSL_PARAM_UNSIGNED_INTEGER || pd->data == NULL) {
             st = FASTSM2_ERR_ARG;
-        else if (!fs2p_scalar_from_native(d, pd->data, pd->data_size))
-            st = FASTSM2_ERR_PRIVATE_KEY;
-        else
+        } else {
+            fs2p_scalar_from_native(d, pd->data, pd->data_size);
             st = fastsm2_privkey_from_bytes(&k->priv, d);
+        }
         memset(d, 0, sizeof d);
         __asm__ __volatile__("" : : "r"(d) : "memory");
         if (st != FASTSM2_OK) {
