@@ -24,6 +24,8 @@ TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
+# libFuzzer on every target briefly (fuzz/, tools/fuzz.sh)
+TEST_ALL_STAGES += fuzz-brief
 
 all: deps
 	$(MAKE) build
@@ -103,6 +105,16 @@ test-python:
 test-gpu:
 	bash tools/test-gpu.sh
 
+# libFuzzer targets (fuzz/): clang, ASan+UBSan, the whole library
+# instrumented; each target runs FUZZ_SECONDS shared among the backends.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh build-fuzz
+
+# The same, 16 s a target (about 2 minutes with the build): in make test-all.
+fuzz-brief:
+	FUZZ_SECONDS=16 bash tools/fuzz.sh build-fuzz
+
 # The C tests under many random seeds on every backend (chance failures).
 SEEDS ?= 100
 seed-sweep: build
@@ -119,8 +131,8 @@ speed-gmsm: deps
 
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-logs \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-python build-logs \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm clean
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm fuzz clean

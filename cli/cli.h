@@ -5,7 +5,8 @@
  * Layout:
  *   main.c      command table, dispatch, help and version, error messages
  *   options.c   the one option parser every subcommand uses
- *   io.c        reading inputs whole, writing outputs atomically
+ *   io.c        reading inputs whole
+ *   outfile.c   writing outputs: atomically, 0600 until complete, signals
  *   keys.c      loading key files, the signer ID options
  *   cmd_keys.c  keygen, pubkey
  *   cmd_sig.c   sign, verify
@@ -90,25 +91,47 @@ void cli_buf_free(cli_buf *buf);
 /* Wipe memory in a way the compiler keeps (it may hold a key). */
 void cli_wipe(void *p, size_t n);
 
-/* An output file, written in two steps so that a failure never leaves a
- * partial file: cli_out_stage() writes the data to a temporary file in the
- * destination's directory; cli_out_commit() renames it into place. Outputs
- * that are not regular files (stdout, /dev/null, a FIFO) are written at
- * commit. secret = 1 gives the file mode 0600. */
+/* ---- outfile.c --------------------------------------------------------- */
+
+/* An output file, written so that a failure or a fatal signal never leaves
+ * a partial file and nobody else can read it before it is complete:
+ * cli_out_open() makes a temporary file (mode 0600, unnamed where the
+ * kernel allows) in the destination's directory, open for writing in fd;
+ * cli_out_commit() gives it its final mode and renames it into place.
+ * Final mode: an existing file's own (never widened; a secret never more
+ * than 0600); a new file 0666, a secret 0600, less the umask. Outputs that
+ * are not regular files (stdout, /dev/null, a FIFO) are written at commit
+ * from data/len (direct = 1, fd = -1). */
 typedef struct {
     char *path;         /* destination (symlinks resolved), NULL = stdout */
-    char *tmp;          /* staged temporary file, NULL when none */
+    char *tmp;          /* the temporary file's name while it has one */
+    int fd;             /* the temporary file, -1 when none */
+    int slot;           /* its name's slot for the signal handler, -1 none */
+    unsigned mode;      /* the mode it gets at commit */
+    int existed;        /* the destination existed: commit replaces it */
+    int placed;         /* commit renamed it into place */
     const void *data;   /* for direct outputs: written at commit */
     size_t len;
     int direct;         /* stdout or an existing non-regular file */
 } cli_out;
 
+/* secret = 1 for a private key. */
+int cli_out_open(cli_out *out, const char *path, int secret);
+/* open, then write data (direct outputs: kept for commit). */
 int cli_out_stage(cli_out *out, const char *path, const void *data, size_t len, int secret);
 int cli_out_commit(cli_out *out);
+/* Commit several outputs: all or, as far as it can be undone, none. Direct
+ * ones are written first; a file put in place as new is removed if a later
+ * one fails. */
+int cli_out_commit_all(cli_out *outs, size_t n);
 void cli_out_abort(cli_out *out);
 
 /* stage + commit in one call. */
 int cli_write_file(const char *path, const void *data, size_t len, int secret);
+
+/* True when two output paths name the same file (after symbolic links; an
+ * existing file by device and inode, a new one by directory and name). */
+int cli_same_output(const char *a, const char *b);
 
 /* ---- keys.c ------------------------------------------------------------ */
 

@@ -28,6 +28,8 @@ int cmd_keygen(int argc, char **argv)
         return rc;
     if (cli_is_std(out_path) && cli_is_std(pub_path) && pub_path)
         return cli_fail(CLI_EXIT_USAGE, "the private and the public key cannot both go to stdout");
+    if (pub_path && cli_same_output(out_path, pub_path))
+        return cli_fail(CLI_EXIT_USAGE, "--out and --pubout name the same file: the private key would be lost");
 
     fastsm2_privkey key;
     unsigned char keyfile[KEYFILE_MAX], pubfile[KEYFILE_MAX];
@@ -52,25 +54,18 @@ int cmd_keygen(int argc, char **argv)
             goto done;
     }
 
-    /* Both files are staged before either is put in place. */
-    cli_out key_out, pub_out;
-    rc = cli_out_stage(&key_out, out_path, keyfile, keylen, 1);
-    if (rc != CLI_EXIT_OK)
-        goto done;
-    if (pub_path) {
-        rc = cli_out_stage(&pub_out, pub_path, pubfile, publen, 0);
-        if (rc != CLI_EXIT_OK) {
-            cli_out_abort(&key_out);
-            goto done;
-        }
+    /* Both files are staged before either is put in place, and put in
+     * place together: both or neither. */
+    cli_out outs[2];
+    size_t nout = 0;
+    rc = cli_out_stage(&outs[nout++], out_path, keyfile, keylen, 1);
+    if (rc == CLI_EXIT_OK && pub_path) {
+        rc = cli_out_stage(&outs[nout++], pub_path, pubfile, publen, 0);
+        if (rc != CLI_EXIT_OK)
+            cli_out_abort(&outs[0]);
     }
-    rc = cli_out_commit(&key_out);
-    if (pub_path) {
-        if (rc == CLI_EXIT_OK)
-            rc = cli_out_commit(&pub_out);
-        else
-            cli_out_abort(&pub_out);
-    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_out_commit_all(outs, nout);
 done:
     fastsm2_privkey_clear(&key);
     cli_wipe(keyfile, sizeof(keyfile));

@@ -192,7 +192,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_set_id(fastsm2_privkey *key,
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, const void *id, size_t idlen);
 
 /** GB/T 32918.2 5.5: Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA).
- *  id NULL means the key's current ID. */
+ *  id NULL (idlen 0) means the key's current ID; id NULL with idlen != 0 is
+ *  FASTSM2_ERR_ARG, as in every call that takes an ID. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen);
 
 /* ------------------------------------------------------------------------ */
@@ -234,7 +235,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out,
 #define FASTSM2_SIG_DER_MAX 72    /* SEQUENCE { INTEGER r, INTEGER s } */
 
 /** GB/T 32918.2 6.1: sign msg: e = SM3(Z_A || msg), then A3-A7 with a fresh
- *  k from the OS CSPRNG. id NULL means the key's ID (cached Z_A); any other
+ *  k from the OS CSPRNG. id NULL (idlen 0) means the key's ID (cached Z_A;
+ *  id NULL with idlen != 0 is FASTSM2_ERR_ARG); any other
  *  ID is hashed unless it equals the cached one. Output raw r || s. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *id, size_t idlen, const void *msg, size_t msglen);
 

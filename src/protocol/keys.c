@@ -139,6 +139,8 @@ static void pubpart_cached_z(unsigned char z[32], const fs2_pubpart *cp)
 int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen)
 {
     if (!id) {
+        if (idlen)
+            return FASTSM2_ERR_ARG; /* as fs2_pubpart_set_id: no ID, yet a length */
         pubpart_cached_z(z, p);
         return FASTSM2_OK;
     }

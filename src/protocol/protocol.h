@@ -74,7 +74,8 @@ FS2_HIDDEN const fs2_sc *fs2_priv_dinv(const fs2_priv *k, fs2_sc *tmp);
  * meanwhile get NULL, and the tables are published by a release store. */
 FS2_HIDDEN const fs2_pubtab *fs2_pub_tables(const fs2_pub *p);
 
-/* Z_A for (pub, id); id NULL: the cached one. FASTSM2_ERR_ID for bad lengths. */
+/* Z_A for (pub, id); id NULL (idlen 0): the cached one. FASTSM2_ERR_ID for
+ * bad lengths, FASTSM2_ERR_ARG for id NULL with idlen != 0. */
 FS2_HIDDEN int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen);
 
 /* Set the cached ID of a public part (its Z_A is made at its first use,
