@@ -28,7 +28,7 @@ TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
 # pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
 # build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
 # platforms without __int128 or getrandom.
-TEST_ALL_STAGES += test-install
+TEST_ALL_STAGES += test-install test-portable
 
 all: deps
 	$(MAKE) build
@@ -134,6 +134,11 @@ uninstall:
 # C users' ways in (tools/test-install.sh): build-install/.
 test-install:
 	bash tools/test-install.sh build-install
+
+# The paths of other platforms (tools/test-portable.sh): no __int128, and
+# getentropy, arc4random_buf and /dev/urandom for the OS randomness.
+test-portable:
+	bash tools/test-portable.sh build-portable
 
 # Everything the targets above build or download into the tree.
 clean:
