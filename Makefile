@@ -26,6 +26,11 @@ TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
 # libFuzzer on every target briefly (fuzz/, tools/fuzz.sh)
 TEST_ALL_STAGES += fuzz-brief
+# Installed and embedded the ways users take it (C: cmake --install,
+# pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
+# build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
+# platforms without __int128 or getrandom.
+TEST_ALL_STAGES += test-install test-portable
 
 all: deps
 	$(MAKE) build
@@ -34,7 +39,7 @@ deps:
 	@bash tools/install-deps.sh
 
 build:
-	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFASTSM2_WERROR=$(WERROR)
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFASTSM2_WERROR=$(WERROR) $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 test:
@@ -129,10 +134,29 @@ speed-gmsm: deps
 	$(MAKE) build
 	sh tools/speed-gmsm.sh $(BUILD)
 
+# cmake --install of the build above (DESTDIR is honoured); uninstall removes
+# the files its install_manifest.txt lists.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+uninstall:
+	cmake --build $(BUILD) --target uninstall
+
+# C users' ways in (tools/test-install.sh): build-install/.
+test-install:
+	bash tools/test-install.sh build-install
+
+# The paths of other platforms (tools/test-portable.sh): no __int128, and
+# getentropy, arc4random_buf and /dev/urandom for the OS randomness.
+test-portable:
+	bash tools/test-portable.sh build-portable
+
 # Everything the targets above build or download into the tree.
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-python build-logs \
+	  build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm fuzz clean
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm fuzz clean install uninstall

@@ -27,11 +27,11 @@ FS2_HIDDEN extern int fs2_ctime_classify_random;
 FS2_HIDDEN void fs2_classify(const void *p, size_t n);
 
 /* Fill buf with n bytes from the library's generator (src/rng.c: per-thread
- * ChaCha20 with fast key erasure, seeded and reseeded from getrandom, fresh
+ * ChaCha20 with fast key erasure, seeded and reseeded from the OS, fresh
  * after fork) and mark them secret for the ctime test. 1 or 0. */
 FS2_HIDDEN int fs2_random_bytes(void *buf, size_t n);
-/* Fill buf with n bytes straight from the OS CSPRNG (getrandom, or
- * /dev/urandom where the system call is missing). 1 or 0. */
+/* Fill buf with n bytes straight from the OS CSPRNG (src/util.c:
+ * getrandom, else getentropy or arc4random_buf, else /dev/urandom). 1 or 0. */
 FS2_HIDDEN int fs2_random_os(void *buf, size_t n);
 /* ChaCha20 (RFC 8439) key stream: nblocks 64-byte blocks from the 64-bit
  * block counter `counter` (words 12-13), nonce 0. */
