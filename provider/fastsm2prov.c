@@ -37,8 +37,9 @@ void fs2p_raise(const fs2p_provctx *pc, int status, const char *what)
     vset_error(pc->handle, reason, "%s (%s)", fastsm2_strerror(status), what);
 }
 
-/* The reason strings: FASTSM2_ERR_ARG ... FASTSM2_ERR_SCALAR by name. */
-#define FS2P_NREASONS 20
+/* The reason strings: every FASTSM2_ERR_* code by name (-1 ... the last;
+ * tests/test_errors.c checks that FASTSM2_ERR_TOO_LARGE is the last). */
+#define FS2P_NREASONS (-FASTSM2_ERR_TOO_LARGE)
 static OSSL_ITEM reason_strings[FS2P_NREASONS + 2];
 
 static void init_reason_strings(void)
