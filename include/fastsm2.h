@@ -164,18 +164,20 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3(unsigned char out[32], cons
 /** IDs up to this length are kept in the key and their Z_A cached. */
 #define FASTSM2_CACHED_ID_MAX 128
 
-/** A private key d in [1, n-2], its public key, a cached Z_A for one ID
- *  (the default ID unless set) and, from its first signature on, a cached
- *  (1+d)^-1 mod n. Opaque; copy it only while no other thread is using it. */
+/** A private key d in [1, n-2], its public key, Z_A for one ID (the
+ *  default ID unless set) and (1+d)^-1 mod n, all made with the key: no call
+ *  writes to a key it takes as const (one may sit in read-only memory, and
+ *  be shared by threads and copied freely). Opaque. */
 typedef struct {
     uint64_t opaque[48];
 } fastsm2_privkey;
 
-/** A validated public key (on the curve, not infinity) with a cached Z_A for
- *  one ID (the default unless set) and, from its second use on, cached
- *  multiples of P and 2^128 P (2 KB) that halve the doublings of each
- *  verification and encryption. Opaque; copy it only while no other
- *  thread is using it. */
+/** A validated public key (on the curve, not infinity) with Z_A for one ID
+ *  (the default unless set), made with the key, and, once
+ *  fastsm2_pubkey_precompute made them, multiples of P and 2^128 P (2 KB)
+ *  that halve the doublings of each verification and encryption. No call
+ *  writes to a key it takes as const. Opaque; copy it while no thread is
+ *  in fastsm2_pubkey_precompute or fastsm2_pubkey_set_id on it. */
 typedef struct {
     uint64_t opaque[288];
 } fastsm2_pubkey;
@@ -186,8 +188,8 @@ typedef struct {
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_generate(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.1: load d (32 bytes big-endian). FASTSM2_ERR_PRIVATE_KEY
- *  when d = 0 or d >= n-1. Computes P = dG; (1+d)^-1, which only signing
- *  needs, is made by the key's first signature. */
+ *  when d = 0 or d >= n-1. Computes P = dG, (1+d)^-1 (for signing) and Z_A
+ *  of the default ID. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_from_bytes(fastsm2_privkey *key, const unsigned char d[32]);
 
 /** Write d as 32 bytes big-endian (GB/T 32918.1 4.2.7, integer to octet
@@ -207,12 +209,22 @@ FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
  *  FASTSM2_ERR_LENGTH for another length. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
 
+/** Make the key's tables of multiples of P and 2^128 P (about half a
+ *  verification's time), which every later verification (GB/T 32918.2
+ *  clause 7.1 B6) and encryption (GB/T 32918.4 clause 6.1 A4) with this key
+ *  uses: worth it for a key used more than twice. Without them the key
+ *  works as well, a little slower. Safe while other threads verify or
+ *  encrypt with the key (they use the tables once complete); a second call
+ *  does nothing. FASTSM2_OK, or FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_precompute(fastsm2_pubkey *pub);
+
 /** GB/T 32918.1 4.2.9: SEC1 encoding, 65 bytes (04||x||y), or 33 bytes
  *  (02/03||x) when compressed is non-zero. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int compressed);
 
-/** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5). The ID is
- *  1..8191 bytes (FASTSM2_ERR_ID otherwise). */
+/** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5), and make
+ *  that Z_A. The ID is 1..8191 bytes (FASTSM2_ERR_ID otherwise); id NULL is
+ *  FASTSM2_ERR_ARG. Not while other threads use the key. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_set_id(fastsm2_privkey *key, const void *id, size_t idlen);
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, const void *id, size_t idlen);
 

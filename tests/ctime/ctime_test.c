@@ -144,6 +144,7 @@ static void run_backend(const char *name)
     if (st != FASTSM2_OK)
         return;
     CT_CHECK(public_of(&pub, &key) == FASTSM2_OK);
+    CT_CHECK(fastsm2_pubkey_precompute(&pub) == FASTSM2_OK); /* pub: with its tables */
     {
         unsigned char pt[65];
         size_t len = sizeof pt;
@@ -210,9 +211,9 @@ static void run_backend(const char *name)
         memcpy(msg, MSG_ENC, sizeof msg);
         SECRET(k, 32);
         SECRET(msg, sizeof msg);
-        /* Twice: with a fresh public key object (its first use: kP_B in
-         * one 256-bit stream) and with pub, used above (its cached tables:
-         * two 128-bit streams). */
+        /* Twice: with a public key object without tables (kP_B in one
+         * 256-bit stream) and with pub, whose tables are made (two 128-bit
+         * streams). */
         fastsm2_pubkey fresh;
         CT_CHECK(public_of(&fresh, &key) == FASTSM2_OK);
         for (int use = 0; use < 2; use++) {
