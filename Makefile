@@ -20,7 +20,7 @@ WERROR     ?= OFF
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
 TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
-                   test-gpu
+                   test-gpu test-gpu-emu
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
@@ -46,7 +46,7 @@ test:
 	@bash tools/stages.sh $(TEST_STAGES)
 
 test-all:
-	@WERROR=ON bash tools/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tools/stages.sh $(TEST_ALL_STAGES)
 
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -120,6 +120,12 @@ fuzz:
 fuzz-brief:
 	FUZZ_SECONDS=16 bash tools/fuzz.sh build-fuzz
 
+# The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
+# no GPU): kernels, streams, chunks, every injected CUDA failure, also under
+# ASan + UBSan (docs/GPU.md); in test-all (FS2_GPU_EMU_FULL=1) at the default table width too.
+test-gpu-emu:
+	bash tools/test-gpu-emu.sh
+
 # The C tests under many random seeds on every backend (chance failures).
 SEEDS ?= 100
 seed-sweep: build
@@ -154,8 +160,8 @@ test-portable:
 
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-python build-logs \
-	  build-install build-portable build-wheel \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-gpu-emu build-gpu-emu-asan \
+	  build-python build-logs build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
