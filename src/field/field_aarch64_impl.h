@@ -32,6 +32,12 @@
 #ifndef FS2_FIELD_AARCH64_IMPL_H
 #define FS2_FIELD_AARCH64_IMPL_H
 
+/* 2^256 - p = (1, FS2_A64_K1, 0, FS2_A64_K3): register inputs of the
+ * final subtractions, so that the compiler materialises them once per
+ * function the primitives are inlined into, not once per product. */
+#define FS2_A64_K1 ((uint64_t)0xffffffff)
+#define FS2_A64_K3 ((uint64_t)0x100000000)
+
 /* One row i >= 1 of the schoolbook product: (T0..T4) += a * b_i, with T4
  * zero on entry. s0..s3 scratch. */
 #define FS2_A64_ROW(B, T0, T1, T2, T3, T4)                                                          \
@@ -82,12 +88,10 @@
     "adcs %[t2], %[t2], %[t6]\n\t"                                                                  \
     "adcs %[t3], %[t3], %[t7]\n\t"                                                                  \
     "adc %[t4], xzr, xzr\n\t"                                                                       \
-    "mov %[t6], #0xffffffff\n\t"                                                                    \
-    "mov %[t7], #0x100000000\n\t"                                                                   \
     "adds %[s0], %[t0], #1\n\t"                                                                     \
-    "adcs %[s1], %[t1], %[t6]\n\t"                                                                  \
+    "adcs %[s1], %[t1], %[k1]\n\t"                                                                  \
     "adcs %[s2], %[t2], xzr\n\t"                                                                    \
-    "adcs %[s3], %[t3], %[t7]\n\t"                                                                  \
+    "adcs %[s3], %[t3], %[k3]\n\t"                                                                  \
     "sbcs xzr, %[t4], xzr\n\t"                                                                      \
     "csel %[t0], %[s0], %[t0], cs\n\t"                                                              \
     "csel %[t1], %[s1], %[t1], cs\n\t"                                                              \
@@ -95,7 +99,7 @@
     "csel %[t3], %[s3], %[t3], cs\n\t"
 
 /* r = a * b * 2^-256 mod p; a, b < p. r may alias a or b. */
-static inline void fs2_a64_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void fs2_a64_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, t4, t5, t6, t7, s0, s1, s2, s3;
     __asm__("mul %[t0], %[a0], %[b0]\n\t"
@@ -117,7 +121,7 @@ static inline void fs2_a64_mul_p(uint64_t r[4], const uint64_t a[4], const uint6
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
               [t6] "=&r"(t6), [t7] "=&r"(t7), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
             : [a0] "r"(a[0]), [a1] "r"(a[1]), [a2] "r"(a[2]), [a3] "r"(a[3]), [b0] "r"(b[0]), [b1] "r"(b[1]),
-              [b2] "r"(b[2]), [b3] "r"(b[3])
+              [b2] "r"(b[2]), [b3] "r"(b[3]), [k1] "r"(FS2_A64_K1), [k3] "r"(FS2_A64_K3)
             : "cc");
     r[0] = t0;
     r[1] = t1;
@@ -174,14 +178,15 @@ static inline void fs2_a64_mul_p(uint64_t r[4], const uint64_t a[4], const uint6
     "adc %[t7], %[t7], %[s3]\n\t"
 
 /* r = a^2 * 2^-256 mod p; a < p. */
-static inline void fs2_a64_sqr_p(uint64_t r[4], const uint64_t a[4])
+static inline __attribute__((always_inline)) void fs2_a64_sqr_p(uint64_t r[4], const uint64_t a[4])
 {
     uint64_t t0, t1, t2, t3, t4, t5, t6, t7, s0, s1, s2, s3;
     __asm__(FS2_A64_SQR_PRODUCT
             FS2_A64_REDUCE_FINAL
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
               [t6] "=&r"(t6), [t7] "=&r"(t7), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
-            : [a0] "r"(a[0]), [a1] "r"(a[1]), [a2] "r"(a[2]), [a3] "r"(a[3])
+            : [a0] "r"(a[0]), [a1] "r"(a[1]), [a2] "r"(a[2]), [a3] "r"(a[3]), [k1] "r"(FS2_A64_K1),
+              [k3] "r"(FS2_A64_K3)
             : "cc");
     r[0] = t0;
     r[1] = t1;
@@ -207,7 +212,7 @@ static inline void fs2_a64_sqr_n_p(uint64_t r[4], const uint64_t a[4], unsigned 
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
               [t6] "=&r"(t6), [t7] "=&r"(t7), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
               [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [cnt] "+r"(cnt)
-            :
+            : [k1] "r"(FS2_A64_K1), [k3] "r"(FS2_A64_K3)
             : "cc");
     r[0] = a0;
     r[1] = a1;
@@ -216,16 +221,14 @@ static inline void fs2_a64_sqr_n_p(uint64_t r[4], const uint64_t a[4], unsigned 
 }
 
 /* r = a + b mod p; a, b < p. */
-static inline void fs2_a64_add_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void fs2_a64_add_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-    uint64_t t0, t1, t2, t3, t4, s0, s1, s2, s3, c1, c3;
+    uint64_t t0, t1, t2, t3, t4, s0, s1, s2, s3;
     __asm__("adds %[t0], %[a0], %[b0]\n\t"
             "adcs %[t1], %[a1], %[b1]\n\t"
             "adcs %[t2], %[a2], %[b2]\n\t"
             "adcs %[t3], %[a3], %[b3]\n\t"
             "adc %[t4], xzr, xzr\n\t"
-            "mov %[c1], #0xffffffff\n\t"
-            "mov %[c3], #0x100000000\n\t"
             "adds %[s0], %[t0], #1\n\t"
             "adcs %[s1], %[t1], %[c1]\n\t"
             "adcs %[s2], %[t2], xzr\n\t"
@@ -236,9 +239,9 @@ static inline void fs2_a64_add_p(uint64_t r[4], const uint64_t a[4], const uint6
             "csel %[t2], %[s2], %[t2], cs\n\t"
             "csel %[t3], %[s3], %[t3], cs\n\t"
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [s0] "=&r"(s0),
-              [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [c1] "=&r"(c1), [c3] "=&r"(c3)
+              [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
             : [a0] "r"(a[0]), [a1] "r"(a[1]), [a2] "r"(a[2]), [a3] "r"(a[3]), [b0] "r"(b[0]), [b1] "r"(b[1]),
-              [b2] "r"(b[2]), [b3] "r"(b[3])
+              [b2] "r"(b[2]), [b3] "r"(b[3]), [c1] "r"(FS2_A64_K1), [c3] "r"(FS2_A64_K3)
             : "cc");
     r[0] = t0;
     r[1] = t1;
@@ -247,7 +250,7 @@ static inline void fs2_a64_add_p(uint64_t r[4], const uint64_t a[4], const uint6
 }
 
 /* r = a - b mod p; a, b < p: the difference, plus p masked by the borrow. */
-static inline void fs2_a64_sub_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void fs2_a64_sub_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, m, m1, m3;
     __asm__("subs %[t0], %[a0], %[b0]\n\t"
@@ -272,6 +275,33 @@ static inline void fs2_a64_sub_p(uint64_t r[4], const uint64_t a[4], const uint6
     r[3] = t3;
 }
 
+/* r = a / 2 mod p: a + p when a is odd (p masked by the low bit), the
+ * 257-bit sum shifted right by one. */
+static inline __attribute__((always_inline)) void fs2_a64_half_p(uint64_t r[4], const uint64_t a[4])
+{
+    uint64_t t0, t1, t2, t3, t4, m, m1, m3;
+    __asm__("sbfx %[m], %[a0], #0, #1\n\t"
+            "and %[m1], %[m], #0xffffffff00000000\n\t"
+            "and %[m3], %[m], #0xfffffffeffffffff\n\t"
+            "adds %[t0], %[a0], %[m]\n\t"
+            "adcs %[t1], %[a1], %[m1]\n\t"
+            "adcs %[t2], %[a2], %[m]\n\t"
+            "adcs %[t3], %[a3], %[m3]\n\t"
+            "adc %[t4], xzr, xzr\n\t"
+            "extr %[t0], %[t1], %[t0], #1\n\t"
+            "extr %[t1], %[t2], %[t1], #1\n\t"
+            "extr %[t2], %[t3], %[t2], #1\n\t"
+            "extr %[t3], %[t4], %[t3], #1\n\t"
+            : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [m] "=&r"(m),
+              [m1] "=&r"(m1), [m3] "=&r"(m3)
+            : [a0] "r"(a[0]), [a1] "r"(a[1]), [a2] "r"(a[2]), [a3] "r"(a[3])
+            : "cc");
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+}
+
 #undef FS2_A64_ROW
 #undef FS2_A64_RED
 #undef FS2_A64_REDUCE_FINAL
@@ -279,11 +309,13 @@ static inline void fs2_a64_sub_p(uint64_t r[4], const uint64_t a[4], const uint6
 
 /* ---- the primitives of field/field.h ------------------------------------ */
 
-static inline void fs2_fe_mul(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_mul_p(r->v, a->v, b->v); }
-static inline void fs2_fe_sqr(fs2_fe *r, const fs2_fe *a) { fs2_a64_sqr_p(r->v, a->v); }
-static inline void fs2_fe_add(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_add_p(r->v, a->v, b->v); }
-static inline void fs2_fe_sub(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_sub_p(r->v, a->v, b->v); }
-static inline void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
+static inline __attribute__((always_inline)) void fs2_fe_mul(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_mul_p(r->v, a->v, b->v); }
+static inline __attribute__((always_inline)) void fs2_fe_sqr(fs2_fe *r, const fs2_fe *a) { fs2_a64_sqr_p(r->v, a->v); }
+static inline __attribute__((always_inline)) void fs2_fe_add(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_add_p(r->v, a->v, b->v); }
+static inline __attribute__((always_inline)) void fs2_fe_sub(fs2_fe *r, const fs2_fe *a, const fs2_fe *b) { fs2_a64_sub_p(r->v, a->v, b->v); }
+#define FS2_FE_HAVE_HALF 1
+static inline __attribute__((always_inline)) void fs2_fe_half(fs2_fe *r, const fs2_fe *a) { fs2_a64_half_p(r->v, a->v); }
+static inline __attribute__((always_inline)) void fs2_fe_neg(fs2_fe *r, const fs2_fe *a)
 {
     static const uint64_t zero[4] = {0, 0, 0, 0};
     fs2_a64_sub_p(r->v, zero, a->v);
@@ -584,5 +616,11 @@ static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
     fs2_sel4(c.v, neg, k[1].v, k[0].v);
     fs2_a64_mul_p(r->v, nd, c.v);
 }
+
+/* The public values' inversion (fs2_fe_inv_var: tables of public points)
+ * is the constant-time one above: fewer instructions here than the
+ * portable variable-time divsteps in 128-bit C. */
+#define FS2_FE_HAVE_INV_VAR 1
+static inline void fs2_fe_inv_var(fs2_fe *r, const fs2_fe *a) { fs2_fe_inv(r, a); }
 
 #endif
