@@ -24,6 +24,8 @@ TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
+# fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
+TEST_ALL_STAGES += test-spark
 
 all: deps
 	$(MAKE) build
@@ -98,6 +100,15 @@ bench-aarch64-brief:
 test-python:
 	bash python/tools/test.sh
 
+# fastsm2.spark: PySpark and a Java runtime installed if missing, the wheel
+# built, >= 100,000 rows verified in local[2] against the single calls.
+test-spark:
+	bash tools/test-spark.sh
+
+# Rows/s of fastsm2.spark in local[1] and local[2] beside the batch API.
+bench-spark:
+	bash tools/test-spark.sh bench
+
 # The CUDA backend: nvcc compiles the kernels (installed from PyPI if
 # missing) and the device arithmetic runs as host code against the library.
 test-gpu:
@@ -119,8 +130,8 @@ speed-gmsm: deps
 
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-logs \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-spark build-logs \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm clean
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm clean
