@@ -481,9 +481,12 @@ def sign(df: Any, key: Union[PrivateKey, bytes, str, None] = None, *, key_file: 
     if not 0 < len(ident) <= _MAX_ID:
         raise ValueError("id must be 1 to %d bytes" % _MAX_ID)
     blob: Optional[bytes] = None
-    if key is not None:
-        k = key if isinstance(key, PrivateKey) else PrivateKey.load(key)
-        blob = k.to_der()
+    if isinstance(key, PrivateKey):
+        blob = key.to_der()
+    elif key is not None:
+        parsed = PrivateKey.load(key)
+        blob = parsed.to_der()
+        parsed.clear()
     path = key_file
     schema = _schema_with(df, [(sig_col, BinaryType(), True)])
 
