@@ -31,6 +31,8 @@ TEST_ALL_STAGES += fuzz-brief
 # build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
 # platforms without __int128 or getrandom.
 TEST_ALL_STAGES += test-install test-portable
+# fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
+TEST_ALL_STAGES += test-spark
 
 all: deps
 	$(MAKE) build
@@ -105,6 +107,15 @@ bench-aarch64-brief:
 test-python:
 	bash python/tools/test.sh
 
+# fastsm2.spark: PySpark and a Java runtime installed if missing, the wheel
+# built, >= 100,000 rows verified in local[2] against the single calls.
+test-spark:
+	bash tools/test-spark.sh
+
+# Rows/s of fastsm2.spark in local[1] and local[2] beside the batch API.
+bench-spark:
+	bash tools/test-spark.sh bench
+
 # The CUDA backend: nvcc compiles the kernels (installed from PyPI if
 # missing) and the device arithmetic runs as host code against the library.
 test-gpu:
@@ -171,4 +182,8 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm speed-peers fuzz clean install uninstall
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-spark build-logs \
+	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
+
+# Every target is a command, not a file (at the end, after every stage list).
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz clean install uninstall
