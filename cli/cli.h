@@ -135,12 +135,49 @@ int cli_same_output(const char *a, const char *b);
 
 /* ---- keys.c ------------------------------------------------------------ */
 
-/* Load a private key file (PKCS#8 or SEC1, PEM or DER). */
+/* Options every subcommand that reads or writes keys shares (their values
+ * for the running command): --passin SOURCE, --passout SOURCE, --pbe
+ * SCHEME, --iter N, --cert FILE. Put the macros in an option table. */
+extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
+#define CLI_OPT_PASSIN {"--passin", &cli_passin, NULL}
+#define CLI_OPTS_PASSOUT {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, {"--iter", &cli_iter, NULL}
+#define CLI_OPT_CERT {"--cert", &cli_cert, NULL}
+
+/* Load a private key file (PKCS#8 or SEC1, PEM or DER, plain or
+ * encrypted: the password from --passin, or asked on the terminal). A file
+ * that is no SM2 private key gets a message saying what it is. */
 int cli_load_privkey(fastsm2_privkey *key, const char *path);
 
-/* Load a public key file (SPKI PEM/DER or a bare SEC1 point); a private
- * key file is accepted too, and its public key used. */
+/* Load a public key file (SPKI PEM/DER or a bare SEC1 point); a plain
+ * private key file is accepted too, and its public key used. */
 int cli_load_pubkey(fastsm2_pubkey *pub, const char *path);
+/* The public key of an X.509 certificate (its signature is not checked). */
+int cli_load_cert(fastsm2_pubkey *pub, const char *path);
+/* The public key of --pub PUB or --cert FILE: exactly one of them. */
+int cli_load_pub_arg(fastsm2_pubkey *pub, const char *pub_path);
+
+/* A private key file in fmt (FASTSM2_KEYFMT_*), encrypted when --passout
+ * was given (scheme --pbe, default sm3-sm4: GmSSL's; count --iter). */
+int cli_serialize_privkey(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
+
+/* ---- hex.c ------------------------------------------------------------- */
+
+/* out = len bytes as lower-case hex and "\n" (freed with cli_buf_free). */
+int cli_hex_encode(cli_buf *out, const unsigned char *data, size_t len);
+/* Decode hex text in buf in place (whitespace ignored); what names the
+ * input in the message. */
+int cli_hex_decode(cli_buf *buf, const char *what);
+/* --digest input: e as 32 bytes or 64 hex digits, decoded in place. */
+int cli_read_digest(cli_buf *buf);
+/* cli_write_file of data, or of its hex text when hex is set. */
+int cli_write_maybe_hex(const char *path, const unsigned char *data, size_t len, int hex);
+
+/* ---- pass.c ------------------------------------------------------------ */
+
+/* A password from spec (pass:, env:, file:, fd:, stdin) or, spec NULL, from
+ * a prompt on the terminal naming `what` (twice when confirm). pw is wiped
+ * by cli_buf_free. */
+int cli_password(cli_buf *pw, const char *spec, const char *what, int confirm);
 
 /* The signer ID from --id STRING or --id-hex HEX (at most one). ptr = NULL
  * and len = 0 mean "the default ID". */
@@ -162,6 +199,10 @@ int cmd_verify(int argc, char **argv);
 int cmd_encrypt(int argc, char **argv);
 int cmd_decrypt(int argc, char **argv);
 int cmd_sm3(int argc, char **argv);
+int cmd_key(int argc, char **argv);
+
+/* cmd_key.c: the public key as text (x, y, SEC1 forms, Z_A). */
+int cli_pubkey_text(const char *out_path, const fastsm2_pubkey *pub);
 int cmd_speed(int argc, char **argv);
 
 #endif /* FASTSM2_CLI_H */

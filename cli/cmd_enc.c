@@ -258,18 +258,18 @@ int cmd_encrypt(int argc, char **argv)
     int raw = 0, c1c2c3 = 0, flags = 0;
     const cli_option opts[] = {
         {"--pub", &pub_path, NULL}, {"--in", &in_path, NULL},         {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},
+        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},      CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_require(pub_path, "--pub");
+    if (rc == CLI_EXIT_OK && !cli_cert)
+        rc = cli_require(pub_path, "--pub (or --cert)");
     if (rc == CLI_EXIT_OK)
         rc = ct_flags(&flags, raw, c1c2c3);
     if (rc != CLI_EXIT_OK)
         return rc;
 
     fastsm2_pubkey pub;
-    rc = cli_load_pubkey(&pub, pub_path);
+    rc = cli_load_pub_arg(&pub, pub_path);
     if (rc != CLI_EXIT_OK)
         return rc;
     uint64_t size = 0;
@@ -384,7 +384,7 @@ int cmd_decrypt(int argc, char **argv)
     int raw = 0, c1c2c3 = 0, flags = 0;
     const cli_option opts[] = {
         {"--key", &key_path, NULL}, {"--in", &in_path, NULL},         {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},
+        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},      CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK)

@@ -22,6 +22,7 @@ int cmd_keygen(int argc, char **argv)
         {"--out", &out_path, NULL},
         {"--pubout", &pub_path, NULL},
         {"--der", NULL, &der},
+        CLI_OPTS_PASSOUT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc != CLI_EXIT_OK)
@@ -35,13 +36,14 @@ int cmd_keygen(int argc, char **argv)
     unsigned char keyfile[KEYFILE_MAX], pubfile[KEYFILE_MAX];
     size_t keylen = sizeof(keyfile), publen = 0;
     int st = fastsm2_privkey_generate(&key);
-    if (st == FASTSM2_OK)
-        st = fastsm2_privkey_serialize(keyfile, &keylen, &key,
-                                       FASTSM2_KEYFMT_PKCS8 | (der ? FASTSM2_KEYFMT_DER : FASTSM2_KEYFMT_PEM));
     if (st != FASTSM2_OK) {
         rc = cli_fail(CLI_EXIT_USAGE, "cannot make a key: %s", fastsm2_strerror(st));
         goto done;
     }
+    rc = cli_serialize_privkey(keyfile, &keylen, &key,
+                               FASTSM2_KEYFMT_PKCS8 | (der ? FASTSM2_KEYFMT_DER : FASTSM2_KEYFMT_PEM));
+    if (rc != CLI_EXIT_OK)
+        goto done;
     if (pub_path) {
         fastsm2_pubkey pub;
         st = fastsm2_privkey_pubkey(&pub, &key);
@@ -74,30 +76,38 @@ done:
 
 int cmd_pubkey(int argc, char **argv)
 {
-    const char *key_path = NULL, *out_path = NULL;
-    int der = 0;
+    const char *key_path = NULL, *out_path = NULL, *pub_path = NULL;
+    int der = 0, text = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL},
-        {"--out", &out_path, NULL},
-        {"--der", NULL, &der},
+        {"--key", &key_path, NULL}, {"--out", &out_path, NULL}, {"--der", NULL, &der},
+        {"--pub", &pub_path, NULL}, {"--text", NULL, &text},   CLI_OPT_PASSIN,
+        CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_require(key_path, "--key");
+    if (rc == CLI_EXIT_OK && (!!key_path + !!pub_path + !!cli_cert) != 1)
+        rc = cli_fail(CLI_EXIT_USAGE, "give one of --key, --pub, --cert (try --help)");
     if (rc != CLI_EXIT_OK)
         return rc;
 
-    fastsm2_privkey key;
     fastsm2_pubkey pub;
     unsigned char pubfile[KEYFILE_MAX];
     size_t publen;
-    rc = cli_load_privkey(&key, key_path);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    int st = fastsm2_privkey_pubkey(&pub, &key);
-    fastsm2_privkey_clear(&key);
-    if (st != FASTSM2_OK)
-        return cli_fail(CLI_EXIT_USAGE, "cannot derive the public key: %s", fastsm2_strerror(st));
+    if (key_path) {
+        fastsm2_privkey key;
+        rc = cli_load_privkey(&key, key_path);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        int st = fastsm2_privkey_pubkey(&pub, &key);
+        fastsm2_privkey_clear(&key);
+        if (st != FASTSM2_OK)
+            return cli_fail(CLI_EXIT_USAGE, "cannot derive the public key: %s", fastsm2_strerror(st));
+    } else {
+        rc = cli_load_pub_arg(&pub, pub_path);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    if (text)
+        return cli_pubkey_text(out_path, &pub);
     rc = serialize_pub(pubfile, &publen, &pub, der);
     if (rc != CLI_EXIT_OK)
         return rc;

@@ -93,6 +93,8 @@ const char *fs2_gpu_last_error(const fastsm2_gpu *ctx) { return ctx ? fs2_cuda_e
 
 int fs2_gpu_table_bits(const fastsm2_gpu *ctx) { return ctx ? ctx->w : 0; }
 
+size_t fs2_gpu_chunk_items(void) { return fs2_cuda_chunk_items(); }
+
 /* d and (1 + d)^-1 * 2^256 mod n of a key as 16 words. */
 static void key_words(uint32_t w[16], const fs2_priv *k)
 {
@@ -316,5 +318,7 @@ int fs2_gpu_table_bits(const fastsm2_gpu *ctx)
     (void)ctx;
     return 0;
 }
+
+size_t fs2_gpu_chunk_items(void) { return 0; }
 
 #endif
