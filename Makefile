@@ -158,6 +158,12 @@ test-install:
 test-portable:
 	bash tools/test-portable.sh build-portable
 
+# fastsm2 beside gmsm v0.44.0 and, given GMSSL_SRC=<GmSSL source tree>,
+# GmSSL built with its assembly: one table of ratios (tools/speed-peers.sh)
+speed-peers: deps
+	$(MAKE) build
+	sh tools/speed-peers.sh $(BUILD)
+
 # Everything the targets above build or download into the tree.
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-gpu-emu build-gpu-emu-asan \
@@ -165,4 +171,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm fuzz clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm speed-peers fuzz clean install uninstall

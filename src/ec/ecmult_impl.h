@@ -277,21 +277,18 @@ static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const u
     *acc_out = acc;
 }
 
-/* 1 iff sG + tP (fs2_ecmult_sum_var) is finite and its x mod n equals v. */
-static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
-                                 const uint64_t v[4])
+/* 1 iff the Jacobian acc is finite and its x mod n equals v (public). */
+static int fs2_gej_x_mod_n_is_var(const fs2_gej *acc, const uint64_t v[4])
 {
-    fs2_gej acc;
-    fs2_ecmult_sum_var(&acc, s, t, p, tab);
-    if (fs2_gej_is_infinity_var(&acc))
+    if (fs2_gej_is_infinity_var(acc))
         return 0;
     /* x1 = X / Z^2; x1 mod n == v  <=>  X == v Z^2, or X == (v + n) Z^2 when
      * v + n < p (x1 in [n, p)). */
     fs2_fe z2, cand, vx;
-    fs2_fe_sqr(&z2, &acc.z);
+    fs2_fe_sqr(&z2, &acc->z);
     fs2_fe_from_int(&vx, v);
     fs2_fe_mul(&cand, &vx, &z2);
-    if (fs2_fe_eq_mask(&cand, &acc.x))
+    if (fs2_fe_eq_mask(&cand, &acc->x))
         return 1;
     uint64_t vn[4], c = 0;
     for (int i = 0; i < 4; i++)
@@ -300,7 +297,16 @@ static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const 
         return 0;
     fs2_fe_from_int(&vx, vn);
     fs2_fe_mul(&cand, &vx, &z2);
-    return fs2_fe_eq_mask(&cand, &acc.x) != 0;
+    return fs2_fe_eq_mask(&cand, &acc->x) != 0;
+}
+
+/* 1 iff sG + tP (fs2_ecmult_sum_var) is finite and its x mod n equals v. */
+static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
+                                 const uint64_t v[4])
+{
+    fs2_gej acc;
+    fs2_ecmult_sum_var(&acc, s, t, p, tab);
+    return fs2_gej_x_mod_n_is_var(&acc, v);
 }
 
 #endif

@@ -25,7 +25,7 @@ typedef struct {
 } batch_job;
 
 /* Items a verification chunk takes (a signing chunk is one group). */
-#define FS2_VERIFY_CHUNK 8
+#define FS2_VERIFY_CHUNK FS2_CMP_X_BATCH_MAX
 
 static void job_fail(batch_job *j, int ret)
 {
@@ -93,11 +93,36 @@ static void sign_chunk(void *arg, size_t chunk)
 static void verify_chunk(void *arg, size_t chunk)
 {
     batch_job *j = arg;
-    size_t end = (chunk + 1) * FS2_VERIFY_CHUNK < j->n ? (chunk + 1) * FS2_VERIFY_CHUNK : j->n;
-    for (size_t i = chunk * FS2_VERIFY_CHUNK; i < end; i++) {
-        const fastsm2_pubkey *p = j->npubs == 1 ? &j->pubs[0] : &j->pubs[i];
-        j->results[i] = fastsm2_verify_digest(p, j->digests + 32 * i, j->vsigs + 64 * i);
+    const fs2_ec_ops *ec = fs2_ec();
+    size_t begin = chunk * FS2_VERIFY_CHUNK;
+    size_t end = begin + FS2_VERIFY_CHUNK < j->n ? begin + FS2_VERIFY_CHUNK : j->n;
+    if (!ec->mul_public_cmp_x_batch_var) {
+        for (size_t i = begin; i < end; i++) {
+            const fastsm2_pubkey *p = j->npubs == 1 ? &j->pubs[0] : &j->pubs[i];
+            j->results[i] = fastsm2_verify_digest(p, j->digests + 32 * i, j->vsigs + 64 * i);
+        }
+        return;
     }
+    /* the items whose signatures pass the range checks, verified together */
+    uint64_t s[FS2_VERIFY_CHUNK][4], t[FS2_VERIFY_CHUNK][4], v[FS2_VERIFY_CHUNK][4];
+    const fs2_affine *pts[FS2_VERIFY_CHUNK];
+    const fs2_pubtab *tabs[FS2_VERIFY_CHUNK];
+    int ok[FS2_VERIFY_CHUNK];
+    size_t at[FS2_VERIFY_CHUNK], m = 0;
+    for (size_t i = begin; i < end; i++) {
+        const fs2_pub *p = fs2_pub_get(j->npubs == 1 ? &j->pubs[0] : &j->pubs[i]);
+        j->results[i] = 0;
+        if (fs2_verify_prepare(s[m], t[m], v[m], j->digests + 32 * i, j->vsigs + 64 * i) != FASTSM2_OK)
+            continue;
+        pts[m] = &p->pub.pt;
+        tabs[m] = fs2_pub_tables(p);
+        at[m++] = i;
+    }
+    if (m)
+        ec->mul_public_cmp_x_batch_var(ok, (const uint64_t(*)[4])s, (const uint64_t(*)[4])t, pts, tabs,
+                                       (const uint64_t(*)[4])v, m);
+    for (size_t q = 0; q < m; q++)
+        j->results[at[q]] = ok[q] == 1;
 }
 
 static unsigned thread_count(unsigned threads)

@@ -53,6 +53,13 @@ FS2_HIDDEN const fs2_pub *fs2_pub_get(const fastsm2_pubkey *pub);
  * when fastsm2_pubkey_precompute has not made them (yet). Reads only. */
 FS2_HIDDEN const fs2_pubtab *fs2_pub_tables(const fs2_pub *p);
 
+/* Verification's checks and scalars (GB/T 32918.2 clause 7.1 B1, B2, B5,
+ * B7) from a digest e and a raw signature r || s: s, t = (r + s) mod n and
+ * v = (r - e) mod n, so that the signature holds iff x(sG + tP) mod n = v.
+ * FASTSM2_OK, or FASTSM2_ERR_SIG_RANGE (r or s outside [1, n-1], or t = 0). */
+FS2_HIDDEN int fs2_verify_prepare(uint64_t s[4], uint64_t t[4], uint64_t v[4], const unsigned char e[32],
+                                  const unsigned char sig[64]);
+
 /* Z_A for (pub, id); id NULL (idlen 0): the cached one. FASTSM2_ERR_ID for
  * bad lengths, FASTSM2_ERR_ARG for id NULL with idlen != 0. */
 FS2_HIDDEN int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen);
