@@ -63,6 +63,7 @@ typedef struct {
     fs2p_provctx *pc;
     int refs;            /* atomic: the key and each operation context on it */
     int has_pub, has_priv;
+    int uses;            /* atomic: verifications and encryptions with pub */
     unsigned char pub65[65];
     fastsm2_pubkey pub;
     fastsm2_privkey priv;
@@ -70,6 +71,11 @@ typedef struct {
 
 fs2p_key *fs2p_key_ref(fs2p_key *k);
 void fs2p_key_unref(fs2p_key *k);
+
+/* The key's public key for one more verification or encryption: at the
+ * second, its tables are made (fastsm2_pubkey_precompute, safe while other
+ * threads use it), which makes every later use faster. */
+const fastsm2_pubkey *fs2p_key_pub_use(fs2p_key *k);
 
 /* Z_A of GB/T 32918.2 5.5 for the key and an ID of idlen bytes; idlen 0
  * hashes an empty ID (ENTL = 0), which is what OpenSSL 3.0 signs with when

@@ -116,7 +116,7 @@ static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
     }
     size_t len = outsize;
     /* an empty message has no ciphertext (its KDF output is "all zero") */
-    int st = inlen == 0 ? FASTSM2_ERR_LENGTH : fastsm2_encrypt(out, &len, &c->key->pub, in, inlen, FASTSM2_CT_DER);
+    int st = inlen == 0 ? FASTSM2_ERR_LENGTH : fastsm2_encrypt(out, &len, fs2p_key_pub_use(c->key), in, inlen, FASTSM2_CT_DER);
     if (st != FASTSM2_OK) {
         fs2p_raise(c->pc, st, "encrypt");
         return 0;

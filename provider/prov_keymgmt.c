@@ -35,6 +35,14 @@ void fs2p_key_unref(fs2p_key *k)
     free(k);
 }
 
+const fastsm2_pubkey *fs2p_key_pub_use(fs2p_key *k)
+{
+    if (__atomic_add_fetch(&k->uses, 1, __ATOMIC_RELAXED) == 2 && fastsm2_pubkey_precompute(&k->pub) != FASTSM2_OK) {
+        /* not a key object yet: the call that follows reports it */
+    }
+    return &k->pub;
+}
+
 static void *km_new(void *provctx)
 {
     fs2p_key *k = calloc(1, sizeof *k);
@@ -310,7 +318,12 @@ static void *km_dup(const void *src, int selection)
     if (k == NULL)
         return NULL;
     if ((selection & SELECT_PUB) && s->has_pub) {
-        k->pub = s->pub;
+        /* from its bytes, not a copy of s->pub, whose tables another
+         * thread may be making (fs2p_key_pub_use) */
+        if (fastsm2_pubkey_from_bytes(&k->pub, s->pub65, 65) != FASTSM2_OK) {
+            fs2p_key_unref(k);
+            return NULL;
+        }
         memcpy(k->pub65, s->pub65, 65);
         k->has_pub = 1;
     }

@@ -209,7 +209,7 @@ static int verify_e(sig_ctx *c, const unsigned char *sig, size_t siglen, const u
     unsigned char raw[64];
     int st = fastsm2_sig_from_der(raw, sig, siglen);
     if (st == FASTSM2_OK)
-        st = fastsm2_verify_digest_status(&c->key->pub, e, raw);
+        st = fastsm2_verify_digest_status(fs2p_key_pub_use(c->key), e, raw);
     if (st != FASTSM2_OK) {
         fs2p_raise(c->pc, st, "verify");
         return 0;

@@ -167,7 +167,7 @@ def _pack_pubkeys(pubs: Pubs, n: int):
     for i, p in enumerate(ps):
         if not isinstance(p, PublicKey):
             raise TypeError("pubs must be PublicKey objects, not %s" % type(p).__name__)
-        arr[i] = p._p[0]
+        p._copy_to(arr + i)
     return arr, n
 
 

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """SM2 keys, signatures and public-key encryption (GB/T 32918.1, .2, .4)."""
 import hmac
+import threading
 from typing import Any, Optional, Union
 
 from ._errors import raise_for
 from ._native import ffi, lib
-from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id, as_text_or_bytes, int_to_32
+from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id, as_text_or_bytes, int_to_32, wipe
 
 __all__ = ["PrivateKey", "PublicKey", "DEFAULT_ID", "sig_to_der", "sig_from_der"]
 
@@ -43,17 +44,30 @@ def _serialize_encrypted(key, fmt: int, password, scheme: str, iterations: int) 
 CURVE_ORDER = 0xFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123
 
 
-def _serialize(fn, obj, fmt: int) -> bytes:
+def _serialize(fn, obj, fmt: int, secret: bool = False) -> bytes:
+    """fn's output; secret=True wipes the C buffer after the copy (a private
+    key file)."""
     cap = 512
     while True:
         out = ffi.new("unsigned char[]", cap)
         outlen = ffi.new("size_t *", cap)
         ret = fn(out, outlen, obj, fmt)
-        if ret == _OK:
-            return ffi.buffer(out, outlen[0])[:]
+        try:
+            if ret == _OK:
+                return ffi.buffer(out, outlen[0])[:]
+        finally:
+            if secret:
+                wipe(out, cap)
         if ret != lib.FASTSM2_ERR_BUFFER_TOO_SMALL or cap > 1 << 16:
             raise_for(ret)
         cap *= 4
+
+
+# Serializes the making of a PublicKey's tables (fastsm2_pubkey_precompute
+# writes into the key) with every copy of a key's C object (with_id, the
+# batch calls), so that no copy is torn. Threads verifying with the key
+# meanwhile need no lock: the C library publishes the tables atomically.
+_tables_lock = threading.Lock()
 
 
 def sig_to_der(sig: BytesLike) -> bytes:
@@ -91,9 +105,10 @@ class PublicKey:
     ``PrivateKey.public_key``.
     """
 
-    __slots__ = ("_p", "_id", "__weakref__")
+    __slots__ = ("_p", "_id", "_uses", "__weakref__")
     _p: Any  # fastsm2_pubkey *
     _id: Optional[bytes]
+    _uses: int
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use PublicKey.from_pem(), from_der(), from_bytes() or PrivateKey.public_key")
@@ -103,7 +118,26 @@ class PublicKey:
         self = object.__new__(cls)
         self._p = ffi.new("fastsm2_pubkey *")
         self._id = None  # None: the key caches Z_A of the default ID
+        self._uses = 0
         return self
+
+    def _used(self) -> Any:
+        """The C key, for one more verification or encryption. At the
+        second, the key's tables are made (fastsm2_pubkey_precompute): every
+        later use is faster. Threads using the key meanwhile are safe (the
+        C library publishes the tables atomically); copies wait for it."""
+        n = self._uses
+        if n < 2:
+            self._uses = n + 1
+            if n == 1:
+                with _tables_lock:
+                    lib.fastsm2_pubkey_precompute(self._p)
+        return self._p
+
+    def _copy_to(self, dst: Any) -> None:
+        """*dst = this key's C object, never torn by a concurrent _used()."""
+        with _tables_lock:
+            dst[0] = self._p[0]
 
     def with_id(self, id: IdLike) -> "PublicKey":
         """A copy of this key that caches Z_A for `id` (GB/T 32918.2 5.5), so
@@ -111,7 +145,7 @@ class PublicKey:
         take their own ``id`` argument (the default ID stays the default)."""
         ident = as_id(id)
         other = PublicKey._new()
-        other._p[0] = self._p[0]
+        self._copy_to(other._p)
         ret = lib.fastsm2_pubkey_set_id(other._p, ident, len(ident))
         if ret != _OK:
             raise_for(ret)
@@ -267,13 +301,13 @@ class PublicKey:
         if id is DEFAULT_ID and self._id is None:
             if s is None:
                 return False
-            return lib.fastsm2_verify(self._p, ffi.NULL, 0, m, len(m), s) == 1
+            return lib.fastsm2_verify(self._used(), ffi.NULL, 0, m, len(m), s) == 1
         ident = as_id(id)
         if not ident or len(ident) > lib.FASTSM2_MAX_ID_LEN:
             raise_for(lib.FASTSM2_ERR_ID)
         if s is None:
             return False
-        return lib.fastsm2_verify(self._p, ident, len(ident), m, len(m), s) == 1
+        return lib.fastsm2_verify(self._used(), ident, len(ident), m, len(m), s) == 1
 
     def verify_or_raise(self, msg: BytesLike, sig: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> None:
         """As :meth:`verify`, but return None for a valid signature and raise
@@ -287,7 +321,7 @@ class PublicKey:
         else:
             s = sig_from_der(s)
         ident = as_id(id)
-        ret = lib.fastsm2_verify_status(self._p, ident, len(ident), m, len(m), s) if ident else lib.FASTSM2_ERR_ID
+        ret = lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s) if ident else lib.FASTSM2_ERR_ID
         if ret != _OK:
             raise_for(ret)
 
@@ -298,7 +332,7 @@ class PublicKey:
         s = self._raw_sig(sig, raw)
         if s is None:
             return False
-        return lib.fastsm2_verify_digest(self._p, e, s) == 1
+        return lib.fastsm2_verify_digest(self._used(), e, s) == 1
 
     def verify_digest_or_raise(self, digest: BytesLike, sig: BytesLike, raw: bool = False) -> None:
         """As :meth:`verify_digest`, raising the named reason (DERError,
@@ -311,7 +345,7 @@ class PublicKey:
                 raise_for(lib.FASTSM2_ERR_LENGTH)
         else:
             s = sig_from_der(s)
-        ret = lib.fastsm2_verify_digest_status(self._p, e, s)
+        ret = lib.fastsm2_verify_digest_status(self._used(), e, s)
         if ret != _OK:
             raise_for(ret)
 
@@ -329,7 +363,7 @@ class PublicKey:
         cap = lib.fastsm2_ciphertext_size(len(m), flags)
         out = ffi.new("unsigned char[]", cap)
         outlen = ffi.new("size_t *", cap)
-        ret = lib.fastsm2_encrypt(out, outlen, self._p, m, len(m), flags)
+        ret = lib.fastsm2_encrypt(out, outlen, self._used(), m, len(m), flags)
         if ret != _OK:
             raise_for(ret)
         return ffi.buffer(out, outlen[0])[:]
@@ -481,7 +515,9 @@ class PrivateKey:
         ret = lib.fastsm2_privkey_to_bytes(out, self._k)
         if ret != _OK:
             raise_for(ret)
-        return ffi.buffer(out, 32)[:]
+        d = ffi.buffer(out, 32)[:]
+        wipe(out, 32)
+        return d
 
     def to_int(self) -> int:
         """d as an int."""
@@ -502,7 +538,8 @@ class PrivateKey:
             if format != "pkcs8":
                 raise ValueError("an encrypted key is PKCS#8: format must be 'pkcs8'")
             return _serialize_encrypted(self._k, lib.FASTSM2_KEYFMT_PEM, password, scheme, iterations).rstrip(b"\0")
-        return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_PEM).rstrip(b"\0")
+        return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_PEM,
+                          secret=True).rstrip(b"\0")
 
     def to_der(self, format: str = "pkcs8", password: Optional[Union[BytesLike, str]] = None,
                scheme: str = "sm3-sm4", iterations: int = 0) -> bytes:
@@ -512,7 +549,8 @@ class PrivateKey:
             if format != "pkcs8":
                 raise ValueError("an encrypted key is PKCS#8: format must be 'pkcs8'")
             return _serialize_encrypted(self._k, lib.FASTSM2_KEYFMT_DER, password, scheme, iterations)
-        return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_DER)
+        return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_DER,
+                          secret=True)
 
     @staticmethod
     def _fmt(format: str) -> int:
@@ -578,7 +616,7 @@ class PrivateKey:
         if ret != _OK:
             raise_for(ret)
         pt = ffi.buffer(out, outlen[0])[:]
-        ffi.memmove(out, b"\0" * cap, cap)
+        wipe(out, cap)
         return pt
 
     # -- comparison ---------------------------------------------------------------

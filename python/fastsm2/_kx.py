@@ -13,7 +13,7 @@ Both sides::
 from ._errors import raise_for
 from ._keys import PrivateKey, PublicKey
 from ._native import ffi, lib
-from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id
+from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id, wipe
 
 __all__ = ["KeyExchange", "KeyExchangeInitiator", "KeyExchangeResponder"]
 
@@ -80,7 +80,9 @@ class KeyExchange:
         ret = lib.fastsm2_kx_compute(self._ctx, out, length, R, len(R))
         if ret != 1:
             raise_for(ret)
-        return ffi.buffer(out, length)[:]
+        k = ffi.buffer(out, length)[:]
+        wipe(out, length)  # the shared key: only in the bytes returned
+        return k
 
     def confirmation(self) -> bytes:
         """The 32-byte confirmation this side sends: S_B for the responder,

@@ -77,7 +77,7 @@ class EncryptStream:
         prefix = ffi.new("unsigned char[]", PREFIX_MAX)
         plen = ffi.new("size_t *", PREFIX_MAX)
         off = ffi.new("uint64_t *")
-        ret = lib.fastsm2_encrypt_stream_init(self._s, prefix, plen, off, pub._p, length, _ct_flags(raw, c1c2c3))
+        ret = lib.fastsm2_encrypt_stream_init(self._s, prefix, plen, off, pub._used(), length, _ct_flags(raw, c1c2c3))
         if ret != 1:
             raise_for(ret)
         self.prefix: bytes = ffi.buffer(prefix, plen[0])[:]

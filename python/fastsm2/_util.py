@@ -65,3 +65,9 @@ def int_to_32(value: object, what: str) -> bytes:
     if value < 0 or value >= 1 << 256:
         raise ValueError("%s out of range" % what)
     return value.to_bytes(32, "big")
+
+
+def wipe(cdata, size: int) -> None:
+    """Overwrite size bytes of a cffi buffer with zeros: for secrets (d, a
+    private key file, a shared key) once they have been copied out."""
+    ffi.memmove(cdata, b"\0" * size, size)

@@ -119,7 +119,7 @@ def run(seconds: float = 1.0, rounds: int = 3, batch: int = 4096, threads: int =
         "c sign": lambda: _c_rate(lambda n: lib.fs2py_time_sign(key._k, MSG, len(MSG), n), per),
         "py sign raw": lambda: _rate(_loop(lambda: key.sign(MSG, raw=True)), per),
         "py sign der": lambda: _rate(_loop(lambda: key.sign(MSG)), per),
-        "c verify": lambda: _c_rate(lambda n: lib.fs2py_time_verify(pub._p, MSG, len(MSG), raw_sig, n), per),
+        "c verify": lambda: _c_rate(lambda n: lib.fs2py_time_verify(pub._used(), MSG, len(MSG), raw_sig, n), per),
         "py verify raw": lambda: _rate(_loop(lambda: pub.verify(MSG, raw_sig, raw=True)), per),
         "py verify der": lambda: _rate(_loop(lambda: pub.verify(MSG, der_sig)), per),
         "py sign_digest": lambda: _rate(_loop(lambda: key.sign_digest(e, raw=True)), per),
