@@ -199,6 +199,10 @@ static int cu_fail(fs2_cuda *c, cudaError_t e, const char *what)
 {
     if (c)
         snprintf(c->err, sizeof(c->err), "%s: %s", what, cudaGetErrorString(e));
+    /* the runtime keeps the failure as its "last error" too: clear it, or
+     * the next launch's cudaGetLastError() check reports it again and an
+     * unrelated later call fails */
+    (void)cudaGetLastError();
     if (e == cudaErrorMemoryAllocation)
         return FASTSM2_ERR_NO_MEMORY;
     return FASTSM2_ERR_UNSUPPORTED;
@@ -333,53 +337,66 @@ struct chunk_io {
     size_t out_size;
 };
 
+/* Every path out of run_chunks, failures included, first waits for all
+ * that it queued: an asynchronous copy of a failed call must not land in the
+ * caller's buffer after the call returned (or was freed), and a queued
+ * kernel must not outlive the buffers' next reuse; the events are destroyed
+ * on every path. The first failure is the one reported. */
 template <typename Launch>
 static int run_chunks(fs2_cuda *c, const chunk_io &io, size_t n, double *kernel_s, Launch launch)
 {
     size_t chunk = kernel_s ? n : FS2G_CHUNK;
     size_t nchunks = (n + chunk - 1) / chunk;
-    cudaEvent_t ev0 = NULL, ev1 = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    cudaError_t e = cudaSuccess, e2;
+    const char *what = "";
+#define FS2G_STEP(call)                                                                                                \
+    do {                                                                                                               \
+        if (e == cudaSuccess && (e = (call)) != cudaSuccess)                                                          \
+            what = #call;                                                                                              \
+    } while (0)
     if (kernel_s) {
-        CU(cudaEventCreate(&ev0));
-        CU(cudaEventCreate(&ev1));
+        FS2G_STEP(cudaEventCreate(&ev[0]));
+        FS2G_STEP(cudaEventCreate(&ev[1]));
     }
-    int ret = FASTSM2_OK;
-    for (size_t ci = 0; ci <= nchunks && ret == FASTSM2_OK; ci++) {
+    for (size_t ci = 0; ci <= nchunks && e == cudaSuccess; ci++) {
         if (ci < nchunks) {
             size_t off = ci * chunk, m = n - off < chunk ? n - off : chunk;
             cudaStream_t st = c->streams[ci % c->nstreams];
             for (int b = 0; b < 3; b++)
-                if (io.in_size[b]) {
-                    cudaError_t e = cudaMemcpyAsync((char *)io.dsrc[b] + off * io.in_size[b],
-                                                    (const char *)io.src[b] + off * io.in_size[b],
-                                                    m * io.in_size[b], cudaMemcpyHostToDevice, st);
-                    if (e != cudaSuccess)
-                        return cu_fail(c, e, "cudaMemcpyAsync (inputs)");
-                }
+                if (io.in_size[b])
+                    FS2G_STEP(cudaMemcpyAsync((char *)io.dsrc[b] + off * io.in_size[b],
+                                              (const char *)io.src[b] + off * io.in_size[b], m * io.in_size[b],
+                                              cudaMemcpyHostToDevice, st));
             if (kernel_s)
-                CU(cudaEventRecord(ev0, st));
+                FS2G_STEP(cudaEventRecord(ev[0], st));
+            if (e != cudaSuccess)
+                break;
             launch(st, off, m);
-            CU(cudaGetLastError());
+            FS2G_STEP(cudaGetLastError());
             if (kernel_s)
-                CU(cudaEventRecord(ev1, st));
+                FS2G_STEP(cudaEventRecord(ev[1], st));
         }
         if (ci > 0) {
             size_t off = (ci - 1) * chunk, m = n - off < chunk ? n - off : chunk;
             cudaStream_t st = c->streams[(ci - 1) % c->nstreams];
-            CU(cudaMemcpyAsync((char *)io.dst + off * io.out_size, (const char *)io.ddst + off * io.out_size,
-                               m * io.out_size, cudaMemcpyDeviceToHost, st));
+            FS2G_STEP(cudaMemcpyAsync((char *)io.dst + off * io.out_size, (const char *)io.ddst + off * io.out_size,
+                                      m * io.out_size, cudaMemcpyDeviceToHost, st));
         }
     }
     for (int i = 0; i < c->nstreams; i++)
-        CU(cudaStreamSynchronize(c->streams[i]));
-    if (kernel_s) {
+        if ((e2 = cudaStreamSynchronize(c->streams[i])) != cudaSuccess && e == cudaSuccess)
+            e = e2, what = "cudaStreamSynchronize";
+    if (kernel_s && e == cudaSuccess) {
         float ms = 0;
-        CU(cudaEventElapsedTime(&ms, ev0, ev1));
+        FS2G_STEP(cudaEventElapsedTime(&ms, ev[0], ev[1]));
         *kernel_s = ms / 1e3;
-        CU(cudaEventDestroy(ev0));
-        CU(cudaEventDestroy(ev1));
     }
-    return ret;
+    for (int i = 0; i < 2; i++)
+        if (ev[i] && (e2 = cudaEventDestroy(ev[i])) != cudaSuccess && e == cudaSuccess)
+            e = e2, what = "cudaEventDestroy";
+#undef FS2G_STEP
+    return e == cudaSuccess ? FASTSM2_OK : cu_fail(c, e, what);
 }
 
 extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *keys, size_t nkeys,
@@ -435,12 +452,12 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
     /* wipe the device copies of keys and nonces (the context keeps the
      * buffers) */
     memset(&p, 0, sizeof(p));
-    if (kbytes)
-        CU(cudaMemset(c->buf[2], 0, n * kbytes));
-    if (nonces)
-        CU(cudaMemset(c->buf[3], 0, n * 32));
+    cudaError_t e1 = kbytes ? cudaMemset(c->buf[2], 0, n * kbytes) : cudaSuccess;
+    cudaError_t e2 = nonces ? cudaMemset(c->buf[3], 0, n * 32) : cudaSuccess;
     if (ret != FASTSM2_OK)
         return ret;
+    CU(e1);
+    CU(e2);
     unsigned int bad = 0;
     CU(cudaMemcpy(&bad, c->nbad, sizeof(bad), cudaMemcpyDeviceToHost));
     *nbad = bad;
