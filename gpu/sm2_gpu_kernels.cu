@@ -180,6 +180,33 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_ke
 
 /* ---- host side ----------------------------------------------------------------- */
 
+/* A wipe the compiler keeps (the library's fs2_wipe: memset + a barrier), for
+ * the host copies of kernel parameters that hold d, (1+d)^-1, the nonce
+ * prefix and the seed. */
+extern "C" void fs2_wipe(void *p, size_t n);
+
+/* Zero n bytes of the stack below the caller: the frames of the functions
+ * it has just called (the host SM3 of the nonce prefix holds seed || d in
+ * its message block). */
+static __attribute__((noinline)) void burn_stack(void)
+{
+    unsigned char buf[2048];
+    fs2_wipe(buf, sizeof buf);
+}
+
+/* The one key's nonce prefix SM3(seed || d) state, on the host; its block
+ * and schedule wiped with the stack they used. */
+static __attribute__((noinline)) void host_prefix_inner(uint32_t st[8], const uint32_t seed[8], const uint32_t d[8])
+{
+    fs2g_nonce_prefix(st, seed, d);
+}
+
+static void host_prefix(uint32_t st[8], const uint32_t seed[8], const uint32_t d[8])
+{
+    host_prefix_inner(st, seed, d);
+    burn_stack();
+}
+
 struct fs2_cuda {
     int device;
     int ct, w;
@@ -429,7 +456,7 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
     memcpy(p.seed, seed, sizeof(p.seed));
     if (nkeys == 1) {
         memcpy(p.key, keys, sizeof(p.key));
-        fs2g_nonce_prefix(p.prefix, seed, keys); /* the same function, run on the host */
+        host_prefix(p.prefix, seed, keys); /* the same function, run on the host */
     }
     chunk_io io;
     memset(&io, 0, sizeof(io));
@@ -448,10 +475,11 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
         q.first = off;
         q.n = m;
         FS2G_LAUNCH(fs2g_k_sign, grid_for(m), FS2G_BLOCK, st, q);
+        fs2_wipe(&q, sizeof q); /* the launch copied it */
     });
     /* wipe the device copies of keys and nonces (the context keeps the
      * buffers) */
-    memset(&p, 0, sizeof(p));
+    fs2_wipe(&p, sizeof p);
     cudaError_t e1 = kbytes ? cudaMemset(c->buf[2], 0, n * kbytes) : cudaSuccess;
     cudaError_t e2 = nonces ? cudaMemset(c->buf[3], 0, n * 32) : cudaSuccess;
     if (ret != FASTSM2_OK)
