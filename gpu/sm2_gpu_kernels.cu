@@ -180,6 +180,33 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_ke
 
 /* ---- host side ----------------------------------------------------------------- */
 
+/* A wipe the compiler keeps (the library's fs2_wipe: memset + a barrier), for
+ * the host copies of kernel parameters that hold d, (1+d)^-1, the nonce
+ * prefix and the seed. */
+extern "C" void fs2_wipe(void *p, size_t n);
+
+/* Zero n bytes of the stack below the caller: the frames of the functions
+ * it has just called (the host SM3 of the nonce prefix holds seed || d in
+ * its message block). */
+static __attribute__((noinline)) void burn_stack(void)
+{
+    unsigned char buf[2048];
+    fs2_wipe(buf, sizeof buf);
+}
+
+/* The one key's nonce prefix SM3(seed || d) state, on the host; its block
+ * and schedule wiped with the stack they used. */
+static __attribute__((noinline)) void host_prefix_inner(uint32_t st[8], const uint32_t seed[8], const uint32_t d[8])
+{
+    fs2g_nonce_prefix(st, seed, d);
+}
+
+static void host_prefix(uint32_t st[8], const uint32_t seed[8], const uint32_t d[8])
+{
+    host_prefix_inner(st, seed, d);
+    burn_stack();
+}
+
 struct fs2_cuda {
     int device;
     int ct, w;
@@ -199,6 +226,10 @@ static int cu_fail(fs2_cuda *c, cudaError_t e, const char *what)
 {
     if (c)
         snprintf(c->err, sizeof(c->err), "%s: %s", what, cudaGetErrorString(e));
+    /* the runtime keeps the failure as its "last error" too: clear it, or
+     * the next launch's cudaGetLastError() check reports it again and an
+     * unrelated later call fails */
+    (void)cudaGetLastError();
     if (e == cudaErrorMemoryAllocation)
         return FASTSM2_ERR_NO_MEMORY;
     return FASTSM2_ERR_UNSUPPORTED;
@@ -333,53 +364,66 @@ struct chunk_io {
     size_t out_size;
 };
 
+/* Every path out of run_chunks, failures included, first waits for all
+ * that it queued: an asynchronous copy of a failed call must not land in the
+ * caller's buffer after the call returned (or was freed), and a queued
+ * kernel must not outlive the buffers' next reuse; the events are destroyed
+ * on every path. The first failure is the one reported. */
 template <typename Launch>
 static int run_chunks(fs2_cuda *c, const chunk_io &io, size_t n, double *kernel_s, Launch launch)
 {
     size_t chunk = kernel_s ? n : FS2G_CHUNK;
     size_t nchunks = (n + chunk - 1) / chunk;
-    cudaEvent_t ev0 = NULL, ev1 = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    cudaError_t e = cudaSuccess, e2;
+    const char *what = "";
+#define FS2G_STEP(call)                                                                                                \
+    do {                                                                                                               \
+        if (e == cudaSuccess && (e = (call)) != cudaSuccess)                                                          \
+            what = #call;                                                                                              \
+    } while (0)
     if (kernel_s) {
-        CU(cudaEventCreate(&ev0));
-        CU(cudaEventCreate(&ev1));
+        FS2G_STEP(cudaEventCreate(&ev[0]));
+        FS2G_STEP(cudaEventCreate(&ev[1]));
     }
-    int ret = FASTSM2_OK;
-    for (size_t ci = 0; ci <= nchunks && ret == FASTSM2_OK; ci++) {
+    for (size_t ci = 0; ci <= nchunks && e == cudaSuccess; ci++) {
         if (ci < nchunks) {
             size_t off = ci * chunk, m = n - off < chunk ? n - off : chunk;
             cudaStream_t st = c->streams[ci % c->nstreams];
             for (int b = 0; b < 3; b++)
-                if (io.in_size[b]) {
-                    cudaError_t e = cudaMemcpyAsync((char *)io.dsrc[b] + off * io.in_size[b],
-                                                    (const char *)io.src[b] + off * io.in_size[b],
-                                                    m * io.in_size[b], cudaMemcpyHostToDevice, st);
-                    if (e != cudaSuccess)
-                        return cu_fail(c, e, "cudaMemcpyAsync (inputs)");
-                }
+                if (io.in_size[b])
+                    FS2G_STEP(cudaMemcpyAsync((char *)io.dsrc[b] + off * io.in_size[b],
+                                              (const char *)io.src[b] + off * io.in_size[b], m * io.in_size[b],
+                                              cudaMemcpyHostToDevice, st));
             if (kernel_s)
-                CU(cudaEventRecord(ev0, st));
+                FS2G_STEP(cudaEventRecord(ev[0], st));
+            if (e != cudaSuccess)
+                break;
             launch(st, off, m);
-            CU(cudaGetLastError());
+            FS2G_STEP(cudaGetLastError());
             if (kernel_s)
-                CU(cudaEventRecord(ev1, st));
+                FS2G_STEP(cudaEventRecord(ev[1], st));
         }
         if (ci > 0) {
             size_t off = (ci - 1) * chunk, m = n - off < chunk ? n - off : chunk;
             cudaStream_t st = c->streams[(ci - 1) % c->nstreams];
-            CU(cudaMemcpyAsync((char *)io.dst + off * io.out_size, (const char *)io.ddst + off * io.out_size,
-                               m * io.out_size, cudaMemcpyDeviceToHost, st));
+            FS2G_STEP(cudaMemcpyAsync((char *)io.dst + off * io.out_size, (const char *)io.ddst + off * io.out_size,
+                                      m * io.out_size, cudaMemcpyDeviceToHost, st));
         }
     }
     for (int i = 0; i < c->nstreams; i++)
-        CU(cudaStreamSynchronize(c->streams[i]));
-    if (kernel_s) {
+        if ((e2 = cudaStreamSynchronize(c->streams[i])) != cudaSuccess && e == cudaSuccess)
+            e = e2, what = "cudaStreamSynchronize";
+    if (kernel_s && e == cudaSuccess) {
         float ms = 0;
-        CU(cudaEventElapsedTime(&ms, ev0, ev1));
+        FS2G_STEP(cudaEventElapsedTime(&ms, ev[0], ev[1]));
         *kernel_s = ms / 1e3;
-        CU(cudaEventDestroy(ev0));
-        CU(cudaEventDestroy(ev1));
     }
-    return ret;
+    for (int i = 0; i < 2; i++)
+        if (ev[i] && (e2 = cudaEventDestroy(ev[i])) != cudaSuccess && e == cudaSuccess)
+            e = e2, what = "cudaEventDestroy";
+#undef FS2G_STEP
+    return e == cudaSuccess ? FASTSM2_OK : cu_fail(c, e, what);
 }
 
 extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *keys, size_t nkeys,
@@ -412,7 +456,7 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
     memcpy(p.seed, seed, sizeof(p.seed));
     if (nkeys == 1) {
         memcpy(p.key, keys, sizeof(p.key));
-        fs2g_nonce_prefix(p.prefix, seed, keys); /* the same function, run on the host */
+        host_prefix(p.prefix, seed, keys); /* the same function, run on the host */
     }
     chunk_io io;
     memset(&io, 0, sizeof(io));
@@ -431,16 +475,17 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
         q.first = off;
         q.n = m;
         FS2G_LAUNCH(fs2g_k_sign, grid_for(m), FS2G_BLOCK, st, q);
+        fs2_wipe(&q, sizeof q); /* the launch copied it */
     });
     /* wipe the device copies of keys and nonces (the context keeps the
      * buffers) */
-    memset(&p, 0, sizeof(p));
-    if (kbytes)
-        CU(cudaMemset(c->buf[2], 0, n * kbytes));
-    if (nonces)
-        CU(cudaMemset(c->buf[3], 0, n * 32));
+    fs2_wipe(&p, sizeof p);
+    cudaError_t e1 = kbytes ? cudaMemset(c->buf[2], 0, n * kbytes) : cudaSuccess;
+    cudaError_t e2 = nonces ? cudaMemset(c->buf[3], 0, n * 32) : cudaSuccess;
     if (ret != FASTSM2_OK)
         return ret;
+    CU(e1);
+    CU(e2);
     unsigned int bad = 0;
     CU(cudaMemcpy(&bad, c->nbad, sizeof(bad), cudaMemcpyDeviceToHost));
     *nbad = bad;

@@ -35,9 +35,9 @@ run() { # run BUILD_DIR TYPE EXTRA_CMAKE_ARGS...
 start=$(date +%s)
 run build-gpu-emu Release
 echo "test-gpu-emu: emulated backend passed ($(( $(date +%s) - start )) s)"
-if [ "${FS2_GPU_EMU_ASAN:-0}" = 1 ]; then
+if [ "${FS2_GPU_EMU_ASAN:-1}" = 1 ]; then
   start=$(date +%s)
   ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    FS2_GPU_EMU_FULL=0 run build-gpu-emu-asan RelWithDebInfo -DFASTSM2_SANITIZE=ON
+    FS2_GPU_EMU_FULL=0 run build-gpu-emu-asan Debug -DFASTSM2_SANITIZE=ON
   echo "test-gpu-emu: under ASan + UBSan passed ($(( $(date +%s) - start )) s)"
 fi

@@ -236,7 +236,7 @@ static void test_keygen(fastsm2_gpu *g)
 static void test_errors(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
 {
     unsigned char e[64] = {0}, sig[128], pub[130];
-    int res[2];
+    int res[3]; /* verify is called with n = 3 below: its n results are zeroed */
     fastsm2_gpu *none;
     CHECK_STATUS(fastsm2_gpu_new(NULL, 0, 0), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_gpu_new(&none, fastsm2_gpu_device_count(), 0), FASTSM2_ERR_UNSUPPORTED);
@@ -253,7 +253,9 @@ static void test_errors(fastsm2_gpu *g, const fastsm2_privkey *keys, const fasts
     memset(&junk, 0x5A, sizeof junk);
     CHECK_STATUS(fastsm2_gpu_sign_digest_batch(g, sig, &junk, 1, e, 2), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_gpu_verify_digest_batch(g, NULL, pubs, 1, e, sig, 2), FASTSM2_ERR_ARG);
+    res[0] = res[1] = res[2] = 7;
     CHECK_STATUS(fastsm2_gpu_verify_digest_batch(g, res, pubs, 2, e, sig, 3), FASTSM2_ERR_ARG);
+    CHECK(res[0] == 0 && res[1] == 0 && res[2] == 0);
     CHECK_STATUS(fastsm2_gpu_verify_digest_batch(g, res, pubs, 1, e, NULL, 2), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_gpu_keygen_batch(g, NULL, e, 2), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_gpu_keygen_batch(g, pub, NULL, 2), FASTSM2_ERR_ARG);
