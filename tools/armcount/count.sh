@@ -64,7 +64,7 @@ cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/insncount.so" tools/armcount/insncou
   -Wl,--unresolved-symbols=ignore-all
 # not position-independent: the profiles map block addresses to symbols
 $TRIPLE-gcc -O2 -no-pie -Wall -Wextra -Iinclude -Isrc -I"$B/generated" -o "$OUT/opcount" tools/armcount/opcount.c \
-  "$B/libfastsm2.a" -lcrypto -lpthread
+  tools/armcount/kernels.c "$B/libfastsm2.a" -lcrypto -lpthread
 
 GMSM=""
 GO=$(command -v go || echo /usr/local/go/bin/go)
@@ -229,8 +229,8 @@ if [ "$MCA" = 1 ]; then
   fi
   G=github.com/emmansun/gmsm/internal
   specs=(
-    "fastsm2 field product|$OUT/opcount|fs2_a64_mul_p|core"
-    "fastsm2 field squaring (a run of squarings)|$OUT/opcount|fs2_a64_sqr_n_p|loop"
+    "fastsm2 field product|$OUT/opcount|armcount_a64_mul_p|core"
+    "fastsm2 field squaring (a run of squarings)|$OUT/opcount|armcount_a64_sqr_n_p|loop"
     "fastsm2 SM3 block, SM3 instructions|$OUT/opcount|fs2_sm3_compress_armv8_sm3|loop|${R[fs_sm3,sm3]}"
     "fastsm2 SM3 block, scalar|$OUT/opcount|fs2_sm3_compress_generic|loop|${R[fs_neon,sm3]}"
   )
