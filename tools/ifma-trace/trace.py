@@ -108,7 +108,8 @@ def trace(binary, ops, mode, seed):
     pid = os.fork()
     if pid == 0:
         libc.personality(0x0040000)  # ADDR_NO_RANDOMIZE: the same addresses in every run
-        libc.ptrace(PTRACE_TRACEME, 0, None, None)
+        if libc.ptrace(PTRACE_TRACEME, 0, None, None) != 0:
+            os._exit(3)  # not traceable: the parent reports it
         os.execv(binary, [binary, mode, "0x%016x" % seed])  # one length: the same stack
         os._exit(127)
     status = wait(pid)  # stopped at the exec
