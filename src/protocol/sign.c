@@ -43,29 +43,11 @@ int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const unsigned ch
 
 int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4])
 {
-    static const uint64_t one[4] = {1, 0, 0, 0};
-    const fs2_ec_ops *ec = fs2_ec();
-    const fs2_sc *dinv = fs2_priv_dinv_cached(key);
     fs2_affine c;
-    fs2_sc tmp, d1;
-    /* A4: (x1, y1) = [k]G. The key's first signature also makes its
-     * (1 + d)^-1, the scalar inversion alongside the field inversion that
-     * makes [k]G affine. */
-    if (dinv) {
-        ec->mul_base(&c, k);
-    } else if (ec->mul_base_and_sc_inv) {
-        fs2_modadd(d1.v, key->d, one, FS2_N);
-        ec->mul_base_and_sc_inv(&c, k, tmp.v, d1.v);
-        fs2_wipe(&d1, sizeof d1);
-        fs2_priv_dinv_store(key, &tmp);
-        dinv = &tmp;
-    } else {
-        ec->mul_base(&c, k);
-        dinv = fs2_priv_dinv(key, &tmp);
-    }
-    int ret = fs2_sign_finish(sig, dinv, e, k, &c);
+    /* A4: (x1, y1) = [k]G */
+    fs2_ec()->mul_base(&c, k);
+    int ret = fs2_sign_finish(sig, &key->dinv_m, e, k, &c);
     fs2_wipe(&c, sizeof c);
-    fs2_wipe(&tmp, sizeof tmp);
     return ret;
 }
 
