@@ -55,6 +55,8 @@ struct bench_case {
     /* NULL, or a function that says why this CPU cannot run the case (a
      * sentence), or returns NULL when it can. */
     const char *(*why_not)(const bench_case *c);
+    /* > 0: each call does this many operations (a batch); ops/s counts them */
+    size_t items;
 };
 
 /* The case tables of each implementation, NULL-terminated by op. */

@@ -405,8 +405,8 @@ int bench_ossl_sm2_decrypt(const bench_env *env, unsigned char *out, size_t *out
 
 /* ---- the table -------------------------------------------------------------- */
 
-#define OS_CASE(op, param, mbps, setup, run, check) { "openssl", op, param, mbps, setup, run, check, os_teardown, NULL }
-#define P256_CASE(op, setup, run, check) { "openssl-p256", op, 0, 0, setup, run, check, os_teardown, NULL }
+#define OS_CASE(op, param, mbps, setup, run, check) { "openssl", op, param, mbps, setup, run, check, os_teardown, NULL, 0 }
+#define P256_CASE(op, setup, run, check) { "openssl-p256", op, 0, 0, setup, run, check, os_teardown, NULL, 0 }
 
 const bench_case bench_openssl_cases[] = {
     OS_CASE("keygen", 0, 0, os_setup_keygen, os_run_keygen, os_check_sm2_keygen),
@@ -425,5 +425,5 @@ const bench_case bench_openssl_cases[] = {
     P256_CASE("keygen", os_setup_keygen, os_run_keygen, os_check_p256_keygen),
     P256_CASE("sign", os_setup_sign_digest, os_run_sign_digest, os_check_p256_sig),
     P256_CASE("verify", os_setup_verify_digest, os_run_verify_digest, os_check_p256_sig),
-    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL },
+    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0 },
 };

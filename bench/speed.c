@@ -50,6 +50,8 @@ static const bench_row rows[] = {
     { "verify", "verify", 0 },
     { "sign-digest", "sign", 0 },
     { "verify-digest", "verify", 0 },
+    { "sign-digest-batch", NULL, 0 },
+    { "verify-digest-batch", NULL, 0 },
     { "encrypt-32", NULL, 0 },
     { "decrypt-32", NULL, 0 },
     { "encrypt-4096", NULL, 0 },
@@ -316,7 +318,7 @@ static double record_value(const bench_record *rec)
 {
     if (rec->c->mbps)
         return rec->best * (double)rec->c->param / 1e6;
-    return rec->best;
+    return rec->c->items ? rec->best * (double)rec->c->items : rec->best;
 }
 
 static const char *record_unit(const bench_record *rec)
