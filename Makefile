@@ -20,10 +20,17 @@ WERROR     ?= OFF
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
 TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
-                   test-gpu
+                   test-gpu test-gpu-emu
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
+# libFuzzer on every target briefly (fuzz/, tools/fuzz.sh)
+TEST_ALL_STAGES += fuzz-brief
+# Installed and embedded the ways users take it (C: cmake --install,
+# pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
+# build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
+# platforms without __int128 or getrandom.
+TEST_ALL_STAGES += test-install test-portable
 # fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
 TEST_ALL_STAGES += test-spark
 
@@ -34,14 +41,14 @@ deps:
 	@bash tools/install-deps.sh
 
 build:
-	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFASTSM2_WERROR=$(WERROR)
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DFASTSM2_WERROR=$(WERROR) $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 test:
 	@bash tools/stages.sh $(TEST_STAGES)
 
 test-all:
-	@WERROR=ON bash tools/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tools/stages.sh $(TEST_ALL_STAGES)
 
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -105,7 +112,7 @@ test-python:
 test-spark:
 	bash tools/test-spark.sh
 
-# Rows/s of fastsm2.spark in local[1] and local[2] beside the batch API.
+# Rows/s of fastsm2.spark on 1 and 2 executor cores beside the batch API.
 bench-spark:
 	bash tools/test-spark.sh bench
 
@@ -113,6 +120,22 @@ bench-spark:
 # missing) and the device arithmetic runs as host code against the library.
 test-gpu:
 	bash tools/test-gpu.sh
+
+# libFuzzer targets (fuzz/): clang, ASan+UBSan, the whole library
+# instrumented; each target runs FUZZ_SECONDS shared among the backends.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh build-fuzz
+
+# The same, 16 s a target (about 2 minutes with the build): in make test-all.
+fuzz-brief:
+	FUZZ_SECONDS=16 bash tools/fuzz.sh build-fuzz
+
+# The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
+# no GPU): kernels, streams, chunks, every injected CUDA failure, also under
+# ASan + UBSan (docs/GPU.md); in test-all (FS2_GPU_EMU_FULL=1) at the default table width too.
+test-gpu-emu:
+	bash tools/test-gpu-emu.sh
 
 # The C tests under many random seeds on every backend (chance failures).
 SEEDS ?= 100
@@ -128,10 +151,35 @@ speed-gmsm: deps
 	$(MAKE) build
 	sh tools/speed-gmsm.sh $(BUILD)
 
+# cmake --install of the build above (DESTDIR is honoured); uninstall removes
+# the files its install_manifest.txt lists.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+uninstall:
+	cmake --build $(BUILD) --target uninstall
+
+# C users' ways in (tools/test-install.sh): build-install/.
+test-install:
+	bash tools/test-install.sh build-install
+
+# The paths of other platforms (tools/test-portable.sh): no __int128, and
+# getentropy, arc4random_buf and /dev/urandom for the OS randomness.
+test-portable:
+	bash tools/test-portable.sh build-portable
+
+# fastsm2 beside gmsm v0.44.0 and, given GMSSL_SRC=<GmSSL source tree>,
+# GmSSL built with its assembly: one table of ratios (tools/speed-peers.sh)
+speed-peers: deps
+	$(MAKE) build
+	sh tools/speed-peers.sh $(BUILD)
+
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-spark build-logs \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-gpu-emu build-gpu-emu-asan \
+	  build-python build-spark build-logs build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm clean
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz clean install uninstall

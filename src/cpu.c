@@ -32,10 +32,13 @@ static uint32_t cpu_probe(void)
     if ((f & FS2_CPU_X86_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) &&
         (xcr0 & 0xe6) == 0xe6)
         f |= FS2_CPU_X86_AVX512;
+    /* AVX-512 IFMA (bit 21) */
+    if ((f & FS2_CPU_X86_AVX512) && (b & (1u << 21)))
+        f |= FS2_CPU_X86_IFMA;
     return f;
 }
 
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 
 #ifndef HWCAP_ASIMD
@@ -56,7 +59,28 @@ static uint32_t cpu_probe(void)
     return f;
 }
 
+#elif defined(__aarch64__) && defined(__APPLE__)
+#include <sys/sysctl.h>
+
+/* 1 if the sysctl flag NAME exists and is set. */
+static int cpu_sysctl_flag(const char *name)
+{
+    int v = 0;
+    size_t len = sizeof v;
+    return sysctlbyname(name, &v, &len, NULL, 0) == 0 && v != 0;
+}
+
+static uint32_t cpu_probe(void)
+{
+    uint32_t f = FS2_CPU_ARM_ASIMD; /* every Apple arm64 CPU has it */
+    if (cpu_sysctl_flag("hw.optional.arm.FEAT_SM3"))
+        f |= FS2_CPU_ARM_SM3;
+    return f;
+}
+
 #else
+/* Other systems (AArch64 ones without getauxval among them): the generic
+ * backend. */
 static uint32_t cpu_probe(void)
 {
     return 0;

@@ -27,11 +27,11 @@ FS2_HIDDEN extern int fs2_ctime_classify_random;
 FS2_HIDDEN void fs2_classify(const void *p, size_t n);
 
 /* Fill buf with n bytes from the library's generator (src/rng.c: per-thread
- * ChaCha20 with fast key erasure, seeded and reseeded from getrandom, fresh
+ * ChaCha20 with fast key erasure, seeded and reseeded from the OS, fresh
  * after fork) and mark them secret for the ctime test. 1 or 0. */
 FS2_HIDDEN int fs2_random_bytes(void *buf, size_t n);
-/* Fill buf with n bytes straight from the OS CSPRNG (getrandom, or
- * /dev/urandom where the system call is missing). 1 or 0. */
+/* Fill buf with n bytes straight from the OS CSPRNG (src/util.c:
+ * getrandom, else getentropy or arc4random_buf, else /dev/urandom). 1 or 0. */
 FS2_HIDDEN int fs2_random_os(void *buf, size_t n);
 /* ChaCha20 (RFC 8439) key stream: nblocks 64-byte blocks from the 64-bit
  * block counter `counter` (words 12-13), nonce 0. */
@@ -128,10 +128,6 @@ FS2_HIDDEN void fs2_kdf_stream(fs2_kdf_ctx *k, unsigned char *out, const unsigne
 /* 1 if some byte of t handed out so far was non-zero, else 0 (no branch). */
 FS2_HIDDEN int fs2_kdf_nonzero(const fs2_kdf_ctx *k);
 
-/* fastsm2_encrypt / fastsm2_decrypt with the KDF engine chosen
- * (FS2_KDF_SCALAR or FS2_KDF_LANES), for the benchmark's comparison. */
-FS2_HIDDEN int fs2_encrypt_engine(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags, int engine);
-FS2_HIDDEN int fs2_decrypt_engine(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct, size_t ctlen, int flags, int engine);
 /* fastsm2_encrypt_stream_init with a caller's k (32 bytes; NULL: drawn),
  * for known-answer tests. */
 FS2_HIDDEN int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen, uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags, const unsigned char *k);

@@ -2,9 +2,10 @@
 /*
  * The library's random bytes (nonces, private keys, key-exchange scalars):
  * a per-thread ChaCha20 generator with fast key erasure, seeded from the OS
- * CSPRNG (getrandom), so that a signature does not pay a system call for its
- * nonce (about 0.45 us, 4% of a signature; OpenSSL's ECDSA likewise
- * draws from a user-space DRBG).
+ * CSPRNG (fs2_random_os: getrandom, or getentropy, arc4random_buf or
+ * /dev/urandom where the platform has no getrandom), so that a signature
+ * does not pay a system call for its nonce (about 0.45 us, 4% of a
+ * signature; OpenSSL's ECDSA likewise draws from a user-space DRBG).
  *
  * Construction (the one of OpenBSD's arc4random and of Bernstein's "fast key
  * erasure" note): a 256-bit key K; a refill computes ChaCha20 blocks 0..7
@@ -13,7 +14,7 @@
  * are handed out from the buffer and zeroed as they go, so the state held
  * in memory at any moment says nothing about bytes already returned.
  *
- * Reseeding: a fresh key from getrandom on a thread's first draw, after
+ * Reseeding: a fresh key from the OS on a thread's first draw, after
  * every FS2_RNG_RESEED bytes of output, and in a child process after fork()
  * (a generation counter that a pthread_atfork child handler bumps; the
  * buffered state of the parent is never used in the child). Requests of

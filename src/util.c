@@ -5,8 +5,39 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/random.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+/* The OS random source: one of FS2_RANDOM_GETRANDOM, _GETENTROPY,
+ * _ARC4RANDOM or _URANDOM, set by the build (CMake's FASTSM2_RANDOM, for
+ * testing every path on one machine) or else chosen here from the
+ * platform: getrandom on Linux where the C library declares it (glibc 2.25,
+ * musl 1.1.20), arc4random_buf on macOS and the BSDs, getentropy where
+ * <sys/random.h> exists elsewhere, /dev/urandom otherwise. */
+#if defined(__has_include)
+#if __has_include(<sys/random.h>)
+#define FS2_HAVE_SYS_RANDOM_H 1
+#endif
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
+#define FS2_HAVE_SYS_RANDOM_H 1
+#endif
+#if !defined(FS2_RANDOM_GETRANDOM) && !defined(FS2_RANDOM_GETENTROPY) && !defined(FS2_RANDOM_ARC4RANDOM) && \
+    !defined(FS2_RANDOM_URANDOM)
+#if defined(__linux__) && defined(FS2_HAVE_SYS_RANDOM_H)
+#define FS2_RANDOM_GETRANDOM 1
+#elif defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__) || \
+    defined(__DragonFly__)
+#define FS2_RANDOM_ARC4RANDOM 1
+#elif defined(FS2_HAVE_SYS_RANDOM_H)
+#define FS2_RANDOM_GETENTROPY 1
+#else
+#define FS2_RANDOM_URANDOM 1
+#endif
+#endif
+/* getentropy is in <unistd.h> (glibc, illumos) or <sys/random.h> (macOS). */
+#if defined(FS2_RANDOM_GETRANDOM) || (defined(FS2_RANDOM_GETENTROPY) && defined(FS2_HAVE_SYS_RANDOM_H))
+#include <sys/random.h>
+#endif
 
 void fs2_wipe(void *p, size_t n)
 {
@@ -29,6 +60,7 @@ int fs2_ct_memeq(const void *a, const void *b, size_t n)
     return (int)((((unsigned)d - 1u) >> 8) & 1u);
 }
 
+#if defined(FS2_RANDOM_GETRANDOM) || defined(FS2_RANDOM_URANDOM)
 static int random_from_urandom(unsigned char *p, size_t n)
 {
     int fd;
@@ -55,6 +87,7 @@ static int random_from_urandom(unsigned char *p, size_t n)
     close(fd);
     return 1;
 }
+#endif
 
 int fs2_random_os(void *buf, size_t n)
 {
@@ -63,6 +96,7 @@ int fs2_random_os(void *buf, size_t n)
         return 1;
     if (p == NULL)
         return 0;
+#if defined(FS2_RANDOM_GETRANDOM)
     while (n > 0) {
         /* getrandom() returns at most 32 MiB per call; ask in pieces. */
         size_t want = n < 0x1000000 ? n : 0x1000000;
@@ -78,5 +112,22 @@ int fs2_random_os(void *buf, size_t n)
         n -= (size_t)r;
     }
     return 1;
+#elif defined(FS2_RANDOM_GETENTROPY)
+    /* getentropy() gives at most 256 bytes a call, all or an error. */
+    while (n > 0) {
+        size_t want = n < 256 ? n : 256;
+        if (getentropy(p, want) != 0)
+            return 0;
+        p += want;
+        n -= want;
+    }
+    return 1;
+#elif defined(FS2_RANDOM_ARC4RANDOM)
+    /* The C library's generator, seeded by the kernel; it cannot fail. */
+    arc4random_buf(p, n);
+    return 1;
+#else
+    return random_from_urandom(p, n);
+#endif
 }
 

@@ -10,7 +10,11 @@
  *    child's first draw differs from the parent's next draw (the state
  *    buffered before the fork would give both the same bytes);
  *  - two threads get different streams, and each keeps working after the
- *    other has exited (its state is wiped at exit, not shared).
+ *    other has exited (its state is wiped at exit, not shared);
+ *  - the OS source (fs2_random_os, whichever of getrandom, getentropy,
+ *    arc4random_buf or /dev/urandom this build uses) writes every byte of
+ *    requests around its per-call limits (getentropy: 256 bytes), no
+ *    32-byte block repeating the one before, and refuses NULL.
  */
 #include <openssl/evp.h>
 #include <pthread.h>
@@ -157,9 +161,46 @@ static void test_threads(void)
     CHECK(memcmp(b, t[0].out[0], 64) != 0);
 }
 
+static void test_os_source(void)
+{
+    static const size_t lens[] = {1, 31, 32, 255, 256, 257, 511, 512, 513, 4096, 70000};
+    enum { ROUNDS = 16 };
+    CHECK(fs2_random_os(NULL, 0) == 1);
+    CHECK(fs2_random_os(NULL, 1) == 0);
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t n = lens[li];
+        unsigned char *b = malloc(n), *any = calloc(n, 1);
+        CHECK(b != NULL && any != NULL);
+        if (!b || !any) {
+            free(b);
+            free(any);
+            return;
+        }
+        /* Every byte written: over 16 requests into zeroed memory, a byte
+         * that is written is zero in all of them with probability 2^-128. */
+        for (int r = 0; r < ROUNDS; r++) {
+            memset(b, 0, n);
+            CHECK(fs2_random_os(b, n) == 1);
+            for (size_t i = 0; i < n; i++)
+                any[i] |= b[i];
+        }
+        size_t unwritten = 0;
+        for (size_t i = 0; i < n; i++)
+            unwritten += any[i] == 0;
+        CHECK(unwritten == 0);
+        /* No 32-byte block repeats the one before it (2^-256 by chance):
+         * a piece of a large request filled twice with the same bytes. */
+        for (size_t i = 32; i + 32 <= n; i += 32)
+            CHECK(memcmp(b + i, b + i - 32, 32) != 0);
+        free(b);
+        free(any);
+    }
+}
+
 int main(void)
 {
     test_chacha20_vs_openssl();
+    test_os_source();
     test_draws();
     test_fork();
     test_threads();

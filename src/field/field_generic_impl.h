@@ -2,7 +2,8 @@
 /*
  * The field primitives in portable C (FS2_FIELD_GENERIC), included by
  * field/field_impl.h alone: the reference every other implementation is
- * tested against, for any CPU with a C11 compiler and unsigned __int128.
+ * tested against, for any CPU with a C11 compiler (with unsigned __int128
+ * where the compiler has it, else the pairs of words of field/wide.h).
  *
  * Products: the CIOS Montgomery loop of field/u256.h with n0 = 1 (as
  * p = -1 mod 2^64, the multiplier of each reduction step is the low limb

@@ -20,7 +20,7 @@
  * (entries of magnitude <= 2^62). The matrix is then applied to the full f,
  * g (exact division by 2^62) and to d, e (made divisible by 2^62 by adding
  * a multiple of M). Numbers are held in five signed 62-bit limbs so the
- * products fit in 128 bits.
+ * products fit in 128 bits (__int128, or field/wide.h's pairs of words).
  *
  * Constant time: every step and batch runs the same instructions whatever
  * the input (masks, never branches); the number of batches is fixed.
@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "ct.h"
+#include "field/wide.h"
 
 #define FS2_S62_MASK (((uint64_t)1 << 62) - 1)
 
@@ -186,6 +187,7 @@ static inline int64_t fs2_divsteps_batch(int64_t zeta, uint64_t f, uint64_t g, i
     return zeta;
 }
 
+#if defined(FS2_HAVE_INT128)
 /* (f, g) = (u f + v g, q f + r g) / 2^62, exactly. */
 static inline void fs2_s62_update_fg(fs2_s62 *f, fs2_s62 *g, const int64_t t[4])
 {
@@ -229,6 +231,56 @@ static inline void fs2_s62_update_de_one(fs2_s62 *out, const fs2_s62 *d, const f
     for (int i = 0; i < 5; i++)
         out->v[i] ^= (out->v[i] ^ t.v[i]) & ge;
 }
+#else
+/* The same two updates with the 128-bit sums as pairs of words
+ * (field/wide.h); the __int128 code above is kept as it was, so that the
+ * compilers' code for it does not change. */
+/* (f, g) = (u f + v g, q f + r g) / 2^62, exactly. */
+static inline void fs2_s62_update_fg(fs2_s62 *f, fs2_s62 *g, const int64_t t[4])
+{
+    fs2_s128 cf = fs2_s128_add(fs2_s128_mul(t[0], f->v[0]), fs2_s128_mul(t[1], g->v[0]));
+    fs2_s128 cg = fs2_s128_add(fs2_s128_mul(t[2], f->v[0]), fs2_s128_mul(t[3], g->v[0]));
+    cf = fs2_s128_sar62(cf);
+    cg = fs2_s128_sar62(cg);
+    for (int i = 1; i < 5; i++) {
+        cf = fs2_s128_add(cf, fs2_s128_add(fs2_s128_mul(t[0], f->v[i]), fs2_s128_mul(t[1], g->v[i])));
+        cg = fs2_s128_add(cg, fs2_s128_add(fs2_s128_mul(t[2], f->v[i]), fs2_s128_mul(t[3], g->v[i])));
+        f->v[i - 1] = (int64_t)(fs2_s128_lo(cf) & FS2_S62_MASK);
+        g->v[i - 1] = (int64_t)(fs2_s128_lo(cg) & FS2_S62_MASK);
+        cf = fs2_s128_sar62(cf);
+        cg = fs2_s128_sar62(cg);
+    }
+    f->v[4] = (int64_t)fs2_s128_lo(cf);
+    g->v[4] = (int64_t)fs2_s128_lo(cg);
+}
+
+/* d = (u d + v e + md M) / 2^62 with md making the division exact; for d,
+ * e in (-M, M) the result is in (-M, 2M), brought back below M. Same for
+ * e with (q, r). */
+static inline void fs2_s62_update_de_one(fs2_s62 *out, const fs2_s62 *d, const fs2_s62 *e, int64_t a, int64_t b,
+                                         const fs2_modinfo *mi)
+{
+    fs2_s128 c = fs2_s128_add(fs2_s128_mul(a, d->v[0]), fs2_s128_mul(b, e->v[0]));
+    /* md < 2^62: non-negative as an int64_t too */
+    int64_t md = (int64_t)(((uint64_t)0 - fs2_s128_lo(c) * mi->minv) & FS2_S62_MASK);
+    c = fs2_s128_add(c, fs2_s128_mul(md, mi->m.v[0]));
+    c = fs2_s128_sar62(c);
+    for (int i = 1; i < 5; i++) {
+        c = fs2_s128_add(c, fs2_s128_add(fs2_s128_add(fs2_s128_mul(a, d->v[i]), fs2_s128_mul(b, e->v[i])),
+                                         fs2_s128_mul(md, mi->m.v[i])));
+        out->v[i - 1] = (int64_t)(fs2_s128_lo(c) & FS2_S62_MASK);
+        c = fs2_s128_sar62(c);
+    }
+    out->v[4] = (int64_t)fs2_s128_lo(c);
+    /* out in (-M, 2M): subtract M when out - M >= 0 */
+    fs2_s62 t;
+    fs2_s62_cneg(&t, &mi->m, -1);
+    fs2_s62_add_masked(&t, out, &t, -1);
+    int64_t ge = ~(t.v[4] >> 63);
+    for (int i = 0; i < 5; i++)
+        out->v[i] ^= (out->v[i] ^ t.v[i]) & ge;
+}
+#endif
 
 /* The state of one inversion: f, g and d, e (d x = f, e x = g mod M). */
 typedef struct {

@@ -17,8 +17,11 @@
 
 #include "ct.h"
 #include "field/safegcd.h"
+#include "field/wide.h"
 
+#if defined(FS2_HAVE_INT128)
 typedef unsigned __int128 fs2_u128;
+#endif
 
 /* Kept out of line: inlined into their callers, GCC's code for the 128-bit
  * carry chains of the portable C spills heavily (a 13 KB stack frame in
@@ -51,8 +54,10 @@ static const fs2_modinfo FS2_MODINFO_N = {
     0x0d8061778dcaf68bULL};
 
 /* Add/subtract with carry. On x86-64 the compilers' carry intrinsics give
- * straight adc/sbb chains; elsewhere 128-bit arithmetic. Both are branch-free. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+ * straight adc/sbb chains; elsewhere 128-bit arithmetic, or without
+ * __int128 the carry from the top bits (field/wide.h). All are branch-free.
+ * FS2_NO_INT128 takes the last on x86-64 too, so that it is tested there. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(FS2_NO_INT128)
 #include <x86intrin.h>
 static inline uint64_t fs2_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t carry)
 {
@@ -69,7 +74,7 @@ static inline uint64_t fs2_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t bor
     *r = o;
     return c;
 }
-#else
+#elif defined(FS2_HAVE_INT128)
 static inline uint64_t fs2_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t carry)
 {
     fs2_u128 t = (fs2_u128)a + b + carry;
@@ -82,6 +87,20 @@ static inline uint64_t fs2_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t bor
     fs2_u128 t = (fs2_u128)a - b - borrow;
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64) & 1;
+}
+#else
+static inline uint64_t fs2_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t carry)
+{
+    uint64_t s = a + b + carry;
+    *r = s;
+    return fs2_carry_out(a, b, s);
+}
+
+static inline uint64_t fs2_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t borrow)
+{
+    uint64_t d = a - b - borrow;
+    *r = d;
+    return fs2_borrow_out(a, b, d);
 }
 #endif
 
@@ -147,6 +166,7 @@ static FS2_FIELD_OUTLINE void fs2_modsub(uint64_t r[4], const uint64_t a[4], con
 
 /* Montgomery multiplication a*b*2^-256 mod m (CIOS), any odd m < 2^256 with
  * n0 = -m^-1 mod 2^64; inputs < m. */
+#if defined(FS2_HAVE_INT128)
 static FS2_FIELD_OUTLINE void fs2_mont_mul_generic(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
                                                    const uint64_t m[4], uint64_t n0)
 {
@@ -181,5 +201,34 @@ static FS2_FIELD_OUTLINE void fs2_mont_mul_generic(uint64_t r[4], const uint64_t
     uint64_t t[4] = {t0, t1, t2, t3};
     fs2_reduce_once(r, t4, t, m);
 }
+#else
+/* The same steps with the products as pairs of words (field/wide.h). */
+static FS2_FIELD_OUTLINE void fs2_mont_mul_generic(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                                                   const uint64_t m[4], uint64_t n0)
+{
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t c, s, bi = b[i];
+        t0 = fs2_mac64(&c, a[0], bi, t0, 0);
+        t1 = fs2_mac64(&c, a[1], bi, t1, c);
+        t2 = fs2_mac64(&c, a[2], bi, t2, c);
+        t3 = fs2_mac64(&c, a[3], bi, t3, c);
+        s = t4 + c;
+        uint64_t t5 = fs2_carry_out(t4, c, s);
+        t4 = s;
+
+        uint64_t q = t0 * n0;
+        (void)fs2_mac64(&c, q, m[0], t0, 0);
+        t0 = fs2_mac64(&c, q, m[1], t1, c);
+        t1 = fs2_mac64(&c, q, m[2], t2, c);
+        t2 = fs2_mac64(&c, q, m[3], t3, c);
+        s = t4 + c;
+        t3 = s;
+        t4 = t5 + fs2_carry_out(t4, c, s);
+    }
+    uint64_t t[4] = {t0, t1, t2, t3};
+    fs2_reduce_once(r, t4, t, m);
+}
+#endif
 
 #endif

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: Apache-2.0
+# The uninstall target: remove every file that `cmake --install` listed in
+# install_manifest.txt (MANIFEST), then the package's own directory
+# (lib/cmake/fastsm2) if it is left empty. Directories shared with other
+# software (bin, lib, include, share/man) stay.
+if(NOT EXISTS "${MANIFEST}")
+  message(FATAL_ERROR "uninstall: ${MANIFEST} not found: nothing was installed from this build directory")
+endif()
+file(STRINGS "${MANIFEST}" files)
+set(dirs "")
+foreach(f ${files})
+  if(EXISTS "${f}" OR IS_SYMLINK "${f}")
+    message(STATUS "Removing ${f}")
+    file(REMOVE "${f}")
+    if(EXISTS "${f}" OR IS_SYMLINK "${f}")
+      message(FATAL_ERROR "uninstall: could not remove ${f}")
+    endif()
+  else()
+    message(STATUS "Already gone: ${f}")
+  endif()
+  get_filename_component(d "${f}" DIRECTORY)
+  get_filename_component(name "${d}" NAME)
+  if(name STREQUAL "fastsm2")
+    list(APPEND dirs "${d}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES dirs)
+foreach(d ${dirs})
+  file(GLOB left "${d}/*")
+  if(NOT left)
+    file(REMOVE_RECURSE "${d}")
+  endif()
+endforeach()
