@@ -112,7 +112,7 @@ test-python:
 test-spark:
 	bash tools/test-spark.sh
 
-# Rows/s of fastsm2.spark in local[1] and local[2] beside the batch API.
+# Rows/s of fastsm2.spark on 1 and 2 executor cores beside the batch API.
 bench-spark:
 	bash tools/test-spark.sh bench
 
@@ -178,11 +178,7 @@ speed-peers: deps
 # Everything the targets above build or download into the tree.
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-gpu-emu build-gpu-emu-asan \
-	  build-python build-logs build-install build-portable build-wheel \
-	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
-
-# Every target is a command, not a file (at the end, after every stage list).
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-spark build-logs \
+	  build-python build-spark build-logs build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).

@@ -9,7 +9,9 @@
 #   tools/test-spark.sh bench [ARGS]   runs python/tools/bench_spark.py ARGS
 #                                      there instead (`make bench-spark`)
 #   FASTSM2_SPARK_BUILD  where to build (default: build-spark)
-#   PYSPARK_SPEC         the PySpark requirement (default below)
+#   PYSPARK_SPEC         the PySpark requirements, space-separated (default
+#                        below); PySpark 3.5 (numpy < 2) also needs
+#                        pyarrow < 18: PYSPARK_SPEC="pyspark[sql]==3.5.7 pyarrow<18"
 #   PYTEST_ARGS          extra pytest arguments
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,7 +72,8 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sys' >/dev/nul
   python3 -m venv "$venv"
 fi
 py=$venv/bin/python
-"$py" -m pip install -q --disable-pip-version-check "$spec" "pandas<3" "setuptools>=61" wheel "cffi>=1.15" "pytest>=7"
+read -r -a specs <<<"$spec"
+"$py" -m pip install -q --disable-pip-version-check "${specs[@]}" "pandas<3" "setuptools>=61" wheel "cffi>=1.15" "pytest>=7"
 rm -rf "$out/dist"
 "$py" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$out/dist" "$root/python"
 "$py" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$out"/dist/fastsm2-*.whl

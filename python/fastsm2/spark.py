@@ -24,17 +24,17 @@ pandas but not PySpark.
 Public keys that repeat (the common case: few signers, many rows) are parsed
 once per batch, and kept in a per-thread cache of the last
 :data:`KEY_CACHE_SIZE` distinct keys, across the batches and tasks that a
-Python worker process runs (Spark reuses its workers). A key's second use
-makes its precomputed tables (include/fastsm2.h, ``fastsm2_pubkey``); rows
-of one key go to the C library as one batch over that single key object, so
-every later row and batch reuses them.
+Python worker process runs (Spark reuses its workers). A key that verifies
+more than twice gets its tables of multiples (``fastsm2_pubkey_precompute``,
+include/fastsm2.h), once; rows of one key go to the C library as one batch
+over that single key object, so every later row and batch reuses them.
 """
 import threading
 from collections import OrderedDict
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from ._batch import sign_batch, sign_digest_batch, verify_batch, verify_digest_batch
-from ._errors import FastSM2Error
+from ._errors import FastSM2Error, error_for_code
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey
 from ._native import ffi, lib
 from ._stream import sm3_many
@@ -110,6 +110,7 @@ class _KeyCache:
     def __init__(self, size: int) -> None:
         self.size = size
         self.d: "OrderedDict[bytes, Union[PublicKey, str]]" = OrderedDict()
+        self.uses: Dict[bytes, int] = {}
 
     def get(self, kb: bytes) -> Union[PublicKey, str]:
         hit = self.d.get(kb)
@@ -123,8 +124,30 @@ class _KeyCache:
         if len(kb) <= _KEY_CACHE_MAX_LEN and self.size > 0:
             self.d[kb] = got
             if len(self.d) > self.size:
-                self.d.popitem(last=False)
+                old, _ = self.d.popitem(last=False)
+                self.uses.pop(old, None)
         return got
+
+    def used(self, kb: bytes, pk: PublicKey, rows: int) -> None:
+        """Count a key's rows; once it has verified more than twice (in this
+        batch or since it was cached), make its tables."""
+        before = self.uses.get(kb, 0)
+        if before > 2:
+            return
+        total = before + rows
+        if kb in self.d:
+            self.uses[kb] = total
+        if total > 2:
+            _precompute(pk)
+
+
+def _precompute(pk: PublicKey) -> None:
+    """The key's tables of multiples (fastsm2_pubkey_precompute): every
+    later verification with it, and every copy of it made afterwards, uses
+    them."""
+    ret = lib.fastsm2_pubkey_precompute(pk._p)
+    if ret != 1:
+        raise error_for_code(ret)
 
 
 _local = threading.local()
@@ -268,8 +291,14 @@ def verify_frame(pdf: Any, key_col: str = "key", sig_col: str = "sig", msg_col: 
         idents[i] = ident
         groups.setdefault((kb, ident), []).append(i)
 
-    # The batch calls: one per (key, ID) that has _GROUP_MIN rows or more,
-    # one for all the other rows with a key per row.
+    # Tables for the keys that verify more than twice, before any copy of
+    # them is made; then the batch calls: one per (key, ID) that has
+    # _GROUP_MIN rows or more, one for all the other rows with a key per row.
+    counts: Dict[bytes, int] = {}
+    for (kb, _), rows in groups.items():
+        counts[kb] = counts.get(kb, 0) + len(rows)
+    for kb, c in counts.items():
+        cache.used(kb, pubs[kb], c)
     rest: List[int] = []
     for (kb, ident), rows in groups.items():
         if len(rows) < _GROUP_MIN:

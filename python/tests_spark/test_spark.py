@@ -351,6 +351,14 @@ def test_keys_parsed_once_and_one_key_object_per_group(monkeypatch, signers):
         calls.append((npubs, n))
         return orig_verify(results, pubs, npubs, digests, sigs, n, threads)
 
+    tabled = []
+    orig_precompute = fs._precompute
+
+    def recording_precompute(pk):
+        tabled.append(pk.to_bytes())
+        orig_precompute(pk)
+
+    monkeypatch.setattr(fs, "_precompute", recording_precompute)
     monkeypatch.setattr(PublicKey, "load", classmethod(counting_load))
     monkeypatch.setattr(fastsm2._batch, "_cpu_verify", recording_verify)
     rows = []
@@ -367,12 +375,21 @@ def test_keys_parsed_once_and_one_key_object_per_group(monkeypatch, signers):
     assert out["valid"].all() and out["reason"].isna().all()
     assert sorted(loads) == sorted({r[0] for r in rows})  # each distinct key once
     assert sorted(calls) == [(1, 500), (1, 600), (1, 700), (5, 5)]
+    # Tables for the three keys with many rows, once; none for a key of one row.
+    assert sorted(tabled) == sorted(signers[j].public_key.to_bytes() for j in range(3))
     # The next batch (as a Python worker runs them) parses nothing again.
     loads.clear()
     calls.clear()
     out = fs.verify_frame(pdf)
     assert out["valid"].all() and loads == []
     assert len(calls) == 4
+    # A single-row key verified a third time (its third batch) gets them too.
+    tabled.clear()
+    out = fs.verify_frame(pdf)
+    assert out["valid"].all() and loads == [] and len(tabled) == 5
+    tabled.clear()
+    fs.verify_frame(pdf)
+    assert tabled == []
 
 
 def test_verify_frame_misuse():
