@@ -11,8 +11,10 @@
 #     every other backend, generic included. This build also takes its OS
 #     randomness from getentropy.
 #  2. The other OS random sources (src/util.c): arc4random_buf (macOS, the
-#     BSDs; glibc 2.36 has it too) and /dev/urandom: the library built with
-#     each, the symbol it calls checked, and test_rng run.
+#     BSDs; glibc 2.36 has it too), /dev/urandom, and the getrandom system
+#     call (Linux C libraries older than getrandom(), as in manylinux2014):
+#     the library built with each, the symbol it calls checked, and
+#     test_rng run.
 #   usage: tools/test-portable.sh [WORK_DIR]   (default build-portable)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,7 +45,7 @@ calls "$b" getentropy && ! calls "$b" getrandom || fail "util.c.o calls $(util_c
 bash "$root/tools/test-backends.sh" "$b"
 
 # ---- 2. the other random sources ------------------------------------------------------
-for src in arc4random urandom; do
+for src in arc4random urandom getrandom-syscall; do
   b=$work/random-$src
   echo "== FASTSM2_RANDOM=$src: $b"
   cmake -S "$root" -B "$b" $gen -DCMAKE_BUILD_TYPE=Release -DFASTSM2_RANDOM=$src -DFASTSM2_WERROR=ON >/dev/null
@@ -51,6 +53,7 @@ for src in arc4random urandom; do
   case $src in
     arc4random) calls "$b" arc4random_buf || fail "util.c.o does not call arc4random_buf: $(util_calls "$b")" ;;
     urandom) calls "$b" read && ! calls "$b" getrandom || fail "util.c.o calls $(util_calls "$b")" ;;
+    getrandom-syscall) calls "$b" syscall && ! calls "$b" getrandom || fail "util.c.o calls $(util_calls "$b")" ;;
   esac
   "$b/tests/test_rng"
 done
