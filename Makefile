@@ -28,7 +28,7 @@ TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
 # pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
 # build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
 # platforms without __int128 or getrandom.
-TEST_ALL_STAGES += test-install test-portable
+TEST_ALL_STAGES += test-install test-portable test-wheel
 
 all: deps
 	$(MAKE) build
@@ -102,6 +102,11 @@ bench-aarch64-brief:
 # The Python package, built and tested in a local virtual environment.
 test-python:
 	bash python/tools/test.sh
+
+# The Python package as PyPI ships it: sdist -> wheel -> auditwheel repair
+# (a manylinux tag) -> a fresh venv -> the package's tests (build-wheel/).
+test-wheel:
+	bash python/tools/test-wheel.sh
 
 # The CUDA backend: nvcc compiles the kernels (installed from PyPI if
 # missing) and the device arithmetic runs as host code against the library.
