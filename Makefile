@@ -20,10 +20,12 @@ WERROR     ?= OFF
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
 TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
-                   test-gpu
+                   test-gpu test-gpu-emu
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
+# libFuzzer on every target briefly (fuzz/, tools/fuzz.sh)
+TEST_ALL_STAGES += fuzz-brief
 # Installed and embedded the ways users take it (C: cmake --install,
 # pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
 # build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
@@ -44,7 +46,7 @@ test:
 	@bash tools/stages.sh $(TEST_STAGES)
 
 test-all:
-	@WERROR=ON bash tools/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tools/stages.sh $(TEST_ALL_STAGES)
 
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -113,6 +115,22 @@ test-wheel:
 test-gpu:
 	bash tools/test-gpu.sh
 
+# libFuzzer targets (fuzz/): clang, ASan+UBSan, the whole library
+# instrumented; each target runs FUZZ_SECONDS shared among the backends.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh build-fuzz
+
+# The same, 16 s a target (about 2 minutes with the build): in make test-all.
+fuzz-brief:
+	FUZZ_SECONDS=16 bash tools/fuzz.sh build-fuzz
+
+# The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
+# no GPU): kernels, streams, chunks, every injected CUDA failure, also under
+# ASan + UBSan (docs/GPU.md); in test-all (FS2_GPU_EMU_FULL=1) at the default table width too.
+test-gpu-emu:
+	bash tools/test-gpu-emu.sh
+
 # The C tests under many random seeds on every backend (chance failures).
 SEEDS ?= 100
 seed-sweep: build
@@ -145,11 +163,17 @@ test-install:
 test-portable:
 	bash tools/test-portable.sh build-portable
 
+# fastsm2 beside gmsm v0.44.0 and, given GMSSL_SRC=<GmSSL source tree>,
+# GmSSL built with its assembly: one table of ratios (tools/speed-peers.sh)
+speed-peers: deps
+	$(MAKE) build
+	sh tools/speed-peers.sh $(BUILD)
+
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-aarch64 build-cuda build-python build-logs \
-	  build-install build-portable build-wheel \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-gpu-emu build-gpu-emu-asan \
+	  build-python build-logs build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 seed-sweep speed speed-gmsm speed-peers fuzz clean install uninstall

@@ -12,8 +12,6 @@
  *       x2 || y2), lanes engine and scalar engine (the same code with one
  *       counter block per compression). OpenSSL's record is its X9.63 KDF
  *       with SM3 (EVP_KDF "X963KDF"), the same function.
- *   encrypt-4096-scalar-kdf, decrypt-4096-scalar-kdf  the encrypt-4096 /
- *       decrypt-4096 rows with the KDF forced onto the scalar engine.
  *   encrypt-N, decrypt-N for N = 65536 and 1048576, in MB/s.
  * A case whose lanes this CPU lacks is not run, and its row says why.
  */
@@ -226,32 +224,14 @@ static int ml_run_encrypt(void *p)
 {
     ml_ctx *x = p;
     x->ctlen = x->ctcap;
-    return fs2_encrypt_engine(x->ct, &x->ctlen, &x->env->pub, x->data, x->c->param, FASTSM2_CT_DER,
-                              FS2_KDF_LANES) == FASTSM2_OK;
-}
-
-static int ml_run_encrypt_scalar(void *p)
-{
-    ml_ctx *x = p;
-    x->ctlen = x->ctcap;
-    return fs2_encrypt_engine(x->ct, &x->ctlen, &x->env->pub, x->data, x->c->param, FASTSM2_CT_DER,
-                              FS2_KDF_SCALAR) == FASTSM2_OK;
+    return fastsm2_encrypt(x->ct, &x->ctlen, &x->env->pub, x->data, x->c->param, FASTSM2_CT_DER) == FASTSM2_OK;
 }
 
 static int ml_run_decrypt(void *p)
 {
     ml_ctx *x = p;
     x->ptlen = x->ptcap;
-    return fs2_decrypt_engine(x->pt, &x->ptlen, &x->env->key, x->ct, x->ctlen, FASTSM2_CT_DER, FS2_KDF_LANES) ==
-           FASTSM2_OK;
-}
-
-static int ml_run_decrypt_scalar(void *p)
-{
-    ml_ctx *x = p;
-    x->ptlen = x->ptcap;
-    return fs2_decrypt_engine(x->pt, &x->ptlen, &x->env->key, x->ct, x->ctlen, FASTSM2_CT_DER, FS2_KDF_SCALAR) ==
-           FASTSM2_OK;
+    return fastsm2_decrypt(x->pt, &x->ptlen, &x->env->key, x->ct, x->ctlen, FASTSM2_CT_DER) == FASTSM2_OK;
 }
 
 static void *ml_setup_decrypt(const bench_env *env, const bench_case *c)
@@ -365,8 +345,6 @@ const bench_case bench_sm3lanes_cases[] = {
     ML_CASE("fastsm2", "kdf-4096", 4096, 1, ml_setup, ml_run_kdf, ml_check_kdf),
     ML_CASE("openssl", "kdf-4096", 4096, 1, os_setup_kdf, os_run_kdf, ml_check_kdf),
     ML_CASE("fastsm2", "kdf-4096-scalar", 4096, 1, ml_setup, ml_run_kdf_scalar, ml_check_kdf),
-    ML_CASE("fastsm2", "encrypt-4096-scalar-kdf", 4096, 0, ml_setup, ml_run_encrypt_scalar, ml_check_encrypt),
-    ML_CASE("fastsm2", "decrypt-4096-scalar-kdf", 4096, 0, ml_setup_decrypt, ml_run_decrypt_scalar, ml_check_decrypt),
     ML_CASE("fastsm2", "encrypt-65536", 65536, 1, ml_setup, ml_run_encrypt, ml_check_encrypt),
     ML_CASE("openssl", "encrypt-65536", 65536, 1, os_setup_encrypt, os_run_encrypt, ml_check_encrypt),
     ML_CASE("fastsm2", "decrypt-65536", 65536, 1, ml_setup_decrypt, ml_run_decrypt, ml_check_decrypt),

@@ -90,7 +90,8 @@ int bench_threads_main(int argc, char **argv)
     threads_ctx *ctx = calloc(4, sizeof *ctx); /* sign 1, sign N, verify 1, verify N */
     if (!ctx)
         return 1;
-    if (fastsm2_privkey_generate(&ctx[0].key) != FASTSM2_OK || fastsm2_privkey_pubkey(&ctx[0].pub, &ctx[0].key) != FASTSM2_OK)
+    if (fastsm2_privkey_generate(&ctx[0].key) != FASTSM2_OK || fastsm2_privkey_pubkey(&ctx[0].pub, &ctx[0].key) != FASTSM2_OK ||
+        fastsm2_pubkey_precompute(&ctx[0].pub) != FASTSM2_OK)
         return 1;
     for (size_t i = 0; i < sizeof ctx[0].e; i++)
         ctx[0].e[i] = (unsigned char)(i * 131 + 7);

@@ -66,8 +66,6 @@ static const bench_row rows[] = {
     { "kdf-1024-scalar", NULL, 1 },
     { "kdf-4096", NULL, 1 },
     { "kdf-4096-scalar", NULL, 1 },
-    { "encrypt-4096-scalar-kdf", NULL, 1 },
-    { "decrypt-4096-scalar-kdf", NULL, 1 },
     { "encrypt-65536", NULL, 1 },
     { "decrypt-65536", NULL, 1 },
 };

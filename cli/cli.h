@@ -5,7 +5,8 @@
  * Layout:
  *   main.c      command table, dispatch, help and version, error messages
  *   options.c   the one option parser every subcommand uses
- *   io.c        reading inputs whole, writing outputs atomically
+ *   io.c        reading inputs whole
+ *   outfile.c   writing outputs: atomically, 0600 until complete, signals
  *   keys.c      loading key files, the signer ID options
  *   cmd_keys.c  keygen, pubkey
  *   cmd_sig.c   sign, verify
@@ -90,34 +91,93 @@ void cli_buf_free(cli_buf *buf);
 /* Wipe memory in a way the compiler keeps (it may hold a key). */
 void cli_wipe(void *p, size_t n);
 
-/* An output file, written in two steps so that a failure never leaves a
- * partial file: cli_out_stage() writes the data to a temporary file in the
- * destination's directory; cli_out_commit() renames it into place. Outputs
- * that are not regular files (stdout, /dev/null, a FIFO) are written at
- * commit. secret = 1 gives the file mode 0600. */
+/* ---- outfile.c --------------------------------------------------------- */
+
+/* An output file, written so that a failure or a fatal signal never leaves
+ * a partial file and nobody else can read it before it is complete:
+ * cli_out_open() makes a temporary file (mode 0600, unnamed where the
+ * kernel allows) in the destination's directory, open for writing in fd;
+ * cli_out_commit() gives it its final mode and renames it into place.
+ * Final mode: an existing file's own (never widened; a secret never more
+ * than 0600); a new file 0666, a secret 0600, less the umask. Outputs that
+ * are not regular files (stdout, /dev/null, a FIFO) are written at commit
+ * from data/len (direct = 1, fd = -1). */
 typedef struct {
     char *path;         /* destination (symlinks resolved), NULL = stdout */
-    char *tmp;          /* staged temporary file, NULL when none */
+    char *tmp;          /* the temporary file's name while it has one */
+    int fd;             /* the temporary file, -1 when none */
+    int slot;           /* its name's slot for the signal handler, -1 none */
+    unsigned mode;      /* the mode it gets at commit */
+    int existed;        /* the destination existed: commit replaces it */
+    int placed;         /* commit renamed it into place */
     const void *data;   /* for direct outputs: written at commit */
     size_t len;
     int direct;         /* stdout or an existing non-regular file */
 } cli_out;
 
+/* secret = 1 for a private key. */
+int cli_out_open(cli_out *out, const char *path, int secret);
+/* open, then write data (direct outputs: kept for commit). */
 int cli_out_stage(cli_out *out, const char *path, const void *data, size_t len, int secret);
 int cli_out_commit(cli_out *out);
+/* Commit several outputs: all or, as far as it can be undone, none. Direct
+ * ones are written first; a file put in place as new is removed if a later
+ * one fails. */
+int cli_out_commit_all(cli_out *outs, size_t n);
 void cli_out_abort(cli_out *out);
 
 /* stage + commit in one call. */
 int cli_write_file(const char *path, const void *data, size_t len, int secret);
 
+/* True when two output paths name the same file (after symbolic links; an
+ * existing file by device and inode, a new one by directory and name). */
+int cli_same_output(const char *a, const char *b);
+
 /* ---- keys.c ------------------------------------------------------------ */
 
-/* Load a private key file (PKCS#8 or SEC1, PEM or DER). */
+/* Options every subcommand that reads or writes keys shares (their values
+ * for the running command): --passin SOURCE, --passout SOURCE, --pbe
+ * SCHEME, --iter N, --cert FILE. Put the macros in an option table. */
+extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
+#define CLI_OPT_PASSIN {"--passin", &cli_passin, NULL}
+#define CLI_OPTS_PASSOUT {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, {"--iter", &cli_iter, NULL}
+#define CLI_OPT_CERT {"--cert", &cli_cert, NULL}
+
+/* Load a private key file (PKCS#8 or SEC1, PEM or DER, plain or
+ * encrypted: the password from --passin, or asked on the terminal). A file
+ * that is no SM2 private key gets a message saying what it is. */
 int cli_load_privkey(fastsm2_privkey *key, const char *path);
 
-/* Load a public key file (SPKI PEM/DER or a bare SEC1 point); a private
- * key file is accepted too, and its public key used. */
+/* Load a public key file (SPKI PEM/DER or a bare SEC1 point); a plain
+ * private key file is accepted too, and its public key used. */
 int cli_load_pubkey(fastsm2_pubkey *pub, const char *path);
+/* The public key of an X.509 certificate (its signature is not checked). */
+int cli_load_cert(fastsm2_pubkey *pub, const char *path);
+/* The public key of --pub PUB or --cert FILE: exactly one of them. */
+int cli_load_pub_arg(fastsm2_pubkey *pub, const char *pub_path);
+
+/* A private key file in fmt (FASTSM2_KEYFMT_*), encrypted when --passout
+ * was given (scheme --pbe, default sm3-sm4: GmSSL's; count --iter). */
+int cli_serialize_privkey(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
+
+/* ---- hex.c ------------------------------------------------------------- */
+
+/* out = len bytes as lower-case hex and "\n" (freed with cli_buf_free). */
+int cli_hex_encode(cli_buf *out, const unsigned char *data, size_t len);
+/* Decode hex text in buf in place (whitespace ignored); what names the
+ * input in the message. */
+int cli_hex_decode(cli_buf *buf, const char *what);
+/* --digest input: e as 32 bytes or 64 hex digits, decoded in place. */
+int cli_read_digest(cli_buf *buf);
+/* cli_write_file of data, or of its hex text when hex is set. */
+int cli_write_maybe_hex(const char *path, const unsigned char *data, size_t len, int hex);
+
+/* ---- pass.c ------------------------------------------------------------ */
+
+/* A password from spec (pass:, env:, file:, fd:, stdin) or, spec NULL, from
+ * a prompt on the terminal naming `what` (twice when confirm). pw is wiped
+ * by cli_buf_free. */
+int cli_password(cli_buf *pw, const char *spec, const char *what, int confirm);
 
 /* The signer ID from --id STRING or --id-hex HEX (at most one). ptr = NULL
  * and len = 0 mean "the default ID". */
@@ -139,6 +199,10 @@ int cmd_verify(int argc, char **argv);
 int cmd_encrypt(int argc, char **argv);
 int cmd_decrypt(int argc, char **argv);
 int cmd_sm3(int argc, char **argv);
+int cmd_key(int argc, char **argv);
+
+/* cmd_key.c: the public key as text (x, y, SEC1 forms, Z_A). */
+int cli_pubkey_text(const char *out_path, const fastsm2_pubkey *pub);
 int cmd_speed(int argc, char **argv);
 
 #endif /* FASTSM2_CLI_H */

@@ -5,7 +5,7 @@
  *  - a regular input file to a regular output file streams in pieces of
  *    CLI_CHUNK bytes (constant memory): the ciphertext's prefix, then C2,
  *    then C3 written at its place. Decryption writes into the temporary file
- *    that cli_out_stage made and renames it into place only after C3 has
+ *    that cli_out_open made (mode 0600) and renames it into place only after C3 has
  *    matched (GB/T 32918.4 7.1 B6): no plaintext is released before;
  *  - stdin, stdout or another non-regular file: the input is read whole
  *    once and processed in place (C2 replaced by the plaintext, or the
@@ -87,48 +87,25 @@ static int write_full(int fd, const unsigned char *p, size_t n, uint64_t off)
 }
 
 /* Stage the output: a temporary file when path is a regular file (or new),
- * opened for writing into *fd. 0 when staged; 1 when the output is direct
- * (stdout, a device, a FIFO: nothing staged); else an exit code. */
-static int stage_output(cli_out *out, const char *path, int *fd)
+ * open for writing in out->fd (owned by out: cli_out_abort or
+ * cli_out_commit closes it). 0 when staged; 1 when the output is direct
+ * (stdout, a device, a FIFO: nothing staged); else minus an exit code. */
+static int stage_output(cli_out *out, const char *path)
 {
-    int rc = cli_out_stage(out, path, NULL, 0, 0);
+    int rc = cli_out_open(out, path, 0);
     if (rc != CLI_EXIT_OK)
-        return -rc; /* negative: an error exit code */
+        return -rc;
     if (out->direct) {
         cli_out_abort(out);
         return 1;
     }
-    *fd = open(out->tmp, O_WRONLY | O_CLOEXEC);
-    if (*fd < 0) {
-        int e = errno;
-        cli_out_abort(out);
-        return -cli_fail(CLI_EXIT_USAGE, "cannot write %s: %s", path, strerror(e));
-    }
     return 0;
 }
 
-/* fsync + close the staged file, then rename it into place. */
-static int finish_output(cli_out *out, int fd, const char *path)
-{
-    int err = 0;
-    if (fsync(fd) != 0)
-        err = errno;
-    if (close(fd) != 0 && !err)
-        err = errno;
-    if (err) {
-        cli_out_abort(out);
-        return cli_fail(CLI_EXIT_USAGE, "cannot write %s: %s", path, strerror(err));
-    }
-    return cli_out_commit(out);
-}
-
-static int io_error(cli_out *out, int fd, const char *what, const char *path)
+static int io_error(cli_out *out, const char *what, const char *path)
 {
     int e = errno;
-    if (fd >= 0)
-        close(fd);
-    if (out)
-        cli_out_abort(out);
+    cli_out_abort(out);
     return cli_fail(CLI_EXIT_USAGE, "cannot %s %s: %s", what, path, strerror(e));
 }
 
@@ -166,18 +143,17 @@ static int decrypt_status(int st)
  * all zero, C2 = M and the attempt starts again with a fresh k (the staged
  * file is truncated, as the new C1 may have another DER length). */
 static int encrypt_file(const fastsm2_pubkey *pub, int in, uint64_t size, const char *in_path, const char *out_path,
-                        int flags, cli_out *out, int ofd)
+                        int flags, cli_out *out)
 {
     for (int tries = 0;; tries++) {
         fastsm2_encrypt_stream s;
         unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
         size_t prelen = sizeof prefix;
         uint64_t c3off;
-        if (tries > 0 && ftruncate(ofd, 0) != 0)
-            return io_error(out, ofd, "write", out_path);
+        if (tries > 0 && ftruncate(out->fd, 0) != 0)
+            return io_error(out, "write", out_path);
         int st = fastsm2_encrypt_stream_init(&s, prefix, &prelen, &c3off, pub, size, flags);
         if (st != FASTSM2_OK) {
-            close(ofd);
             cli_out_abort(out);
             return encrypt_status(st);
         }
@@ -185,24 +161,23 @@ static int encrypt_file(const fastsm2_pubkey *pub, int in, uint64_t size, const 
         if (!buf) {
             errno = ENOMEM;
             enc_abort(&s);
-            return io_error(out, ofd, "write", out_path);
+            return io_error(out, "write", out_path);
         }
         int rc = CLI_EXIT_OK;
-        if (write_full(ofd, prefix, prelen, 0) != 0)
-            rc = io_error(out, ofd, "write", out_path);
+        if (write_full(out->fd, prefix, prelen, 0) != 0)
+            rc = io_error(out, "write", out_path);
         for (uint64_t at = 0; rc == CLI_EXIT_OK && at < size;) {
             size_t n = size - at < CLI_CHUNK ? (size_t)(size - at) : CLI_CHUNK;
             if (read_full(in, buf, n, at) != 0) {
-                rc = io_error(out, ofd, "read", in_path);
+                rc = io_error(out, "read", in_path);
                 break;
             }
             st = fastsm2_encrypt_stream_update(&s, buf, buf, n);
             if (st != FASTSM2_OK) {
-                close(ofd);
                 cli_out_abort(out);
                 rc = encrypt_status(st);
-            } else if (write_full(ofd, buf, n, prelen + at) != 0) {
-                rc = io_error(out, ofd, "write", out_path);
+            } else if (write_full(out->fd, buf, n, prelen + at) != 0) {
+                rc = io_error(out, "write", out_path);
             }
             at += n;
         }
@@ -214,13 +189,12 @@ static int encrypt_file(const fastsm2_pubkey *pub, int in, uint64_t size, const 
         if (st == FASTSM2_ERR_KDF_ZERO && tries < 15)
             continue;
         if (st != FASTSM2_OK) {
-            close(ofd);
             cli_out_abort(out);
             return encrypt_status(st);
         }
-        if (write_full(ofd, c3, 32, c3off) != 0)
-            return io_error(out, ofd, "write", out_path);
-        return finish_output(out, ofd, out_path);
+        if (write_full(out->fd, c3, 32, c3off) != 0)
+            return io_error(out, "write", out_path);
+        return cli_out_commit(out); /* final mode, sync, rename */
     }
 }
 
@@ -284,32 +258,31 @@ int cmd_encrypt(int argc, char **argv)
     int raw = 0, c1c2c3 = 0, flags = 0;
     const cli_option opts[] = {
         {"--pub", &pub_path, NULL}, {"--in", &in_path, NULL},         {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},
+        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},      CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_require(pub_path, "--pub");
+    if (rc == CLI_EXIT_OK && !cli_cert)
+        rc = cli_require(pub_path, "--pub (or --cert)");
     if (rc == CLI_EXIT_OK)
         rc = ct_flags(&flags, raw, c1c2c3);
     if (rc != CLI_EXIT_OK)
         return rc;
 
     fastsm2_pubkey pub;
-    rc = cli_load_pubkey(&pub, pub_path);
+    rc = cli_load_pub_arg(&pub, pub_path);
     if (rc != CLI_EXIT_OK)
         return rc;
     uint64_t size = 0;
     int in = open_regular(in_path, &size);
     if (in >= 0 && size > 0) {
         cli_out out;
-        int ofd = -1;
-        int staged = stage_output(&out, out_path, &ofd);
+        int staged = stage_output(&out, out_path);
         if (staged < 0) {
             close(in);
             return -staged;
         }
         if (staged == 0) {
-            rc = encrypt_file(&pub, in, size, in_path, out_path ? out_path : "stdout", flags, &out, ofd);
+            rc = encrypt_file(&pub, in, size, in_path, out_path ? out_path : "stdout", flags, &out);
             close(in);
             return rc;
         }
@@ -324,21 +297,20 @@ int cmd_encrypt(int argc, char **argv)
 /* Regular file to staged file: the plaintext goes into the temporary file,
  * renamed into place only once C3 matched. */
 static int decrypt_file(const fastsm2_privkey *key, int in, uint64_t size, const char *in_path, const char *out_path,
-                        int flags, cli_out *out, int ofd)
+                        int flags, cli_out *out)
 {
     fastsm2_decrypt_stream s;
     unsigned char prefix[FASTSM2_CT_PREFIX_MAX], c3[32];
     size_t prelen = size < sizeof prefix ? (size_t)size : sizeof prefix;
     uint64_t c2off, c2len, c3off;
     if (read_full(in, prefix, prelen, 0) != 0)
-        return io_error(out, ofd, "read", in_path);
+        return io_error(out, "read", in_path);
     int st = fastsm2_decrypt_stream_init(&s, &c2off, &c2len, &c3off, key, prefix, prelen, size, flags);
     if (st == FASTSM2_OK && read_full(in, c3, 32, c3off) != 0) {
         dec_abort(&s);
-        return io_error(out, ofd, "read", in_path);
+        return io_error(out, "read", in_path);
     }
     if (st != FASTSM2_OK) {
-        close(ofd);
         cli_out_abort(out);
         return decrypt_status(st);
     }
@@ -346,22 +318,21 @@ static int decrypt_file(const fastsm2_privkey *key, int in, uint64_t size, const
     if (!buf) {
         errno = ENOMEM;
         dec_abort(&s);
-        return io_error(out, ofd, "write", out_path);
+        return io_error(out, "write", out_path);
     }
     int rc = CLI_EXIT_OK;
     for (uint64_t at = 0; rc == CLI_EXIT_OK && at < c2len;) {
         size_t n = c2len - at < CLI_CHUNK ? (size_t)(c2len - at) : CLI_CHUNK;
         if (read_full(in, buf, n, c2off + at) != 0) {
-            rc = io_error(out, ofd, "read", in_path);
+            rc = io_error(out, "read", in_path);
             break;
         }
         st = fastsm2_decrypt_stream_update(&s, buf, buf, n);
         if (st != FASTSM2_OK) {
-            close(ofd);
             cli_out_abort(out);
             rc = decrypt_status(st);
-        } else if (write_full(ofd, buf, n, at) != 0) {
-            rc = io_error(out, ofd, "write", out_path);
+        } else if (write_full(out->fd, buf, n, at) != 0) {
+            rc = io_error(out, "write", out_path);
         }
         at += n;
     }
@@ -372,11 +343,10 @@ static int decrypt_file(const fastsm2_privkey *key, int in, uint64_t size, const
         return rc;
     if (st != FASTSM2_OK) {
         /* B6 failed: the temporary file with the unauthenticated output goes. */
-        close(ofd);
         cli_out_abort(out);
         return decrypt_status(st);
     }
-    return finish_output(out, ofd, out_path);
+    return cli_out_commit(out); /* final mode, sync, rename */
 }
 
 /* Whole ciphertext in memory: C2 replaced by the plaintext in place. */
@@ -414,7 +384,7 @@ int cmd_decrypt(int argc, char **argv)
     int raw = 0, c1c2c3 = 0, flags = 0;
     const cli_option opts[] = {
         {"--key", &key_path, NULL}, {"--in", &in_path, NULL},         {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},
+        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},      CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK)
@@ -433,13 +403,12 @@ int cmd_decrypt(int argc, char **argv)
     int done = 0;
     if (in >= 0) {
         cli_out out;
-        int ofd = -1;
-        int staged = stage_output(&out, out_path, &ofd);
+        int staged = stage_output(&out, out_path);
         if (staged < 0) {
             rc = -staged;
             done = 1;
         } else if (staged == 0) {
-            rc = decrypt_file(&key, in, size, in_path, out_path ? out_path : "stdout", flags, &out, ofd);
+            rc = decrypt_file(&key, in, size, in_path, out_path ? out_path : "stdout", flags, &out);
             done = 1;
         }
         close(in);

@@ -7,14 +7,17 @@
 int cmd_sign(int argc, char **argv)
 {
     const char *key_path = NULL, *id_str = NULL, *id_hex = NULL, *in_path = NULL, *out_path = NULL;
-    int raw = 0;
+    int raw = 0, hex = 0, digest = 0;
     const cli_option opts[] = {
         {"--key", &key_path, NULL}, {"--id", &id_str, NULL}, {"--id-hex", &id_hex, NULL},
         {"--in", &in_path, NULL},   {"--out", &out_path, NULL}, {"--raw", NULL, &raw},
+        {"--hex", NULL, &hex},      {"--digest", NULL, &digest}, CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK)
         rc = cli_require(key_path, "--key");
+    if (rc == CLI_EXIT_OK && digest && (id_str || id_hex))
+        rc = cli_fail(CLI_EXIT_USAGE, "--digest signs a given e = SM3(Z_A || M): the ID is already in it");
     if (rc != CLI_EXIT_OK)
         return rc;
 
@@ -27,18 +30,19 @@ int cmd_sign(int argc, char **argv)
     rc = cli_load_privkey(&key, key_path);
     if (rc == CLI_EXIT_OK)
         rc = cli_read_file(&msg, in_path);
+    if (rc == CLI_EXIT_OK && digest)
+        rc = cli_read_digest(&msg);
     if (rc == CLI_EXIT_OK) {
         unsigned char sig[FASTSM2_SIG_RAW_SIZE], der[FASTSM2_SIG_DER_MAX];
         size_t derlen = sizeof(der);
-        int st = fastsm2_sign(sig, &key, id.ptr, id.len, msg.data, msg.len);
+        int st = digest ? fastsm2_sign_digest(sig, &key, msg.data)
+                        : fastsm2_sign(sig, &key, id.ptr, id.len, msg.data, msg.len);
         if (st == FASTSM2_OK && !raw)
             st = fastsm2_sig_to_der(der, &derlen, sig);
         if (st != FASTSM2_OK)
             rc = cli_fail(CLI_EXIT_USAGE, "cannot sign: %s", fastsm2_strerror(st));
-        else if (raw)
-            rc = cli_write_file(out_path, sig, sizeof(sig), 0);
         else
-            rc = cli_write_file(out_path, der, derlen, 0);
+            rc = cli_write_maybe_hex(out_path, raw ? sig : der, raw ? sizeof(sig) : derlen, hex);
     }
     fastsm2_privkey_clear(&key);
     cli_buf_free(&msg);
@@ -48,8 +52,10 @@ int cmd_sign(int argc, char **argv)
 
 /* Decode the signature file into r || s. A file that is not a signature is
  * an invalid signature (exit 1), as with `openssl dgst -verify`. */
-static int decode_signature(unsigned char sig[FASTSM2_SIG_RAW_SIZE], const cli_buf *in, int raw)
+static int decode_signature(unsigned char sig[FASTSM2_SIG_RAW_SIZE], cli_buf *in, int raw, int hex)
 {
+    if (hex && cli_hex_decode(in, "the signature") != CLI_EXIT_OK)
+        return CLI_EXIT_FAIL; /* not a signature: a negative answer */
     if (raw) {
         if (in->len != FASTSM2_SIG_RAW_SIZE)
             return cli_fail(CLI_EXIT_FAIL, "bad signature encoding: a raw signature is %d bytes, not %zu",
@@ -67,17 +73,20 @@ static int decode_signature(unsigned char sig[FASTSM2_SIG_RAW_SIZE], const cli_b
 int cmd_verify(int argc, char **argv)
 {
     const char *pub_path = NULL, *id_str = NULL, *id_hex = NULL, *in_path = NULL, *sig_path = NULL;
-    int raw = 0, quiet = 0;
+    int raw = 0, quiet = 0, hex = 0, digest = 0;
     const cli_option opts[] = {
         {"--pub", &pub_path, NULL}, {"--id", &id_str, NULL},   {"--id-hex", &id_hex, NULL},
         {"--in", &in_path, NULL},   {"--sig", &sig_path, NULL}, {"--raw", NULL, &raw},
-        {"--quiet", NULL, &quiet},
+        {"--quiet", NULL, &quiet},  {"--hex", NULL, &hex},      {"--digest", NULL, &digest},
+        CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_require(pub_path, "--pub");
+    if (rc == CLI_EXIT_OK && !pub_path && !cli_cert)
+        rc = cli_require(pub_path, "--pub (or --cert)");
     if (rc == CLI_EXIT_OK)
         rc = cli_require(sig_path, "--sig");
+    if (rc == CLI_EXIT_OK && digest && (id_str || id_hex))
+        rc = cli_fail(CLI_EXIT_USAGE, "--digest verifies a given e = SM3(Z_A || M): the ID is already in it");
     if (rc != CLI_EXIT_OK)
         return rc;
 
@@ -88,15 +97,18 @@ int cmd_verify(int argc, char **argv)
     rc = cli_id_parse(&id, id_str, id_hex);
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = cli_load_pubkey(&pub, pub_path);
+    rc = cli_load_pub_arg(&pub, pub_path);
     if (rc == CLI_EXIT_OK)
         rc = cli_read_file(&sigfile, sig_path);
     if (rc == CLI_EXIT_OK)
         rc = cli_read_file(&msg, in_path);
+    if (rc == CLI_EXIT_OK && digest)
+        rc = cli_read_digest(&msg);
     if (rc == CLI_EXIT_OK)
-        rc = decode_signature(sig, &sigfile, raw);
+        rc = decode_signature(sig, &sigfile, raw, hex);
     if (rc == CLI_EXIT_OK) {
-        int st = fastsm2_verify_status(&pub, id.ptr, id.len, msg.data, msg.len, sig);
+        int st = digest ? fastsm2_verify_digest_status(&pub, msg.data, sig)
+                        : fastsm2_verify_status(&pub, id.ptr, id.len, msg.data, msg.len, sig);
         if (st == FASTSM2_OK) {
             if (!quiet)
                 printf("Verified OK\n");

@@ -1,9 +1,71 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Key files and signer IDs for the subcommands. */
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
+
+/* What a key file that did not parse is, and what to do: one message for
+ * each named error of the key parsers. */
+static int key_error(const char *role, const char *path, int st, const cli_buf *file)
+{
+    const char *name = cli_is_std(path) ? "stdin" : path;
+    switch (st) {
+    case FASTSM2_ERR_ENCRYPTED_KEY:
+        return cli_fail(CLI_EXIT_USAGE, "%s is an encrypted private key: give its password with --passin", name);
+    case FASTSM2_ERR_PASSWORD:
+        return cli_fail(CLI_EXIT_USAGE, "wrong password for %s (or the encrypted key is corrupted)", name);
+    case FASTSM2_ERR_KEY_CIPHER:
+        if (file && memmem(file->data, file->len, "Proc-Type:", 10))
+            return cli_fail(CLI_EXIT_USAGE,
+                            "%s is encrypted in the legacy PEM format (Proc-Type: 4,ENCRYPTED), which fastsm2 does "
+                            "not read: convert it to encrypted PKCS#8 with 'openssl pkcs8 -topk8 -v2 aes-256-cbc "
+                            "-in %s -out KEY.p8'",
+                            name, name);
+        return cli_fail(CLI_EXIT_USAGE,
+                        "%s is encrypted with a scheme fastsm2 does not read (it reads PBES2 with PBKDF2-HMAC-SM3 or "
+                        "-SHA256 and SM4-CBC or AES-256-CBC): re-encrypt it with 'openssl pkcs8 -topk8 -v2 "
+                        "aes-256-cbc' or 'fastsm2 key'",
+                        name);
+    case FASTSM2_ERR_CURVE:
+        return cli_fail(CLI_EXIT_USAGE,
+                        "%s is a key on another elliptic curve (e.g. P-256), not SM2 (sm2p256v1): use an SM2 key "
+                        "('fastsm2 keygen', 'openssl genpkey -algorithm SM2')",
+                        name);
+    case FASTSM2_ERR_KEY_FORMAT:
+        return cli_fail(CLI_EXIT_USAGE, "%s is not an SM2 %s key (another algorithm, e.g. RSA or Ed25519)", name, role);
+    case FASTSM2_ERR_CERTIFICATE:
+        return cli_fail(CLI_EXIT_USAGE,
+                        "%s is an X.509 certificate, not a public key file: give it with --cert %s (the "
+                        "certificate's own signature is not checked)",
+                        name, name);
+    case FASTSM2_ERR_TOO_LARGE:
+        return cli_fail(CLI_EXIT_USAGE, "%s is larger than any SM2 %s key file: is it the right file?", name, role);
+    default:
+        return cli_fail(CLI_EXIT_USAGE, "bad %s key %s: %s", role, name, fastsm2_strerror(st));
+    }
+}
+
+/* Parse a private key file, asking for the password when it is
+ * encrypted. */
+static int parse_privkey(fastsm2_privkey *key, const cli_buf *buf, const char *path)
+{
+    int st = fastsm2_privkey_parse(key, buf->data, buf->len);
+    if (st == FASTSM2_ERR_ENCRYPTED_KEY) {
+        cli_buf pw;
+        int rc = cli_password(&pw, cli_passin, cli_is_std(path) ? "the private key" : path, 0);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        st = fastsm2_privkey_parse_encrypted(key, buf->data, buf->len, pw.data, pw.len);
+        cli_buf_free(&pw); /* wipes the password */
+    }
+    if (st != FASTSM2_OK)
+        return key_error("private", path, st, buf);
+    return CLI_EXIT_OK;
+}
 
 int cli_load_privkey(fastsm2_privkey *key, const char *path)
 {
@@ -11,12 +73,9 @@ int cli_load_privkey(fastsm2_privkey *key, const char *path)
     int rc = cli_read_file(&buf, path);
     if (rc != CLI_EXIT_OK)
         return rc;
-    int st = fastsm2_privkey_parse(key, buf.data, buf.len);
+    rc = parse_privkey(key, &buf, path);
     cli_buf_free(&buf); /* wipes the key file's bytes */
-    if (st != FASTSM2_OK)
-        return cli_fail(CLI_EXIT_USAGE, "bad private key %s: %s", cli_is_std(path) ? "stdin" : path,
-                        fastsm2_strerror(st));
-    return CLI_EXIT_OK;
+    return rc;
 }
 
 int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
@@ -26,18 +85,89 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
     if (rc != CLI_EXIT_OK)
         return rc;
     int st = fastsm2_pubkey_parse(pub, buf.data, buf.len);
-    if (st != FASTSM2_OK) {
-        /* A private key file holds the public key too. */
+    if (st == FASTSM2_ERR_PEM || st == FASTSM2_ERR_DER) {
+        /* A private key file holds the public key too (plain ones only:
+         * no password is asked for a public key). */
         fastsm2_privkey key;
-        if (fastsm2_privkey_parse(&key, buf.data, buf.len) == FASTSM2_OK &&
-            fastsm2_privkey_pubkey(pub, &key) == FASTSM2_OK)
+        int pst = fastsm2_privkey_parse(&key, buf.data, buf.len);
+        if (pst == FASTSM2_OK && fastsm2_privkey_pubkey(pub, &key) == FASTSM2_OK)
             st = FASTSM2_OK;
+        else if (pst != FASTSM2_ERR_PEM && pst != FASTSM2_ERR_DER)
+            st = pst; /* the file is a private key: say what is wrong with it */
         fastsm2_privkey_clear(&key);
     }
+    if (st == FASTSM2_ERR_ENCRYPTED_KEY)
+        rc = cli_fail(CLI_EXIT_USAGE,
+                      "%s is an encrypted private key: give its public key ('fastsm2 pubkey --key %s') instead",
+                      cli_is_std(path) ? "stdin" : path, cli_is_std(path) ? "KEY" : path);
+    else if (st != FASTSM2_OK)
+        rc = key_error("public", path, st, &buf);
     cli_buf_free(&buf);
+    return rc;
+}
+
+int cli_load_cert(fastsm2_pubkey *pub, const char *path)
+{
+    cli_buf buf;
+    int rc = cli_read_file(&buf, path);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    int st = fastsm2_pubkey_parse_certificate(pub, buf.data, buf.len);
+    if (st == FASTSM2_ERR_PEM && fastsm2_pubkey_parse(pub, buf.data, buf.len) == FASTSM2_OK)
+        rc = cli_fail(CLI_EXIT_USAGE, "%s is a public key file, not a certificate: give it with --pub",
+                      cli_is_std(path) ? "stdin" : path);
+    else if (st != FASTSM2_OK)
+        rc = key_error("certificate's public", path, st, &buf);
+    cli_buf_free(&buf);
+    return rc;
+}
+
+int cli_load_pub_arg(fastsm2_pubkey *pub, const char *pub_path)
+{
+    if (pub_path && cli_cert)
+        return cli_fail(CLI_EXIT_USAGE, "give --pub or --cert, not both");
+    if (cli_cert)
+        return cli_load_cert(pub, cli_cert);
+    if (!pub_path)
+        return cli_fail(CLI_EXIT_USAGE, "--pub (or --cert) is required (try --help)");
+    return cli_load_pubkey(pub, pub_path);
+}
+
+int cli_serialize_privkey(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt)
+{
+    int st, scheme = FASTSM2_PBE_SM3_SM4;
+    unsigned long iter = 0;
+    if ((cli_pbe || cli_iter) && !cli_passout)
+        return cli_fail(CLI_EXIT_USAGE, "--pbe and --iter go with --passout");
+    if (!cli_passout) {
+        st = fastsm2_privkey_serialize(out, outlen, key, fmt);
+    } else {
+        if (fmt & FASTSM2_KEYFMT_SEC1)
+            return cli_fail(CLI_EXIT_USAGE, "an encrypted key is PKCS#8: --sec1 and --passout do not go together");
+        if (cli_pbe == NULL || strcmp(cli_pbe, "sm3-sm4") == 0)
+            scheme = FASTSM2_PBE_SM3_SM4;
+        else if (strcmp(cli_pbe, "sha256-sm4") == 0)
+            scheme = FASTSM2_PBE_SHA256_SM4;
+        else if (strcmp(cli_pbe, "sha256-aes256") == 0)
+            scheme = FASTSM2_PBE_SHA256_AES256;
+        else
+            return cli_fail(CLI_EXIT_USAGE, "--pbe takes sm3-sm4 (GmSSL's), sha256-sm4 or sha256-aes256 (OpenSSL's)");
+        if (cli_iter) {
+            char *end;
+            iter = strtoul(cli_iter, &end, 10);
+            if (*cli_iter == 0 || *end != 0 || iter < 1 || iter > FASTSM2_PBE_MAX_ITERATIONS)
+                return cli_fail(CLI_EXIT_USAGE, "--iter takes a count from 1 to %d", FASTSM2_PBE_MAX_ITERATIONS);
+        }
+        cli_buf pw;
+        int rc = cli_password(&pw, strcmp(cli_passout, "prompt") == 0 ? NULL : cli_passout, "the new key file", 1);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        st = fastsm2_privkey_serialize_encrypted(out, outlen, key, fmt & FASTSM2_KEYFMT_PEM, scheme, (uint32_t)iter,
+                                                 pw.data, pw.len);
+        cli_buf_free(&pw);
+    }
     if (st != FASTSM2_OK)
-        return cli_fail(CLI_EXIT_USAGE, "bad public key %s: %s", cli_is_std(path) ? "stdin" : path,
-                        fastsm2_strerror(st));
+        return cli_fail(CLI_EXIT_USAGE, "cannot encode the private key: %s", fastsm2_strerror(st));
     return CLI_EXIT_OK;
 }
 

@@ -14,23 +14,33 @@ typedef struct {
 } cli_command;
 
 static const cli_command commands[] = {
-    {"keygen", cmd_keygen, "[--out KEY] [--pubout PUB] [--der]",
+    {"keygen", cmd_keygen, "[--out KEY] [--pubout PUB] [--der] [--passout SRC [--pbe S] [--iter N]]",
      "  Generate a key pair. The private key is written as PKCS#8 (PEM, or DER\n"
      "  with --der) to KEY or stdout, mode 0600; with --pubout the public key is\n"
-     "  written as SPKI to PUB.\n"},
-    {"pubkey", cmd_pubkey, "--key KEY [--out PUB] [--der]",
-     "  Write the public key of a private key as SPKI (PEM, or DER with --der).\n"},
-    {"sign", cmd_sign, "--key KEY [--id ID | --id-hex HEX] [--in FILE] [--out SIG] [--raw]",
+     "  written as SPKI to PUB. With --passout the private key is encrypted\n"
+     "  (see PASSWORDS below).\n"},
+    {"pubkey", cmd_pubkey, "(--key KEY | --pub PUB | --cert CERT) [--out PUB] [--der | --text]",
+     "  Write the public key of a private key (or of a public key file or a\n"
+     "  certificate) as SPKI (PEM, or DER with --der), or as text with --text:\n"
+     "  x, y, the SEC1 encodings and Z_A for the default ID.\n"},
+    {"key", cmd_key, "--key KEY [--out OUT] [--der] [--sec1] [--passout SRC [--pbe S] [--iter N]]",
+     "  Read a private key of any form fastsm2 reads (plain or encrypted) and\n"
+     "  write it again: PKCS#8 (or SEC1 with --sec1), PEM (or DER with --der),\n"
+     "  encrypted with --passout. E.g. turn a gmssl key into one for OpenSSL:\n"
+     "  fastsm2 key --key gm.pem --passin pass:X --passout pass:X --pbe sha256-aes256\n"},
+    {"sign", cmd_sign, "--key KEY [--id ID | --id-hex HEX] [--in FILE] [--out SIG] [--raw] [--hex] [--digest]",
      "  Sign FILE (GB/T 32918.2, e = SM3(Z_A || message)). The signature is DER\n"
-     "  (SEQUENCE { r, s }), or 64 bytes r || s with --raw.\n"},
+     "  (SEQUENCE { r, s }), or 64 bytes r || s with --raw; as hex text with\n"
+     "  --hex. With --digest FILE holds e itself (32 bytes or 64 hex digits,\n"
+     "  as 'fastsm2 sm3 --pub PUB' prints it).\n"},
     {"verify", cmd_verify,
-     "--pub PUB [--id ID | --id-hex HEX] [--in FILE] --sig SIG [--raw] [--quiet]",
+     "(--pub PUB | --cert CERT) [--id ID | --id-hex HEX] [--in FILE] --sig SIG [--raw] [--hex] [--digest] [--quiet]",
      "  Verify a signature on FILE. Prints \"Verified OK\" (unless --quiet) and\n"
      "  exits 0 if it is valid; exits 1 if it is not, including a signature file\n"
      "  that is not a well-formed signature (bad DER, wrong raw length, r or s out\n"
      "  of range); exits 2 if PUB, FILE or SIG cannot be read or PUB cannot be\n"
      "  parsed. PUB may also be a private key file.\n"},
-    {"encrypt", cmd_encrypt, "--pub PUB [--in FILE] [--out CT] [--raw [--c1c2c3]]",
+    {"encrypt", cmd_encrypt, "(--pub PUB | --cert CERT) [--in FILE] [--out CT] [--raw [--c1c2c3]]",
      "  Encrypt FILE (GB/T 32918.4). The ciphertext is GM/T 0009 DER by default;\n"
      "  --raw gives 04||x1||y1||C3||C2, and --raw --c1c2c3 the old C1||C2||C3\n"
      "  order (--c1c2c3 without --raw is a usage error: DER has one order).\n"},
@@ -38,9 +48,15 @@ static const cli_command commands[] = {
      "  Decrypt CT. Exits 1, and writes nothing, when the ciphertext does not\n"
      "  decrypt: C3 does not match, C1 is not on the curve, or it is truncated\n"
      "  or malformed. The flags must match those used to encrypt.\n"},
-    {"sm3", cmd_sm3, "[FILE...]",
-     "  Print the SM3 digest of each FILE as sha256sum does: \"<hex>  <name>\".\n"
-     "  No FILE, or \"-\", reads stdin. Exits 2 if a file cannot be read.\n"},
+    {"sm3", cmd_sm3,
+     "[--tag] [--hmac KEY | --hmac-hex HEX | (--pub PUB | --cert CERT) [--id ID] [--z]] [-c|--check] [FILE...]",
+     "  Print the SM3 digest of each FILE as sha256sum does: \"<hex>  <name>\"\n"
+     "  (\"SM3 (<name>) = <hex>\" with --tag). No FILE, or \"-\", reads stdin. Exits\n"
+     "  2 if a file cannot be read. --hmac KEY (the bytes of KEY) or --hmac-hex\n"
+     "  gives HMAC-SM3 (RFC 2104), as openssl dgst -sm3 -hmac. With --pub or\n"
+     "  --cert it prints e = SM3(Z_A || FILE) of GB/T 32918.2 for that key and\n"
+     "  ID, the input of sign/verify --digest; --z prints Z_A alone. -c/--check\n"
+     "  reads such lines from FILE and checks them, exiting 1 on a mismatch.\n"},
     {"speed", cmd_speed, "[--seconds S] [--json] [...]",
      "  Run the benchmark fastsm2-speed (next to this program) with these\n"
      "  arguments.\n"},
@@ -82,11 +98,20 @@ static void usage(void)
     printf("  %-8s %s\n", "version", "[--backends] the version and the arithmetic backend in use (or\n"
            "                        the backends FASTSM2_CPU can force on this CPU)");
     printf("\n"
-           "KEY is a private key: PKCS#8 or SEC1, PEM or DER. PUB is a public key:\n"
-           "SPKI PEM or DER, or a SEC1 point. FILE, CT and SIG default to stdin and\n"
+           "KEY is a private key: PKCS#8 or SEC1, PEM or DER, plain or password-\n"
+           "encrypted (PKCS#8 PBES2, as gmssl and openssl write it). PUB is a public key:\n"
+           "SPKI PEM or DER, or a SEC1 point. CERT is an X.509 certificate (PEM or DER)\n"
+           "whose public key is used; its own signature is NOT checked. FILE, CT and SIG default to stdin and\n"
            "outputs to stdout; \"-\" names them too. Outputs are written whole or not\n"
            "at all. The signer ID defaults to " FASTSM2_DEFAULT_ID "; --id takes the bytes\n"
            "of its argument, --id-hex hex digits (1 to 8191 bytes).\n"
+           "\n"
+           "PASSWORDS: --passin SRC for an encrypted KEY (without it fastsm2 asks on\n"
+           "the terminal), --passout SRC to encrypt a key written; SRC is pass:PASSWORD,\n"
+           "env:VAR, file:PATH, fd:N or stdin (the first line), or prompt (--passout).\n"
+           "--pbe: sm3-sm4 (default; GmSSL's PBKDF2-HMAC-SM3 + SM4-CBC, which OpenSSL 3.0\n"
+           "cannot read), sha256-sm4 or sha256-aes256 (OpenSSL reads both); --iter N\n"
+           "PBKDF2 iterations (default 65536).\n"
            "\n"
            "Exit status: 0 success; 1 a signature that does not verify or a ciphertext\n"
            "that does not decrypt, truncated and malformed ones included (a negative\n"

@@ -8,7 +8,7 @@
  * previous one on another stream), and checks every CUDA call, turning a
  * failure into a FASTSM2_* code and a message (fs2_cuda_error).
  */
-#include <cuda_runtime.h>
+#include "sm2_gpu_compat.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,12 @@
 
 #define FS2G_BLOCK 128
 #define FS2G_STREAMS 3
-#define FS2G_CHUNK ((size_t)1 << 20)
+/* Items per chunk: a build option (FASTSM2_GPU_CHUNK), small in the
+ * emulator's tests so that a small batch spans several chunks. */
+#ifndef FS2G_CHUNK_ITEMS
+#define FS2G_CHUNK_ITEMS (1u << 20)
+#endif
+#define FS2G_CHUNK ((size_t)(FS2G_CHUNK_ITEMS))
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -76,6 +81,9 @@ struct fs2g_sign_params {
     unsigned long long first; /* batch index of the chunk's item 0 */
     unsigned long long n;
     int w, mode;
+#if defined(FS2G_EMU)
+    unsigned long long reject; /* tests: item reject - 1 is rejected (0: none) */
+#endif
 };
 
 static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
@@ -105,6 +113,10 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign
     else
         fs2g_nonce_derive(k, pre, e, p.first + i);
     uint32_t ok = fs2g_sign_item(r, s, e, k, dinv, p.table, p.w, p.mode);
+#if defined(FS2G_EMU)
+    if (p.first + i + 1 == p.reject) /* tests: the CPU re-sign path */
+        ok = 0;
+#endif
     /* ok is public: a rejected nonce is reported and never used */
     if (!ok) {
         for (int j = 0; j < 8; j++)
@@ -209,6 +221,8 @@ extern "C" int fs2_cuda_device_count(void)
     return n;
 }
 
+extern "C" size_t fs2_cuda_chunk_items(void) { return FS2G_CHUNK; }
+
 extern "C" const char *fs2_cuda_name(const fs2_cuda *c) { return c ? c->name : "none"; }
 extern "C" const char *fs2_cuda_error(const fs2_cuda *c) { return c ? c->err : ""; }
 
@@ -238,7 +252,7 @@ static int build_table(fs2_cuda *c, const uint32_t *bases, int nseg)
     CU(cudaMalloc(&dbases, (size_t)nseg * 16 * sizeof(uint32_t)));
     cudaError_t e = cudaMemcpy(dbases, bases, (size_t)nseg * 16 * sizeof(uint32_t), cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
-        fs2g_k_table<<<grid_for(total), FS2G_BLOCK>>>(c->table, dbases, c->w, nent, total);
+        FS2G_LAUNCH(fs2g_k_table, grid_for(total), FS2G_BLOCK, 0, c->table, dbases, c->w, nent, total);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
@@ -389,6 +403,12 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
     p.table = c->table;
     p.w = c->w;
     p.mode = c->ct ? FS2G_MODE_CT : FS2G_MODE_FAST;
+#if defined(FS2G_EMU)
+    /* FS2_GPU_TEST_REJECT=i: item i - 1 comes back rejected, as a nonce
+     * giving r = 0, r + k = n or s = 0 would (emulated builds only) */
+    const char *rej = getenv("FS2_GPU_TEST_REJECT");
+    p.reject = rej ? strtoull(rej, NULL, 10) : 0;
+#endif
     memcpy(p.seed, seed, sizeof(p.seed));
     if (nkeys == 1) {
         memcpy(p.key, keys, sizeof(p.key));
@@ -410,7 +430,7 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
         q.nonces = nonces ? (const unsigned char *)c->buf[3] + 32 * off : NULL;
         q.first = off;
         q.n = m;
-        fs2g_k_sign<<<grid_for(m), FS2G_BLOCK, 0, st>>>(q);
+        FS2G_LAUNCH(fs2g_k_sign, grid_for(m), FS2G_BLOCK, st, q);
     });
     /* wipe the device copies of keys and nonces (the context keeps the
      * buffers) */
@@ -459,7 +479,7 @@ extern "C" int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, 
         q.pubs = pbytes ? (const uint32_t *)c->buf[2] + 16 * off : NULL;
         q.results = (int *)c->buf[3] + off;
         q.n = m;
-        fs2g_k_verify<<<grid_for(m), FS2G_BLOCK, 0, st>>>(q);
+        FS2G_LAUNCH(fs2g_k_verify, grid_for(m), FS2G_BLOCK, st, q);
     });
 }
 
@@ -486,7 +506,7 @@ extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned 
         q.privs = (const unsigned char *)c->buf[2] + 32 * off;
         q.pubs = (unsigned char *)c->buf[1] + 65 * off;
         q.n = m;
-        fs2g_k_keygen<<<grid_for(m), FS2G_BLOCK, 0, st>>>(q);
+        FS2G_LAUNCH(fs2g_k_keygen, grid_for(m), FS2G_BLOCK, st, q);
     });
     CU(cudaMemset(c->buf[2], 0, n * 32)); /* private keys */
     return ret;

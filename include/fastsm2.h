@@ -74,6 +74,12 @@ extern "C" {
 #define FASTSM2_ERR_STATE (-18)         /* call out of order (key exchange) */
 #define FASTSM2_ERR_UNSUPPORTED (-19)   /* feature not built in (e.g. CUDA) */
 #define FASTSM2_ERR_SCALAR (-20)        /* a nonce or scalar out of [1, n-1] */
+#define FASTSM2_ERR_ENCRYPTED_KEY (-21) /* an encrypted key file: give the password */
+#define FASTSM2_ERR_PASSWORD (-22)      /* wrong password, or a corrupted encrypted key */
+#define FASTSM2_ERR_KEY_CIPHER (-23)    /* encrypted with a scheme not read (PBES1, legacy PEM) */
+#define FASTSM2_ERR_CURVE (-24)         /* a key on another curve than sm2p256v1 */
+#define FASTSM2_ERR_CERTIFICATE (-25)   /* a certificate where a key was expected */
+#define FASTSM2_ERR_TOO_LARGE (-26)     /* input larger than any key file or certificate */
 
 /** Name and one-line description of a status code, e.g.
  *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. (Library
@@ -127,6 +133,25 @@ FASTSM2_API void fastsm2_sm3(unsigned char out[32], const void *data, size_t len
  *  output; encryption does.) */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kdf(unsigned char *out, size_t outlen, const void *z, size_t zlen);
 
+/** HMAC-SM3: HMAC (RFC 2104) with SM3 (GB/T 32905 clause 5) as its hash,
+ *  block 64 bytes, output 32 bytes; what `openssl dgst -sm3 -hmac KEY`
+ *  computes. Opaque; holds the key's pads until final (which wipes it). */
+typedef struct {
+    uint64_t opaque[32];
+} fastsm2_hmac_sm3_ctx;
+
+/** GB/T 32905 clause 5 in RFC 2104 HMAC: start a MAC under key (keylen
+ *  bytes, any length; longer than 64 bytes it is hashed first). FASTSM2_OK,
+ *  or FASTSM2_ERR_ARG for a NULL ctx or a NULL key with keylen != 0. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3_init(fastsm2_hmac_sm3_ctx *ctx, const void *key, size_t keylen);
+/** GB/T 32905 clause 5 (HMAC-SM3): absorb len bytes. */
+FASTSM2_API void fastsm2_hmac_sm3_update(fastsm2_hmac_sm3_ctx *ctx, const void *data, size_t len);
+/** GB/T 32905 clause 5 (HMAC-SM3): write the 32-byte MAC and wipe ctx. */
+FASTSM2_API void fastsm2_hmac_sm3_final(unsigned char out[32], fastsm2_hmac_sm3_ctx *ctx);
+/** GB/T 32905 clause 5 (HMAC-SM3, RFC 2104): one-shot MAC of msg under key.
+ *  FASTSM2_OK or FASTSM2_ERR_ARG (out zeroed). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3(unsigned char out[32], const void *key, size_t keylen, const void *msg, size_t msglen);
+
 /* ------------------------------------------------------------------------ */
 /* Keys, GB/T 32918.1-2016 clause 6                                         */
 /* ------------------------------------------------------------------------ */
@@ -139,18 +164,20 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kdf(unsigned char *out, size_t outle
 /** IDs up to this length are kept in the key and their Z_A cached. */
 #define FASTSM2_CACHED_ID_MAX 128
 
-/** A private key d in [1, n-2], its public key, a cached Z_A for one ID
- *  (the default ID unless set) and, from its first signature on, a cached
- *  (1+d)^-1 mod n. Opaque; copy it only while no other thread is using it. */
+/** A private key d in [1, n-2], its public key, Z_A for one ID (the
+ *  default ID unless set) and (1+d)^-1 mod n, all made with the key: no call
+ *  writes to a key it takes as const (one may sit in read-only memory, and
+ *  be shared by threads and copied freely). Opaque. */
 typedef struct {
     uint64_t opaque[48];
 } fastsm2_privkey;
 
-/** A validated public key (on the curve, not infinity) with a cached Z_A for
- *  one ID (the default unless set) and, from its second use on, cached
- *  multiples of P and 2^128 P (2 KB) that halve the doublings of each
- *  verification and encryption. Opaque; copy it only while no other
- *  thread is using it. */
+/** A validated public key (on the curve, not infinity) with Z_A for one ID
+ *  (the default unless set), made with the key, and, once
+ *  fastsm2_pubkey_precompute made them, multiples of P and 2^128 P (2 KB)
+ *  that halve the doublings of each verification and encryption. No call
+ *  writes to a key it takes as const. Opaque; copy it while no thread is
+ *  in fastsm2_pubkey_precompute or fastsm2_pubkey_set_id on it. */
 typedef struct {
     uint64_t opaque[288];
 } fastsm2_pubkey;
@@ -161,8 +188,8 @@ typedef struct {
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_generate(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.1: load d (32 bytes big-endian). FASTSM2_ERR_PRIVATE_KEY
- *  when d = 0 or d >= n-1. Computes P = dG; (1+d)^-1, which only signing
- *  needs, is made by the key's first signature. */
+ *  when d = 0 or d >= n-1. Computes P = dG, (1+d)^-1 (for signing) and Z_A
+ *  of the default ID. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_from_bytes(fastsm2_privkey *key, const unsigned char d[32]);
 
 /** Write d as 32 bytes big-endian (GB/T 32918.1 4.2.7, integer to octet
@@ -182,17 +209,28 @@ FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
  *  FASTSM2_ERR_LENGTH for another length. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
 
+/** Make the key's tables of multiples of P and 2^128 P (about half a
+ *  verification's time), which every later verification (GB/T 32918.2
+ *  clause 7.1 B6) and encryption (GB/T 32918.4 clause 6.1 A4) with this key
+ *  uses: worth it for a key used more than twice. Without them the key
+ *  works as well, a little slower. Safe while other threads verify or
+ *  encrypt with the key (they use the tables once complete); a second call
+ *  does nothing. FASTSM2_OK, or FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_precompute(fastsm2_pubkey *pub);
+
 /** GB/T 32918.1 4.2.9: SEC1 encoding, 65 bytes (04||x||y), or 33 bytes
  *  (02/03||x) when compressed is non-zero. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int compressed);
 
-/** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5). The ID is
- *  1..8191 bytes (FASTSM2_ERR_ID otherwise). */
+/** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5), and make
+ *  that Z_A. The ID is 1..8191 bytes (FASTSM2_ERR_ID otherwise); id NULL is
+ *  FASTSM2_ERR_ARG. Not while other threads use the key. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_set_id(fastsm2_privkey *key, const void *id, size_t idlen);
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, const void *id, size_t idlen);
 
 /** GB/T 32918.2 5.5: Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA).
- *  id NULL means the key's current ID. */
+ *  id NULL (idlen 0) means the key's current ID; id NULL with idlen != 0 is
+ *  FASTSM2_ERR_ARG, as in every call that takes an ID. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen);
 
 /* ------------------------------------------------------------------------ */
@@ -203,15 +241,33 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const
  *  PKCS#8 / RFC 5915): PEM ("PRIVATE KEY", "EC PRIVATE KEY") or DER,
  *  PKCS#8 or SEC1 (RFC 5915), with the curve sm2p256v1 named by the
  *  id-ecPublicKey + sm2p256v1 or the SM2 algorithm OID. Strict DER.
- *  Errors: FASTSM2_ERR_PEM, FASTSM2_ERR_DER, FASTSM2_ERR_KEY_FORMAT,
- *  FASTSM2_ERR_PRIVATE_KEY, FASTSM2_ERR_POINT (an embedded public key that
- *  does not match d). */
+ *  Errors: FASTSM2_ERR_PEM, FASTSM2_ERR_DER, FASTSM2_ERR_KEY_FORMAT (another
+ *  algorithm, or curve parameters given explicitly), FASTSM2_ERR_CURVE
+ *  (another named curve, e.g. P-256), FASTSM2_ERR_PRIVATE_KEY,
+ *  FASTSM2_ERR_POINT (an embedded public key that does not match d),
+ *  FASTSM2_ERR_ENCRYPTED_KEY (an encrypted PKCS#8 key: use
+ *  fastsm2_privkey_parse_encrypted), FASTSM2_ERR_KEY_CIPHER (a legacy
+ *  "Proc-Type: 4,ENCRYPTED" PEM key), FASTSM2_ERR_TOO_LARGE (a PEM body
+ *  over 4 KiB: no key file is that large). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen);
 
 /** Parse a public key file: SPKI in PEM ("PUBLIC KEY") or DER, with the
  *  id-ecPublicKey+sm2p256v1 or SM2 OID; a bare SEC1 point is accepted too.
- *  The point is validated as GB/T 32918.1 clause 6.2 requires. */
+ *  The point is validated as GB/T 32918.1 clause 6.2 requires. An X.509
+ *  certificate is FASTSM2_ERR_CERTIFICATE (read it with
+ *  fastsm2_pubkey_parse_certificate); another curve FASTSM2_ERR_CURVE. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
+
+/** The public key of an X.509 certificate (RFC 5280 4.1, PEM "CERTIFICATE"
+ *  or DER; the first one of a PEM chain): its SubjectPublicKeyInfo, which
+ *  must name sm2p256v1, and whose point is validated as GB/T 32918.1 clause
+ *  6.2 requires. THE CERTIFICATE ITSELF IS NOT VERIFIED: neither its
+ *  signature, nor its validity dates, nor its issuer; it is read as a
+ *  container of a public key, like a key file. FASTSM2_ERR_DER for a
+ *  malformed certificate, FASTSM2_ERR_CURVE / FASTSM2_ERR_KEY_FORMAT for a
+ *  key of another curve or algorithm, FASTSM2_ERR_POINT, FASTSM2_ERR_PEM,
+ *  FASTSM2_ERR_TOO_LARGE (over 64 KiB). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse_certificate(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
 
 #define FASTSM2_KEYFMT_PKCS8 0 /* PKCS#8 PrivateKeyInfo (what openssl genpkey writes) */
 #define FASTSM2_KEYFMT_SEC1 1  /* RFC 5915 ECPrivateKey ("EC PRIVATE KEY") */
@@ -222,6 +278,42 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, co
  *  (DER or PEM). The curve is named id-ecPublicKey + sm2p256v1, as OpenSSL 3
  *  and GmSSL 3 write it. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
+/* Password-based encryption schemes for private key files: RFC 8018 PBES2
+ * with PBKDF2 (5.2) and a CBC cipher, inside PKCS#8 EncryptedPrivateKeyInfo
+ * (RFC 5958 clause 3), PEM label "ENCRYPTED PRIVATE KEY". */
+#define FASTSM2_PBE_SM3_SM4 1       /* PRF hmacWithSM3, SM4-CBC (GB/T 32907): what gmssl sm2keygen writes */
+#define FASTSM2_PBE_SHA256_SM4 2    /* hmacWithSHA256, SM4-CBC: openssl genpkey -sm4-cbc */
+#define FASTSM2_PBE_SHA256_AES256 3 /* hmacWithSHA256, AES-256-CBC: openssl genpkey -aes-256-cbc */
+/** The PBKDF2 iteration count written when the caller gives 0 (GmSSL 3's). */
+#define FASTSM2_PBE_DEFAULT_ITERATIONS 65536
+/** The most iterations a key file may ask for when read (more is
+ *  FASTSM2_ERR_KEY_CIPHER: a file should not make a reader spin for hours). */
+#define FASTSM2_PBE_MAX_ITERATIONS 16777216
+/** Bytes that always hold an encrypted private key, DER or PEM. */
+#define FASTSM2_PRIVKEY_ENCRYPTED_MAX 512
+
+/** Parse a password-encrypted PKCS#8 private key (GB/T 32918.1 clause 6.1
+ *  key; RFC 8018 PBES2 in RFC 5958 EncryptedPrivateKeyInfo), PEM or DER,
+ *  in any of the FASTSM2_PBE_* schemes, whatever its iteration count up to
+ *  FASTSM2_PBE_MAX_ITERATIONS. The password is passlen bytes (no NUL
+ *  needed), as the user typed it. An unencrypted key file is read as
+ *  fastsm2_privkey_parse reads it (the password is then not used).
+ *  Errors: FASTSM2_ERR_PASSWORD (wrong password or a corrupted ciphertext:
+ *  the two cannot be told apart), FASTSM2_ERR_KEY_CIPHER (PBES1, a PRF
+ *  other than hmacWithSM3 / hmacWithSHA256, a cipher other than SM4-CBC /
+ *  AES-256-CBC, a legacy "Proc-Type: 4,ENCRYPTED" PEM key), and those of
+ *  fastsm2_privkey_parse. The derived key and the plaintext are wiped. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_encrypted(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const void *password, size_t passlen);
+
+/** Write a private key (GB/T 32918.1 clause 6.1) as password-encrypted
+ *  PKCS#8: fmt = FASTSM2_KEYFMT_DER or FASTSM2_KEYFMT_PEM; scheme one of
+ *  FASTSM2_PBE_*; iterations 0 for FASTSM2_PBE_DEFAULT_ITERATIONS. Salt
+ *  (16 bytes) and IV come from the library's generator. The inner key is
+ *  PKCS#8 with the curve named in ECPrivateKey too, which GmSSL 3 requires.
+ *  FASTSM2_ERR_ARG (bad fmt or scheme, NULL password with passlen != 0),
+ *  FASTSM2_ERR_BUFFER_TOO_SMALL, FASTSM2_ERR_RANDOM. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize_encrypted(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt, int scheme, uint32_t iterations, const void *password, size_t passlen);
+
 /** Write a public key as SPKI: fmt = FASTSM2_KEYFMT_DER or _PEM; the point
  *  uncompressed (GB/T 32918.1 4.2.9). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int fmt);
@@ -234,7 +326,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out,
 #define FASTSM2_SIG_DER_MAX 72    /* SEQUENCE { INTEGER r, INTEGER s } */
 
 /** GB/T 32918.2 6.1: sign msg: e = SM3(Z_A || msg), then A3-A7 with a fresh
- *  k from the OS CSPRNG. id NULL means the key's ID (cached Z_A); any other
+ *  k from the OS CSPRNG. id NULL (idlen 0) means the key's ID (cached Z_A;
+ *  id NULL with idlen != 0 is FASTSM2_ERR_ARG); any other
  *  ID is hashed unless it equals the cached one. Output raw r || s. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *id, size_t idlen, const void *msg, size_t msglen);
 

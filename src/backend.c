@@ -17,6 +17,8 @@ static const fs2_backend generic = {"generic", &fs2_ec_ops_generic, &fs2_sm3_ops
 static const fs2_backend x86_adx = {"adx", &fs2_ec_ops_adx, &fs2_sm3_ops_bmi2};
 static const fs2_backend x86_avx2 = {"avx2", &fs2_ec_ops_avx2, &fs2_sm3_ops_avx2};
 static const fs2_backend x86_avx512 = {"avx512", &fs2_ec_ops_avx2, &fs2_sm3_ops_avx512};
+/* avx512-ifma: avx512 with the batch slots in eight AVX-512 IFMA lanes */
+static const fs2_backend x86_avx512_ifma = {"avx512-ifma", &fs2_ec_ops_avx512ifma, &fs2_sm3_ops_avx512};
 #endif
 #if defined(__aarch64__)
 /* armv8: the MUL/UMULH field with NEON table scans, portable SM3 with 4
@@ -30,6 +32,7 @@ static const fs2_backend arm_armv8_sm3 = {"armv8-sm3", &fs2_ec_ops_armv8, &fs2_s
 const fs2_backend *const fs2_backends[] = {
     &generic,
 #if defined(__x86_64__)
+    &x86_avx512_ifma,
     &x86_avx512,
     &x86_avx2,
     &x86_adx,

@@ -32,6 +32,12 @@ static const fs2_error_entry fs2_errors[] = {
     FS2_ERR_ENTRY(FASTSM2_ERR_STATE, "call out of order (key exchange)"),
     FS2_ERR_ENTRY(FASTSM2_ERR_UNSUPPORTED, "feature not built in (e.g. CUDA)"),
     FS2_ERR_ENTRY(FASTSM2_ERR_SCALAR, "a nonce or scalar out of [1, n-1]"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ENCRYPTED_KEY, "an encrypted key file: give the password"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_PASSWORD, "wrong password, or a corrupted encrypted key"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_KEY_CIPHER, "encrypted with a scheme not read (PBES1, legacy PEM)"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_CURVE, "a key on another curve than sm2p256v1"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_CERTIFICATE, "a certificate where a key was expected"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_TOO_LARGE, "input larger than any key file or certificate"),
 };
 
 static const fs2_error_entry *fs2_error_find(int status)

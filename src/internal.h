@@ -128,10 +128,6 @@ FS2_HIDDEN void fs2_kdf_stream(fs2_kdf_ctx *k, unsigned char *out, const unsigne
 /* 1 if some byte of t handed out so far was non-zero, else 0 (no branch). */
 FS2_HIDDEN int fs2_kdf_nonzero(const fs2_kdf_ctx *k);
 
-/* fastsm2_encrypt / fastsm2_decrypt with the KDF engine chosen
- * (FS2_KDF_SCALAR or FS2_KDF_LANES), for the benchmark's comparison. */
-FS2_HIDDEN int fs2_encrypt_engine(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags, int engine);
-FS2_HIDDEN int fs2_decrypt_engine(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct, size_t ctlen, int flags, int engine);
 /* fastsm2_encrypt_stream_init with a caller's k (32 bytes; NULL: drawn),
  * for known-answer tests. */
 FS2_HIDDEN int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen, uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags, const unsigned char *k);

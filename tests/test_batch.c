@@ -14,10 +14,10 @@
  *    fastsm2_verify_digest calls;
  *  - bad arguments give FASTSM2_ERR_ARG and zeroed outputs;
  *  - nonces are fresh: the same digest signed twice gives two signatures;
- *  - a fresh public key (whose cached tables are made on its second use,
- *    by one thread while the others go on without them) verified by four
- *    threads at once gives the right answer for every item, and so do the
- *    single verifications and encryptions that follow;
+ *  - a fresh public key (the batch makes tables in a copy of its own)
+ *    verified by four threads at once gives the right answer for every
+ *    item, and so do the single verifications and encryptions that follow,
+ *    also while fastsm2_pubkey_precompute makes the key's own tables;
  *  - the kept helper threads (src/pool.c): a child after fork() signs a
  *    batch on several threads and exits (its exit joins no helper of the
  *    parent's: that would hang, which a time limit turns into a failure);
@@ -35,6 +35,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include "protocol/protocol.h"
 #include "testutil.h"
 
 #define MAXN 200
@@ -288,6 +289,11 @@ static void test_verify_batches(void)
 /* Empty batches and bad arguments                                         */
 /* ---------------------------------------------------------------------- */
 
+static void *precompute_main(void *arg)
+{
+    return (void *)(intptr_t)fastsm2_pubkey_precompute(arg);
+}
+
 static void test_fresh_key_race(void)
 {
     enum { N = 64 };
@@ -299,12 +305,24 @@ static void test_fresh_key_race(void)
     for (int round = 0; round < 16; round++) {
         fastsm2_pubkey fresh;
         CHECK_STATUS(fastsm2_privkey_pubkey(&fresh, &keys[0]), FASTSM2_OK);
+        /* odd rounds: another thread makes the key's tables meanwhile */
+        pthread_t th;
+        if (round & 1)
+            CHECK(pthread_create(&th, NULL, precompute_main, &fresh) == 0);
         memset(res, 0xAA, sizeof res);
         CHECK_STATUS(fastsm2_verify_digest_batch(res, &fresh, 1, d, sg, N, 4), FASTSM2_OK);
         for (int i = 0; i < N; i++)
             CHECK(res[i] == (i != 5));
-        CHECK(fastsm2_verify_digest(&fresh, d, sg) == 1);
-        CHECK(fastsm2_verify_digest(&fresh, d + 5 * 32, sg + 5 * 64) == 0);
+        for (int i = 0; i < 8; i++)
+            CHECK(fastsm2_verify_digest(&fresh, d + 32 * i, sg + 64 * i) == (i != 5));
+        if (round & 1) {
+            void *ret = (void *)1;
+            pthread_join(th, &ret);
+            CHECK(ret == (void *)(intptr_t)FASTSM2_OK);
+            CHECK(fs2_pub_tables(fs2_pub_get(&fresh)) != NULL);
+        } else {
+            CHECK(fs2_pub_tables(fs2_pub_get(&fresh)) == NULL); /* no call made them */
+        }
         /* encryption with the same object, then decryption */
         unsigned char ct[200], pt[16];
         size_t ctlen = sizeof ct, ptlen = sizeof pt;

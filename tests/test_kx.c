@@ -167,6 +167,9 @@ static void test_null_pointers(void)
     CHECK_STATUS(fastsm2_kx_init(NULL, 0, &key, NULL, 0, &pub, NULL, 0), A);
     CHECK_STATUS(fastsm2_kx_init(&c, 0, NULL, NULL, 0, &pub, NULL, 0), A);
     CHECK_STATUS(fastsm2_kx_init(&c, 0, &key, NULL, 0, NULL, NULL, 0), A);
+    /* No ID but a length: an argument error, as set_id(NULL, 5) is. */
+    CHECK_STATUS(fastsm2_kx_init(&c, 0, &key, NULL, 5, &pub, NULL, 0), A);
+    CHECK_STATUS(fastsm2_kx_init(&c, 0, &key, NULL, 0, &pub, NULL, 5), A);
     CHECK_STATUS(fastsm2_kx_init(&c, 0, &key, NULL, 0, &pub, NULL, 0), FASTSM2_OK);
     CHECK_STATUS(fastsm2_kx_start(NULL, R), A);
     CHECK_STATUS(fastsm2_kx_start(&c, NULL), A);

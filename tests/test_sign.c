@@ -237,6 +237,21 @@ static void test_null_pointers(void)
     CHECK_STATUS(fastsm2_verify_digest_status(NULL, e, sig), A);
     CHECK_STATUS(fastsm2_verify_digest_status(&pub, NULL, sig), A);
     CHECK_STATUS(fastsm2_verify_digest_status(&pub, e, NULL), A);
+    /* No ID but a length: an argument error, as set_id(NULL, 5) is, never
+     * a silent fall-back to the key's ID. */
+    memset(s2, 0xAA, 64);
+    CHECK_STATUS(fastsm2_sign(s2, &key, NULL, 5, msg, 3), A);
+    CHECK(fs2t_all_zero(s2, 64));
+    CHECK_STATUS(fastsm2_sign(s2, &key, NULL, 0, msg, 3), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_verify_status(&pub, NULL, 0, msg, 3, s2), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_verify_status(&pub, NULL, 5, msg, 3, s2), A);
+    CHECK(fs2t_vb(fastsm2_verify(&pub, NULL, 16, msg, 3, s2)) == 0);
+    unsigned char z[32];
+    memset(z, 0xAA, 32);
+    CHECK_STATUS(fastsm2_compute_z(z, &pub, NULL, 5), A);
+    CHECK(fs2t_all_zero(z, 32));
+    CHECK_STATUS(fastsm2_privkey_set_id(&key, NULL, 5), A);
+    CHECK_STATUS(fastsm2_pubkey_set_id(&pub, NULL, 5), A);
 
     len = sizeof buf;
     CHECK_STATUS(fastsm2_sig_to_der(NULL, &len, sig), A);

@@ -32,8 +32,6 @@ P256 = {"keygen": "keygen", "sign": "sign", "verify": "verify",
 SAME_RUN = {
     "kdf-1024": ("fastsm2", "kdf-1024-scalar", "scalar KDF"),
     "kdf-4096": ("fastsm2", "kdf-4096-scalar", "scalar KDF"),
-    "encrypt-4096": ("fastsm2", "encrypt-4096-scalar-kdf", "the same with the scalar KDF"),
-    "decrypt-4096": ("fastsm2", "decrypt-4096-scalar-kdf", "the same with the scalar KDF"),
 }
 PEER_NAMES = {"gmsm": "gmsm", "gmssl": "GmSSL"}
 

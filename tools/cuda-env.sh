@@ -9,7 +9,7 @@
 # Order: $CUDACXX, nvcc on PATH, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc,
 # .cuda/ (installing it when missing).
 
-FS2_CUDA_WHEELS="nvidia-cuda-nvcc==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-nvvm==13.0.88 nvidia-cuda-sanitizer-api==13.0.85"
+FS2_CUDA_WHEELS="nvidia-cuda-nvcc==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-nvvm==13.0.88 nvidia-cuda-sanitizer-api==13.0.85 nvidia-cuda-cuobjdump==13.2.51"
 
 fs2_cuda_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 

@@ -22,12 +22,13 @@ from ._batch import GPU_MIN_BATCH, batch_backend, sign_batch, sign_digest_batch,
 from ._errors import (ArgumentError, BadSignatureError, BufferTooSmallError, CiphertextError, ConfirmError,
                       DecryptError, DERError, FastSM2Error, IDError, KDFZeroError, KeyFormatError, LengthError,
                       NoMemoryError, PEMError, PointError, PrivateKeyError, RandomError, ScalarError,
-                      SignatureRangeError, StateError, UnsupportedError, error_for_code)
+                      SignatureRangeError, StateError, UnsupportedError, error_for_code, EncryptedKeyError,
+                      PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError)
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey, sig_from_der, sig_to_der
 from ._kx import KeyExchange, KeyExchangeInitiator, KeyExchangeResponder
 from ._native import ffi as _ffi
 from ._native import lib as _lib
-from ._sm3 import kdf, sm3, sm3_digest
+from ._sm3 import HMACSM3, hmac_sm3, kdf, sm3, sm3_digest
 from ._stream import DecryptStream, EncryptStream, decrypt_file, encrypt_file, sm3_many
 from ._util import DEFAULT_ID
 
@@ -43,6 +44,8 @@ __all__ = [
     "SignatureRangeError", "PrivateKeyError", "PointError", "BadSignatureError", "DecryptError",
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "error_for_code",
+    "EncryptedKeyError", "PasswordError", "KeyCipherError", "CurveError", "CertificateError", "TooLargeError",
+    "hmac_sm3", "HMACSM3",
 ]
 
 

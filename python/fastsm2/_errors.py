@@ -14,7 +14,8 @@ __all__ = [
     "FastSM2Error", "ArgumentError", "BufferTooSmallError", "DERError", "PEMError", "LengthError",
     "SignatureRangeError", "PrivateKeyError", "PointError", "BadSignatureError", "DecryptError",
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
-    "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "error_for_code",
+    "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "EncryptedKeyError", "PasswordError",
+    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "error_for_code",
 ]
 
 
@@ -40,7 +41,9 @@ class FastSM2Error(Exception):
 
 def _make(cname: str, pyname: str, *bases: type, doc: str) -> Type[FastSM2Error]:
     code = int(getattr(lib, cname))
-    cls = type(pyname, (FastSM2Error,) + bases, {"code": code, "name": cname, "__doc__": doc,
+    if not any(issubclass(b, FastSM2Error) for b in bases):
+        bases = (FastSM2Error,) + bases
+    cls = type(pyname, bases, {"code": code, "name": cname, "__doc__": doc,
                                                    "__module__": "fastsm2"})
     return cls
 
@@ -79,11 +82,29 @@ UnsupportedError = _make("FASTSM2_ERR_UNSUPPORTED", "UnsupportedError",
 ScalarError = _make("FASTSM2_ERR_SCALAR", "ScalarError", ValueError,
                     doc="FASTSM2_ERR_SCALAR: a nonce or scalar out of [1, n-1].")
 
+# What a key file turned out to be instead of a plain SM2 key. They derive
+# from KeyFormatError, which these files raised before they had names.
+EncryptedKeyError = _make("FASTSM2_ERR_ENCRYPTED_KEY", "EncryptedKeyError", KeyFormatError,
+                          doc="FASTSM2_ERR_ENCRYPTED_KEY: an encrypted key file; give password=.")
+PasswordError = _make("FASTSM2_ERR_PASSWORD", "PasswordError", ValueError,
+                      doc="FASTSM2_ERR_PASSWORD: wrong password, or a corrupted encrypted key.")
+KeyCipherError = _make("FASTSM2_ERR_KEY_CIPHER", "KeyCipherError", KeyFormatError,
+                       doc="FASTSM2_ERR_KEY_CIPHER: encrypted with a scheme not read (PBES1, legacy PEM "
+                           "Proc-Type: 4,ENCRYPTED, another PRF or cipher).")
+CurveError = _make("FASTSM2_ERR_CURVE", "CurveError", KeyFormatError,
+                   doc="FASTSM2_ERR_CURVE: a key on another curve than sm2p256v1 (e.g. P-256).")
+CertificateError = _make("FASTSM2_ERR_CERTIFICATE", "CertificateError", KeyFormatError,
+                         doc="FASTSM2_ERR_CERTIFICATE: a certificate where a key was expected "
+                             "(use PublicKey.from_certificate).")
+TooLargeError = _make("FASTSM2_ERR_TOO_LARGE", "TooLargeError", KeyFormatError,
+                      doc="FASTSM2_ERR_TOO_LARGE: larger than any key file or certificate.")
+
 _BY_CODE: Dict[int, Type[FastSM2Error]] = {
     c.code: c for c in (ArgumentError, BufferTooSmallError, DERError, PEMError, LengthError, SignatureRangeError,
                         PrivateKeyError, PointError, BadSignatureError, DecryptError, CiphertextError, IDError,
                         RandomError, KeyFormatError, KDFZeroError, NoMemoryError, ConfirmError, StateError,
-                        UnsupportedError, ScalarError)
+                        UnsupportedError, ScalarError, EncryptedKeyError, PasswordError, KeyCipherError, CurveError,
+                        CertificateError, TooLargeError)
 }
 
 

@@ -11,6 +11,33 @@ __all__ = ["PrivateKey", "PublicKey", "DEFAULT_ID", "sig_to_der", "sig_from_der"
 
 _OK = 1
 _FMT = {"pkcs8": lib.FASTSM2_KEYFMT_PKCS8, "sec1": lib.FASTSM2_KEYFMT_SEC1}
+#: Password-based encryption schemes for to_pem/to_der(password=...).
+_PBE = {"sm3-sm4": lib.FASTSM2_PBE_SM3_SM4, "sha256-sm4": lib.FASTSM2_PBE_SHA256_SM4,
+        "sha256-aes256": lib.FASTSM2_PBE_SHA256_AES256}
+
+
+def _password(password: Union[BytesLike, str]) -> bytes:
+    if isinstance(password, str):
+        return password.encode("utf-8")
+    return as_bytes(password, "password")
+
+
+def _serialize_encrypted(key, fmt: int, password, scheme: str, iterations: int) -> bytes:
+    if scheme not in _PBE:
+        raise ValueError("scheme must be one of %s" % ", ".join(sorted(_PBE)))
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or not 0 <= iterations <= (1 << 24):
+        raise ValueError("iterations must be an int from 0 (the default, 65536) to 2**24")
+    pw = ffi.new("unsigned char[]", _password(password) or b"\0")
+    pwlen = len(_password(password))
+    out = ffi.new("unsigned char[]", 1024)
+    outlen = ffi.new("size_t *", 1024)
+    try:
+        ret = lib.fastsm2_privkey_serialize_encrypted(out, outlen, key, fmt, _PBE[scheme], iterations, pw, pwlen)
+        if ret != _OK:
+            raise_for(ret)
+        return ffi.buffer(out, outlen[0])[:]
+    finally:
+        ffi.memmove(pw, b"\0" * len(pw), len(pw))
 
 #: Order n of the base point of sm2p256v1 (GB/T 32918.5).
 CURVE_ORDER = 0xFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123
@@ -94,11 +121,36 @@ class PublicKey:
     # -- import ---------------------------------------------------------------
     @classmethod
     def from_bytes(cls, data: BytesLike) -> "PublicKey":
-        """A SEC1 point: 04 || x || y (65 bytes) or 02/03 || x (33 bytes).
+        """A SEC1 point: 04 || x || y (65 bytes) or 02/03 || x (33 bytes), or
+        the bare 64 bytes x || y that the gmssl package (gmssl-python) uses.
         Raises PointError or LengthError."""
         b = as_bytes(data, "point")
+        if len(b) == 64:
+            b = b"\x04" + b
         self = cls._new()
         ret = lib.fastsm2_pubkey_from_bytes(self._p, b, len(b))
+        if ret != _OK:
+            raise_for(ret)
+        return self
+
+    @classmethod
+    def from_hex(cls, data: str) -> "PublicKey":
+        """A point as hex: 130 digits 04 || x || y, 66 digits 02/03 || x, or
+        128 digits x || y (the public_key string of gmssl's CryptSM2)."""
+        if not isinstance(data, str):
+            raise TypeError("public key hex must be str, not %s" % type(data).__name__)
+        return cls.from_bytes(bytes.fromhex(data))
+
+    @classmethod
+    def from_certificate(cls, data: Union[BytesLike, str]) -> "PublicKey":
+        """The public key of an X.509 certificate (PEM or DER; the first of
+        a PEM chain). Its SubjectPublicKeyInfo must be an SM2 key; THE
+        CERTIFICATE ITSELF IS NOT VERIFIED (its signature, dates and issuer
+        are not checked). Raises DERError, PEMError, CurveError,
+        KeyFormatError or PointError."""
+        b = as_text_or_bytes(data, "certificate")
+        self = cls._new()
+        ret = lib.fastsm2_pubkey_parse_certificate(self._p, b, len(b))
         if ret != _OK:
             raise_for(ret)
         return self
@@ -145,6 +197,11 @@ class PublicKey:
         if ret != _OK:
             raise_for(ret)
         return ffi.buffer(out, outlen[0])[:]
+
+    def to_hex(self, compressed: bool = False) -> str:
+        """The SEC1 encoding as lowercase hex (130 or 66 digits). gmssl's
+        CryptSM2 takes the 128 digits after the leading "04"."""
+        return self.to_bytes(compressed).hex()
 
     def to_pem(self) -> bytes:
         """SPKI "PUBLIC KEY" PEM (ASCII bytes)."""
@@ -373,32 +430,49 @@ class PrivateKey:
         return cls.from_bytes(bytes.fromhex(d))
 
     @classmethod
-    def load(cls, data: Union[BytesLike, str]) -> "PrivateKey":
-        """A private key file: PEM or DER, PKCS#8 or SEC1 (RFC 5915)."""
+    def load(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+        """A private key file: PEM or DER, PKCS#8 or SEC1 (RFC 5915), or
+        password-encrypted PKCS#8 (PBES2, as ``gmssl sm2keygen`` and
+        ``openssl genpkey -sm4-cbc`` / ``-aes-256-cbc`` write it) with
+        password= (str, encoded as UTF-8, or bytes). Raises EncryptedKeyError
+        for an encrypted file without a password, PasswordError for a wrong
+        one, KeyCipherError, CurveError, ... (all KeyFormatError or
+        ValueError)."""
         b = as_text_or_bytes(data, "private key")
         self = cls._new()
-        ret = lib.fastsm2_privkey_parse(self._k, b, len(b))
+        if password is None:
+            ret = lib.fastsm2_privkey_parse(self._k, b, len(b))
+        else:
+            pwb = _password(password)
+            pw = ffi.new("unsigned char[]", pwb or b"\0")
+            try:
+                ret = lib.fastsm2_privkey_parse_encrypted(self._k, b, len(b), pw, len(pwb))
+            finally:
+                ffi.memmove(pw, b"\0" * len(pw), len(pw))
         if ret != _OK:
             raise_for(ret)
         return self
 
     @classmethod
-    def from_pem(cls, data: Union[BytesLike, str]) -> "PrivateKey":
-        """A PEM "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1), e.g. from
-        ``openssl genpkey -algorithm SM2``. Raises PEMError, DERError,
-        KeyFormatError, PrivateKeyError or PointError."""
+    def from_pem(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+        """A PEM "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1) or, with
+        password=, "ENCRYPTED PRIVATE KEY", e.g. from ``openssl genpkey
+        -algorithm SM2``. Raises PEMError, DERError, KeyFormatError (and its
+        subclasses EncryptedKeyError, CurveError, ...), PasswordError,
+        PrivateKeyError or PointError."""
         b = as_text_or_bytes(data, "private key")
         if not b.lstrip().startswith(b"-----BEGIN"):
             raise_for(lib.FASTSM2_ERR_PEM)
-        return cls.load(b)
+        return cls.load(b, password)
 
     @classmethod
-    def from_der(cls, data: BytesLike) -> "PrivateKey":
-        """A DER PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey."""
+    def from_der(cls, data: BytesLike, password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+        """A DER PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey, or with password=
+        an EncryptedPrivateKeyInfo."""
         b = as_bytes(data, "private key")
         if b.lstrip().startswith(b"-----BEGIN"):
             raise_for(lib.FASTSM2_ERR_DER)
-        return cls.load(b)
+        return cls.load(b, password)
 
     # -- export ---------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -417,13 +491,27 @@ class PrivateKey:
         """d as 64 lowercase hex digits (gmssl's form)."""
         return self.to_bytes().hex()
 
-    def to_pem(self, format: str = "pkcs8") -> bytes:
+    def to_pem(self, format: str = "pkcs8", password: Optional[Union[BytesLike, str]] = None,
+               scheme: str = "sm3-sm4", iterations: int = 0) -> bytes:
         """PEM: "PRIVATE KEY" (format="pkcs8", as openssl genpkey writes) or
-        "EC PRIVATE KEY" (format="sec1")."""
+        "EC PRIVATE KEY" (format="sec1"); with password=, "ENCRYPTED PRIVATE
+        KEY" (PKCS#8 PBES2) in scheme "sm3-sm4" (GmSSL's: PBKDF2-HMAC-SM3 +
+        SM4-CBC, which gmssl reads and OpenSSL 3.0 does not), "sha256-sm4" or
+        "sha256-aes256" (OpenSSL reads these); iterations 0 = 65536."""
+        if password is not None:
+            if format != "pkcs8":
+                raise ValueError("an encrypted key is PKCS#8: format must be 'pkcs8'")
+            return _serialize_encrypted(self._k, lib.FASTSM2_KEYFMT_PEM, password, scheme, iterations).rstrip(b"\0")
         return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_PEM).rstrip(b"\0")
 
-    def to_der(self, format: str = "pkcs8") -> bytes:
-        """DER PKCS#8 (format="pkcs8") or SEC1 (format="sec1")."""
+    def to_der(self, format: str = "pkcs8", password: Optional[Union[BytesLike, str]] = None,
+               scheme: str = "sm3-sm4", iterations: int = 0) -> bytes:
+        """DER PKCS#8 (format="pkcs8") or SEC1 (format="sec1"); with
+        password=, an EncryptedPrivateKeyInfo (see to_pem)."""
+        if password is not None:
+            if format != "pkcs8":
+                raise ValueError("an encrypted key is PKCS#8: format must be 'pkcs8'")
+            return _serialize_encrypted(self._k, lib.FASTSM2_KEYFMT_DER, password, scheme, iterations)
         return _serialize(lib.fastsm2_privkey_serialize, self._k, self._fmt(format) | lib.FASTSM2_KEYFMT_DER)
 
     @staticmethod

@@ -85,15 +85,23 @@ typedef struct fs2_ec_ops {
                              const uint64_t k[4]);
     /* r = kG and q = a^-1 2^256 mod n (a canonical in [1, n - 1]; as
      * fs2_sc_inv_mont), the field inversion that makes r affine and the
-     * scalar one interleaved: a key's first signature, which needs
-     * (1 + d)^-1. Constant time in k and a. */
+     * scalar one interleaved: making a private key, P = dG and the
+     * (1 + d)^-1 signing needs. Constant time in k and a. */
     void (*mul_base_and_sc_inv)(fs2_affine *r, const uint64_t k[4], uint64_t q[4], const uint64_t a[4]);
+    /* ok[i] = mul_public_cmp_x_var(s[i], t[i], p[i], tab[i], v[i]) for
+     * i < n <= FS2_CMP_X_BATCH_MAX, several at a time. Variable time. */
+    void (*mul_public_cmp_x_batch_var)(int *ok, const uint64_t (*s)[4], const uint64_t (*t)[4],
+                                       const fs2_affine *const *p, const fs2_pubtab *const *tab,
+                                       const uint64_t (*v)[4], size_t n);
 } fs2_ec_ops;
+
+/* The most verifications one mul_public_cmp_x_batch_var call takes. */
+#define FS2_CMP_X_BATCH_MAX 8
 
 /* The builds of src/ec/ec_backend.c (src/ec/variants.txt). */
 FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_generic;
 #if defined(__x86_64__)
-FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_adx, fs2_ec_ops_avx2;
+FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_adx, fs2_ec_ops_avx2, fs2_ec_ops_avx512ifma;
 #endif
 #if defined(__aarch64__)
 FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_armv8;

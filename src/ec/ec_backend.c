@@ -7,6 +7,8 @@
  *   FS2_FIELD    the field (field/field.h): generic, x86 or aarch64;
  *   FS2_EC_AVX2  1 for the x86 build whose every function is compiled for
  *                AVX2 (its table scans in 32-byte vectors; select_impl.h);
+ *   FS2_EC_IFMA  1 for the AVX2 build whose batch slots run eight lanes of
+ *                AVX-512 IFMA (src/ec/ifma/ec_ifma.h): avx512ifma;
  * and each build exports one table, fs2_ec_ops_<name>, with <name> the
  * backend's: generic, adx (x86 field), avx2 (x86 field, AVX2) or armv8
  * (AArch64 field, NEON table scans). A build for another architecture
@@ -39,6 +41,9 @@
 #endif
 
 #include "field/field.h"
+#if FS2_EC_IFMA
+#include "ec/ifma/ec_ifma.h"
+#endif
 
 #if FS2_FIELD_HERE
 
@@ -46,6 +51,10 @@
 #define FS2_EC_OPS fs2_ec_ops_generic
 #define FS2_EC_NAME "generic"
 #define FS2_EC_NEEDS 0
+#elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2 && FS2_EC_IFMA
+#define FS2_EC_OPS fs2_ec_ops_avx512ifma
+#define FS2_EC_NAME "avx512ifma"
+#define FS2_EC_NEEDS (FS2_FIELD_CPU_NEEDS | FS2_CPU_X86_AVX2 | FS2_CPU_X86_AVX512 | FS2_CPU_X86_IFMA)
 #elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2
 #define FS2_EC_OPS fs2_ec_ops_avx2
 #define FS2_EC_NAME "avx2"
@@ -129,8 +138,29 @@ static void ec_mul_base_batch(fs2_affine *r, const uint64_t (*k)[4], size_t n)
     uint64_t inf[FS2_MUL_BASE_BATCH_MAX];
     if (n == 0 || n > FS2_MUL_BASE_BATCH_MAX)
         return;
+#if FS2_EC_IFMA
+    /* eight at a time in the IFMA lanes, on fs2_ecmult_gen's digits */
+    for (size_t b = 0; b < n; b += FS2_IFMA_LANES) {
+        uint8_t dig[37][FS2_IFMA_LANES] = {{0}}, neg[37][FS2_IFMA_LANES] = {{0}};
+        size_t m = n - b < FS2_IFMA_LANES ? n - b : FS2_IFMA_LANES;
+        for (size_t l = 0; l < m; l++) {
+            unsigned carry = 0;
+            for (unsigned w = 0; w < 37; w++) {
+                unsigned ng, c;
+                dig[w][l] = (uint8_t)fs2_recode_step(fs2_scalar_bits(k[b + l], 7 * w, 7) + carry, 7, &ng, &c);
+                neg[w][l] = (uint8_t)ng;
+                carry = c;
+            }
+        }
+        fs2_ifma_gen((uint64_t(*)[12])(void *)&j[b], (const uint8_t(*)[FS2_IFMA_LANES])dig,
+                     (const uint8_t(*)[FS2_IFMA_LANES])neg, m);
+        fs2_wipe(dig, sizeof dig);
+        fs2_wipe(neg, sizeof neg);
+    }
+#else
     for (size_t i = 0; i < n; i++)
         fs2_ecmult_gen(&j[i], k[i]);
+#endif
     fs2_gej_to_ge_many(g, inf, j, acc, n);
     for (size_t i = 0; i < n; i++)
         affine_from_ge(&r[i], &g[i], inf[i]);
@@ -187,6 +217,66 @@ static int ec_mul_public_cmp_x_var(const uint64_t s[4], const uint64_t t[4], con
     return fs2_ecmult_cmp_x_var(s, t, &g, tab ? (const fs2_ge(*)[16])tab->xy : NULL, v);
 }
 
+#if FS2_EC_IFMA
+_Static_assert(sizeof(fs2_gej) == 12 * sizeof(uint64_t), "fs2_gej is three 4-limb elements");
+
+/* Eight verifications at a time in the IFMA lanes (fs2_ifma_sum_var): s in
+ * fs2_ecmult_gen's signed 7-bit digits over the base-point tables, t in
+ * the two 128-bit streams of signed 5-bit digits over the key's tables; a
+ * lane without its key's tables, or one that met an exceptional addition,
+ * goes through ec_mul_public_cmp_x_var. */
+static void ec_mul_public_cmp_x_batch_var(int *ok, const uint64_t (*s)[4], const uint64_t (*t)[4],
+                                          const fs2_affine *const *p, const fs2_pubtab *const *tab,
+                                          const uint64_t (*v)[4], size_t n)
+{
+    uint8_t sd[37][FS2_IFMA_LANES] = {{0}}, sn[37][FS2_IFMA_LANES] = {{0}};
+    uint8_t td[2][26][FS2_IFMA_LANES] = {{{0}}}, tn[2][26][FS2_IFMA_LANES] = {{{0}}};
+    const fs2_pubtab *lt[FS2_IFMA_LANES];
+    size_t lane_of[FS2_IFMA_LANES], m = 0;
+    uint64_t xz[FS2_IFMA_LANES][8];
+    for (size_t i = 0; i < n && i < FS2_CMP_X_BATCH_MAX; i++) {
+        if (!tab[i]) {
+            ok[i] = ec_mul_public_cmp_x_var(s[i], t[i], p[i], NULL, v[i]);
+            continue;
+        }
+        unsigned carry = 0, ng, c;
+        for (unsigned w = 0; w < 37; w++) {
+            sd[w][m] = (uint8_t)fs2_recode_step(fs2_scalar_bits(s[i], 7 * w, 7) + carry, 7, &ng, &c);
+            sn[w][m] = (uint8_t)ng;
+            carry = c;
+        }
+        for (int h = 0; h < 2; h++) {
+            const uint64_t part[4] = {t[i][2 * h], t[i][2 * h + 1], 0, 0};
+            carry = 0;
+            for (unsigned w = 0; w < 26; w++) {
+                td[h][w][m] = (uint8_t)fs2_recode_step(fs2_scalar_bits(part, 5 * w, 5) + carry, 5, &ng, &c);
+                tn[h][w][m] = (uint8_t)ng;
+                carry = c;
+            }
+        }
+        lt[m] = tab[i];
+        lane_of[m++] = i;
+    }
+    if (m == 0)
+        return;
+    unsigned exc = fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])sd, (const uint8_t(*)[FS2_IFMA_LANES])sn,
+                                    (const uint8_t(*)[26][FS2_IFMA_LANES])td,
+                                    (const uint8_t(*)[26][FS2_IFMA_LANES])tn, lt, m);
+    for (size_t l = 0; l < m; l++) {
+        size_t i = lane_of[l];
+        if (exc >> l & 1) {
+            ok[i] = ec_mul_public_cmp_x_var(s[i], t[i], p[i], tab[i], v[i]);
+            continue;
+        }
+        fs2_gej acc;
+        memcpy(acc.x.v, xz[l], 32);
+        memcpy(acc.z.v, xz[l] + 4, 32);
+        memset(acc.y.v, 0, 32);
+        ok[i] = fs2_gej_x_mod_n_is_var(&acc, v[i]);
+    }
+}
+#endif
+
 /* Q = P + [x]R in variable time (x, P and R are public), kept Jacobian for
  * the table of the constant-time [t]Q, so the one inversion is U's. Q =
  * infinity (public) gives U = infinity. */
@@ -235,6 +325,9 @@ const fs2_ec_ops FS2_EC_OPS = {
     .mul_base_batch = ec_mul_base_batch,
     .mul_base_and_mul = ec_mul_base_and_mul,
     .mul_base_and_sc_inv = ec_mul_base_and_sc_inv,
+#if FS2_EC_IFMA
+    .mul_public_cmp_x_batch_var = ec_mul_public_cmp_x_batch_var,
+#endif
 };
 
 #endif /* FS2_FIELD_HERE */

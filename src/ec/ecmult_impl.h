@@ -223,8 +223,9 @@ static int fs2_wnaf_var(int out[258], const uint64_t k[4], int w)
  * t = t0 + 2^128 t1, and the four wNAF streams over G, 2^128 G (fixed
  * tables), P and 2^128 P share 128 doublings instead of 256, all with
  * mixed additions. tab NULL: two 256-bit streams, the odd multiples of P
- * made here in Jacobian form. s NULL: no G stream (acc = t*P, as many
- * doublings as t has bits). */
+ * made here, affine (fs2_gej_odd_multiples8_var: one inversion, then mixed
+ * additions, 8M + 3S, instead of Jacobian ones, 12M + 4S). s NULL: no G
+ * stream (acc = t*P, as many doublings as t has bits). */
 static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const uint64_t t[4], const fs2_ge *p,
                                const fs2_ge (*tab)[16])
 {
@@ -232,8 +233,8 @@ static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const u
     const uint64_t *s = s_in ? s_in : zero;
     int ws[2][258], wt[2][258], len = 0, streams = tab ? 2 : 1;
     const fs2_table_point *gtab[2] = {fs2_g_odd, fs2_g128_odd};
-    fs2_gej ptab[8], acc, p2;
-    fs2_ge g;
+    fs2_gej acc;
+    fs2_ge g, ptab[8];
 
     for (int c = 0; c < streams; c++) {
         uint64_t sh[4] = {s[0], s[1], s[2], s[3]}, th[4] = {t[0], t[1], t[2], t[3]};
@@ -245,11 +246,9 @@ static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const u
         len = ls > len ? ls : len;
         len = lt > len ? lt : len;
     }
-    if (!tab) { /* ptab[j] = (2 j + 1) P */
-        fs2_gej_set_ge(&ptab[0], p);
-        fs2_gej_double(&p2, &ptab[0]);
-        for (int j = 1; j < 8; j++)
-            fs2_gej_add_var(&ptab[j], &ptab[j - 1], &p2);
+    if (!tab) { /* ptab[j] = (2 j + 1) P, affine: mixed additions below */
+        fs2_gej_set_ge(&acc, p);
+        fs2_gej_odd_multiples8_var(ptab, &acc);
     }
 
     fs2_gej_set_infinity(&acc);
@@ -267,37 +266,29 @@ static void fs2_ecmult_sum_var(fs2_gej *acc_out, const uint64_t s_in[4], const u
                 fs2_gej_add_ge_var(&acc, &acc, &g);
             }
             d = wt[c][i];
-            if (d && tab) {
-                g = tab[c][(d > 0 ? d : -d) - 1];
+            if (d) {
+                g = tab ? tab[c][(d > 0 ? d : -d) - 1] : ptab[(d > 0 ? d : -d) / 2];
                 if (d < 0)
                     fs2_fe_neg(&g.y, &g.y);
                 fs2_gej_add_ge_var(&acc, &acc, &g);
-            } else if (d) {
-                fs2_gej q = ptab[(d > 0 ? d : -d) / 2];
-                if (d < 0)
-                    fs2_fe_neg(&q.y, &q.y);
-                fs2_gej_add_var(&acc, &acc, &q);
             }
         }
     }
     *acc_out = acc;
 }
 
-/* 1 iff sG + tP (fs2_ecmult_sum_var) is finite and its x mod n equals v. */
-static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
-                                 const uint64_t v[4])
+/* 1 iff the Jacobian acc is finite and its x mod n equals v (public). */
+static int fs2_gej_x_mod_n_is_var(const fs2_gej *acc, const uint64_t v[4])
 {
-    fs2_gej acc;
-    fs2_ecmult_sum_var(&acc, s, t, p, tab);
-    if (fs2_gej_is_infinity_var(&acc))
+    if (fs2_gej_is_infinity_var(acc))
         return 0;
     /* x1 = X / Z^2; x1 mod n == v  <=>  X == v Z^2, or X == (v + n) Z^2 when
      * v + n < p (x1 in [n, p)). */
     fs2_fe z2, cand, vx;
-    fs2_fe_sqr(&z2, &acc.z);
+    fs2_fe_sqr(&z2, &acc->z);
     fs2_fe_from_int(&vx, v);
     fs2_fe_mul(&cand, &vx, &z2);
-    if (fs2_fe_eq_mask(&cand, &acc.x))
+    if (fs2_fe_eq_mask(&cand, &acc->x))
         return 1;
     uint64_t vn[4], c = 0;
     for (int i = 0; i < 4; i++)
@@ -306,7 +297,16 @@ static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const 
         return 0;
     fs2_fe_from_int(&vx, vn);
     fs2_fe_mul(&cand, &vx, &z2);
-    return fs2_fe_eq_mask(&cand, &acc.x) != 0;
+    return fs2_fe_eq_mask(&cand, &acc->x) != 0;
+}
+
+/* 1 iff sG + tP (fs2_ecmult_sum_var) is finite and its x mod n equals v. */
+static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
+                                 const uint64_t v[4])
+{
+    fs2_gej acc;
+    fs2_ecmult_sum_var(&acc, s, t, p, tab);
+    return fs2_gej_x_mod_n_is_var(&acc, v);
 }
 
 #endif

@@ -302,6 +302,35 @@ static inline void fs2_gej_multiples16_var(fs2_ge r[16], const fs2_gej *a)
     }
 }
 
+/* r[j] = (2 j + 1) a for j < 8, affine, for a PUBLIC Jacobian point a of
+ * order n (the odd multiples a wNAF of width 5 adds), as
+ * fs2_gej_multiples16_var: 2a by a doubling that keeps a rescaled to its
+ * Z, then 3a..15a by co-Z additions of that 2a (rescaled along: 2a is
+ * never +-(2j - 1) a), one variable-time inversion, the Z ratios walked
+ * down. */
+static inline void fs2_gej_odd_multiples8_var(fs2_ge r[8], const fs2_gej *a)
+{
+    fs2_ge d2;
+    fs2_gej d;
+    fs2_fe zr[8], z, zi, zi2, t;
+    fs2_gej_double_impl(&d, &r[0], a);
+    d2.x = d.x, d2.y = d.y;
+    z = d.z;
+    for (int j = 1; j < 8; j++) {
+        fs2_coz_add(&r[j], &d2, &r[j - 1], &zr[j]);
+        fs2_fe_mul(&z, &z, &zr[j]);
+    }
+    fs2_fe_inv_var(&zi, &z);
+    for (int j = 7; j >= 0; j--) { /* zi = 1 / Z_j */
+        fs2_fe_sqr(&zi2, &zi);
+        fs2_fe_mul(&r[j].x, &r[j].x, &zi2);
+        fs2_fe_mul(&t, &zi2, &zi);
+        fs2_fe_mul(&r[j].y, &r[j].y, &t);
+        if (j > 0)
+            fs2_fe_mul(&zi, &zi, &zr[j]);
+    }
+}
+
 /* r = the sum t of an incomplete addition a + b, or, where its H was 0
  * (hz), 2a if R was 0 too (a = b) and infinity if not (a = -b). r may be
  * a. */

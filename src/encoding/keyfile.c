@@ -20,6 +20,8 @@
  *
  * The key objects are made and read only through the public key API.
  */
+#include "keyfile.h"
+
 #include "der.h"
 #include "pem.h"
 
@@ -28,7 +30,7 @@ static const unsigned char oid_ec_public_key[] = {0x2A, 0x86, 0x48, 0xCE, 0x3D, 
 /* 1.2.156.10197.1.301 sm2p256v1 (GM/T 0006) */
 static const unsigned char oid_sm2p256v1[] = {0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
 
-#define PRIV_DER_MAX 160 /* PKCS#8 of an SM2 key is 138 bytes, SEC1 121 */
+#define PRIV_DER_MAX FS2_PRIV_DER_MAX
 #define PUB_DER_MAX 96   /* SPKI is 91 bytes */
 #define PEM_DER_MAX 4096 /* a PEM body larger than this is no SM2 key */
 
@@ -52,7 +54,7 @@ static int parse_algid(fs2_der_in *in)
         if (!fs2_der_get_oid(&alg, &par))
             return FASTSM2_ERR_DER;
         if (!fs2_der_body_is(&par, oid_sm2p256v1, sizeof oid_sm2p256v1))
-            return FASTSM2_ERR_KEY_FORMAT;
+            return FASTSM2_ERR_CURVE; /* P-256, secp256k1, ... */
     } else if (fs2_der_body_is(&oid, oid_sm2p256v1, sizeof oid_sm2p256v1)) {
         if (fs2_der_peek_tag(&alg) == (int)FS2_DER_NULL) {
             if (!fs2_der_get_null(&alg))
@@ -61,7 +63,7 @@ static int parse_algid(fs2_der_in *in)
             if (!fs2_der_get_oid(&alg, &par))
                 return FASTSM2_ERR_DER;
             if (!fs2_der_body_is(&par, oid_sm2p256v1, sizeof oid_sm2p256v1))
-                return FASTSM2_ERR_KEY_FORMAT;
+                return FASTSM2_ERR_CURVE;
         } else if (!fs2_der_at_end(&alg)) {
             return FASTSM2_ERR_KEY_FORMAT;
         }
@@ -69,6 +71,31 @@ static int parse_algid(fs2_der_in *in)
         return FASTSM2_ERR_KEY_FORMAT; /* RSA, DSA, Ed25519, ... */
     }
     return fs2_der_at_end(&alg) ? FASTSM2_OK : FASTSM2_ERR_DER;
+}
+
+int fs2_keyfile_pkcs8_algid_status(const unsigned char *der, size_t derlen)
+{
+    fs2_der_in in, seq, algid, octets, inner, ecpk, el;
+    unsigned char ver;
+    unsigned tag;
+
+    /* The shape first: SEQUENCE { INTEGER, SEQUENCE, OCTET STRING {
+     * SEQUENCE { INTEGER, OCTET STRING, ... } }, ... }, every length
+     * consistent; only then what the AlgorithmIdentifier names. */
+    fs2_der_init(&in, der, derlen);
+    if (!fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) || !fs2_der_at_end(&in) || !fs2_der_get_uint(&seq, &ver, 1))
+        return FASTSM2_ERR_DER;
+    algid = seq;
+    if (!fs2_der_get(&seq, FS2_DER_SEQUENCE, &el) || !fs2_der_get(&seq, FS2_DER_OCTET_STRING, &octets))
+        return FASTSM2_ERR_DER;
+    while (!fs2_der_at_end(&seq))
+        if (!fs2_der_get_any(&seq, &tag, &el))
+            return FASTSM2_ERR_DER;
+    fs2_der_init(&in, octets.p, octets.n);
+    if (!fs2_der_get(&in, FS2_DER_SEQUENCE, &inner) || !fs2_der_at_end(&in) || !fs2_der_get_uint(&inner, &ver, 1) ||
+        !fs2_der_get(&inner, FS2_DER_OCTET_STRING, &ecpk))
+        return FASTSM2_ERR_DER;
+    return parse_algid(&algid);
 }
 
 /* Compare an embedded SEC1 public key with the one computed from d. */
@@ -140,7 +167,7 @@ static int parse_ecprivatekey(fastsm2_privkey *key, fs2_der_in *body, const fs2_
         if (!fs2_der_get_oid(&tagged, &oid) || !fs2_der_at_end(&tagged))
             return FASTSM2_ERR_DER;
         if (!fs2_der_body_is(&oid, oid_sm2p256v1, sizeof oid_sm2p256v1))
-            return FASTSM2_ERR_KEY_FORMAT;
+            return FASTSM2_ERR_CURVE;
     }
     if (fs2_der_peek_tag(body) == (int)FS2_DER_CTX1_CONS) {
         if (!fs2_der_get(body, FS2_DER_CTX1_CONS, &tagged) || !fs2_der_get_bits(&tagged, &pt) ||
@@ -162,7 +189,7 @@ static int parse_ecprivatekey(fastsm2_privkey *key, fs2_der_in *body, const fs2_
  *   publicKey [1] IMPLICIT BIT STRING OPTIONAL -- version 1 only }
  * or a bare ECPrivateKey. `in` holds the whole DER.
  */
-static int parse_private_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen)
+int fs2_keyfile_parse_private_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen)
 {
     fs2_der_in in, seq, octets, inner, attrs, pub, save;
     unsigned char ver;
@@ -173,7 +200,7 @@ static int parse_private_der(fastsm2_privkey *key, const unsigned char *der, siz
         return FASTSM2_ERR_DER;
     save = seq;
     if (fs2_der_peek_tag(&seq) == (int)FS2_DER_SEQUENCE)
-        return FASTSM2_ERR_KEY_FORMAT; /* EncryptedPrivateKeyInfo (RFC 5208 6) */
+        return FASTSM2_ERR_ENCRYPTED_KEY; /* EncryptedPrivateKeyInfo (RFC 5958 3) */
     if (!fs2_der_get_uint(&seq, &ver, 1))
         return FASTSM2_ERR_DER;
     if (fs2_der_peek_tag(&seq) == (int)FS2_DER_OCTET_STRING) /* SEC1 */
@@ -203,37 +230,68 @@ static int parse_private_der(fastsm2_privkey *key, const unsigned char *der, siz
     return parse_ecprivatekey(key, &inner, outer_pub);
 }
 
-static const char *const priv_labels[] = {"PRIVATE KEY", "EC PRIVATE KEY", "SM2 PRIVATE KEY"};
-static const char *const pub_labels[] = {"PUBLIC KEY"};
+/* The last label is PKCS#8's encrypted form (RFC 7468 11). */
+static const char *const priv_labels[] = {"PRIVATE KEY", "EC PRIVATE KEY", "SM2 PRIVATE KEY", "ENCRYPTED PRIVATE KEY"};
+#define PRIV_LABEL_ENCRYPTED 3
+static const char *const pub_labels[] = {"PUBLIC KEY", "CERTIFICATE"};
+#define PUB_LABEL_CERTIFICATE 1
 
-int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen)
+/* Whether DER is an EncryptedPrivateKeyInfo: SEQUENCE { SEQUENCE ... }
+ * (a PrivateKeyInfo or ECPrivateKey starts with its version INTEGER). */
+static int is_encrypted_der(const unsigned char *der, size_t derlen)
+{
+    fs2_der_in in, seq;
+    fs2_der_init(&in, der, derlen);
+    return fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) && fs2_der_peek_tag(&seq) == (int)FS2_DER_SEQUENCE;
+}
+
+/* Both parsers: password NULL means "no password" (fastsm2_privkey_parse). */
+static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const void *pw, size_t pwlen,
+                         int have_pw)
 {
     unsigned char buf[PEM_DER_MAX];
-    size_t derlen;
-    int which, ret;
+    const unsigned char *der = in;
+    size_t derlen = inlen;
+    int which = 0, ret = FASTSM2_OK;
 
     if (key == NULL)
         return FASTSM2_ERR_ARG;
-    if (in == NULL) {
+    if (in == NULL || (have_pw && pw == NULL && pwlen != 0)) {
         fs2_wipe(key, sizeof *key);
         return FASTSM2_ERR_ARG;
     }
-    if (inlen > 0 && in[0] == FS2_DER_SEQUENCE) {
-        ret = parse_private_der(key, in, inlen);
-    } else {
-        ret = fs2_pem_decode(buf, sizeof buf, &derlen, &which, in, inlen, priv_labels, 3, " PRIVATE KEY");
-        if (ret == FASTSM2_OK)
-            ret = parse_private_der(key, buf, derlen);
-        fs2_wipe(buf, sizeof buf);
+    if (!(inlen > 0 && in[0] == FS2_DER_SEQUENCE)) {
+        ret = fs2_pem_decode(buf, sizeof buf, &derlen, &which, in, inlen, priv_labels, 4, " PRIVATE KEY");
+        der = buf;
     }
+    if (ret == FASTSM2_OK) {
+        if (is_encrypted_der(der, derlen))
+            ret = have_pw ? fs2_keyfile_decrypt_der(key, der, derlen, pw, pwlen) : FASTSM2_ERR_ENCRYPTED_KEY;
+        else if (which == PRIV_LABEL_ENCRYPTED)
+            ret = FASTSM2_ERR_DER; /* labelled encrypted, but it is not */
+        else
+            ret = fs2_keyfile_parse_private_der(key, der, derlen);
+    }
+    fs2_wipe(buf, sizeof buf);
     if (ret != FASTSM2_OK)
         fs2_wipe(key, sizeof *key);
     return ret;
 }
 
+int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen)
+{
+    return privkey_parse(key, in, inlen, NULL, 0, 0);
+}
+
+int fastsm2_privkey_parse_encrypted(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const void *password,
+                                    size_t passlen)
+{
+    return privkey_parse(key, in, inlen, password, passlen, 1);
+}
+
 /* SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier,
  *   subjectPublicKey BIT STRING } */
-static int parse_spki(fastsm2_pubkey *pub, const unsigned char *der, size_t derlen)
+int fs2_keyfile_parse_spki(fastsm2_pubkey *pub, const unsigned char *der, size_t derlen)
 {
     fs2_der_in in, seq, pt;
     int ret;
@@ -264,11 +322,15 @@ int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t in
     if ((inlen == 65 && in[0] == 0x04) || (inlen == 33 && (in[0] == 0x02 || in[0] == 0x03))) {
         ret = fastsm2_pubkey_from_bytes(pub, in, inlen); /* a bare SEC1 point */
     } else if (inlen > 0 && in[0] == FS2_DER_SEQUENCE) {
-        ret = parse_spki(pub, in, inlen);
+        ret = fs2_keyfile_parse_spki(pub, in, inlen);
+        if (ret == FASTSM2_ERR_DER && fs2_cert_is_certificate(in, inlen))
+            ret = FASTSM2_ERR_CERTIFICATE;
     } else {
-        ret = fs2_pem_decode(buf, sizeof buf, &derlen, &which, in, inlen, pub_labels, 1, " PUBLIC KEY");
+        ret = fs2_pem_decode(buf, sizeof buf, &derlen, &which, in, inlen, pub_labels, 2, " PUBLIC KEY");
         if (ret == FASTSM2_OK)
-            ret = parse_spki(pub, buf, derlen);
+            ret = which == PUB_LABEL_CERTIFICATE ? FASTSM2_ERR_CERTIFICATE : fs2_keyfile_parse_spki(pub, buf, derlen);
+        else if (ret == FASTSM2_ERR_TOO_LARGE && fs2_pem_has_label(in, inlen, "CERTIFICATE"))
+            ret = FASTSM2_ERR_CERTIFICATE;
     }
     if (ret != FASTSM2_OK)
         memset(pub, 0, sizeof *pub);
@@ -316,6 +378,49 @@ static void put_ecprivatekey(fs2_der_out *o, const unsigned char d[32], const un
     put_bits(o, pt, 65);
 }
 
+/* PrivateKeyInfo version 0 around an ECPrivateKey (with [0] parameters
+ * when inner_params). */
+static void put_pkcs8(fs2_der_out *o, const unsigned char d[32], const unsigned char pt[65], int inner_params)
+{
+    static const unsigned char zero = 0;
+    size_t inner = fs2_der_tlv_len(ecpriv_body_len(inner_params));
+    size_t algid = fs2_der_tlv_len(fs2_der_tlv_len(sizeof oid_ec_public_key) + fs2_der_tlv_len(sizeof oid_sm2p256v1));
+    fs2_der_put_hdr(o, FS2_DER_SEQUENCE, 3 + algid + fs2_der_tlv_len(inner));
+    fs2_der_put_uint(o, &zero, 1);
+    put_algid(o);
+    fs2_der_put_hdr(o, FS2_DER_OCTET_STRING, inner);
+    put_ecprivatekey(o, d, pt, inner_params);
+}
+
+int fs2_keyfile_pkcs8(unsigned char der[FS2_PRIV_DER_MAX], size_t *derlen, const fastsm2_privkey *key, int inner_params)
+{
+    unsigned char d[32], pt[65];
+    size_t ptlen = sizeof pt;
+    fastsm2_pubkey pub;
+    fs2_der_out o;
+    int ret;
+
+    *derlen = 0;
+    if ((ret = fastsm2_privkey_pubkey(&pub, key)) != FASTSM2_OK ||
+        (ret = fastsm2_pubkey_to_bytes(pt, &ptlen, &pub, 0)) != FASTSM2_OK)
+        return ret;
+    if (ptlen != 65)
+        return FASTSM2_ERR_POINT;
+    if ((ret = fastsm2_privkey_to_bytes(d, key)) != FASTSM2_OK) {
+        fs2_wipe(d, sizeof d);
+        return ret;
+    }
+    fs2_der_out_init(&o, der, FS2_PRIV_DER_MAX);
+    put_pkcs8(&o, d, pt, inner_params);
+    fs2_wipe(d, sizeof d);
+    if (o.overflow) { /* cannot happen: the buffer fits */
+        fs2_wipe(der, FS2_PRIV_DER_MAX);
+        return FASTSM2_ERR_ARG;
+    }
+    *derlen = o.n;
+    return FASTSM2_OK;
+}
+
 /* Write der (derlen) to out as DER or PEM. */
 static int emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem, const char *label)
 {
@@ -329,6 +434,11 @@ static int emit(unsigned char *out, size_t *outlen, const unsigned char *der, si
     memcpy(out, der, derlen);
     *outlen = derlen;
     return FASTSM2_OK;
+}
+
+int fs2_keyfile_emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem, const char *label)
+{
+    return emit(out, outlen, der, derlen, pem, label);
 }
 
 static int fail_out(unsigned char *out, size_t *outlen, int ret)
@@ -360,18 +470,10 @@ int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_
         return fail_out(out, outlen, ret);
     }
     fs2_der_out_init(&o, der, sizeof der);
-    if (sec1) {
+    if (sec1)
         put_ecprivatekey(&o, d, pt, 1);
-    } else {
-        static const unsigned char zero = 0;
-        size_t inner = fs2_der_tlv_len(ecpriv_body_len(0));
-        size_t algid = fs2_der_tlv_len(fs2_der_tlv_len(sizeof oid_ec_public_key) + fs2_der_tlv_len(sizeof oid_sm2p256v1));
-        fs2_der_put_hdr(&o, FS2_DER_SEQUENCE, 3 + algid + fs2_der_tlv_len(inner));
-        fs2_der_put_uint(&o, &zero, 1);
-        put_algid(&o);
-        fs2_der_put_hdr(&o, FS2_DER_OCTET_STRING, inner);
-        put_ecprivatekey(&o, d, pt, 0);
-    }
+    else
+        put_pkcs8(&o, d, pt, 0);
     fs2_wipe(d, sizeof d);
     if (o.overflow) /* cannot happen: the buffer fits both forms */
         ret = fail_out(out, outlen, FASTSM2_ERR_ARG);

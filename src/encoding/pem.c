@@ -3,6 +3,7 @@
 #include "pem.h"
 
 #include "ct.h"
+#include "keyfile.h"
 
 /*
  * Base64 digits without tables or branches on the value: key files carry
@@ -147,7 +148,7 @@ static int find_end(const unsigned char *in, size_t inlen, size_t *pos, const li
 }
 
 /* Skip RFC 1421 headers ("Name: value" lines up to a blank line) at the
- * start of a body. FASTSM2_ERR_KEY_FORMAT for an encrypted key. */
+ * start of a body. FASTSM2_ERR_KEY_CIPHER for a legacy encrypted key. */
 static int skip_headers(const unsigned char **body, size_t *bodylen)
 {
     size_t pos = 0;
@@ -162,12 +163,12 @@ static int skip_headers(const unsigned char **body, size_t *bodylen)
         if (starts_with(&l, "DEK-Info:"))
             encrypted = 1;
         if (!next_line(*body, *bodylen, &pos, &l))
-            return encrypted ? FASTSM2_ERR_KEY_FORMAT : FASTSM2_ERR_PEM; /* no blank line */
+            return encrypted ? FASTSM2_ERR_KEY_CIPHER : FASTSM2_ERR_PEM; /* no blank line */
         if (only_ws(l.p, l.n))
             break;
     }
     if (encrypted)
-        return FASTSM2_ERR_KEY_FORMAT;
+        return FASTSM2_ERR_KEY_CIPHER;
     *body += pos;
     *bodylen -= pos;
     return FASTSM2_OK;
@@ -203,7 +204,7 @@ static int b64_decode(unsigned char *out, size_t cap, size_t *outlen, const unsi
             if ((pad == 2 && (v[1] & 0x0Fu)) || (pad == 1 && (v[2] & 0x03u)))
                 return FASTSM2_ERR_PEM;
             if (k > cap - o)
-                return FASTSM2_ERR_KEY_FORMAT;
+                return FASTSM2_ERR_TOO_LARGE;
             unsigned w = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
             unsigned char b[3] = {(unsigned char)(w >> 16), (unsigned char)(w >> 8), (unsigned char)w};
             memcpy(out + o, b, k);
@@ -316,4 +317,14 @@ int fs2_pem_encode(unsigned char *out, size_t *outlen, const char *label, const 
     out[o] = 0;
     *outlen = o;
     return need == o ? FASTSM2_OK : FASTSM2_ERR_ARG; /* sizes agree by construction */
+}
+
+int fs2_pem_has_label(const unsigned char *in, size_t inlen, const char *label)
+{
+    size_t pos = 0;
+    line_t l, lab;
+    while (next_line(in, inlen, &pos, &l))
+        if (armour_label(&l, "-----BEGIN ", &lab) && label_is(&lab, label))
+            return 1;
+    return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * PEM armour (RFC 7468 "strict" textual encoding, plus the RFC 1421 headers
- * of old encrypted OpenSSL keys, which we recognise only to refuse them).
+ * of old encrypted OpenSSL keys, which we recognise only to name them).
  * Internal to src/encoding.
  */
 #ifndef FS2_PEM_H
@@ -16,10 +16,12 @@
  * "EC PARAMETERS") are skipped. *which is the index of the label found.
  *
  * Errors:
- *  FASTSM2_ERR_KEY_FORMAT: a block labelled "ENCRYPTED PRIVATE KEY", one with
- *    a "Proc-Type: ...ENCRYPTED" header, or another label ending in
- *    `refuse_suffix` (e.g. "RSA PRIVATE KEY" for " PRIVATE KEY"); also a
- *    body that decodes to more than cap bytes (no SM2 key is that big);
+ *  FASTSM2_ERR_KEY_FORMAT: a block labelled "ENCRYPTED PRIVATE KEY" (unless
+ *    it is one of labels), or another label ending in `refuse_suffix` (e.g.
+ *    "RSA PRIVATE KEY" for " PRIVATE KEY");
+ *  FASTSM2_ERR_KEY_CIPHER: a block with RFC 1421 "Proc-Type: 4,ENCRYPTED"
+ *    or "DEK-Info:" headers (legacy OpenSSL key encryption);
+ *  FASTSM2_ERR_TOO_LARGE: a body that decodes to more than cap bytes;
  *  FASTSM2_ERR_PEM: no such block, missing or mismatched END line, bad
  *    base64 (a character outside the alphabet, bad or misplaced padding,
  *    non-zero pad bits).

@@ -33,6 +33,9 @@ static inline void fs2_fe_to_int(uint64_t r[4], const fs2_fe *a)
     memcpy(r, t.v, 32);
 }
 
+/* An implementation may define fs2_fe_half and fs2_fe_inv_var itself (and
+ * FS2_FE_HAVE_HALF, FS2_FE_HAVE_INV_VAR): the aarch64 one does. */
+#ifndef FS2_FE_HAVE_HALF
 /* a + p when a is odd is even, and the 257-bit sum is shifted right
  * (Montgomery form commutes with halving). Branch-free. */
 static inline void fs2_fe_half(fs2_fe *r, const fs2_fe *a)
@@ -45,6 +48,7 @@ static inline void fs2_fe_half(fs2_fe *r, const fs2_fe *a)
     r->v[2] = (t[2] >> 1) | (t[3] << 63);
     r->v[3] = (t[3] >> 1) | (c << 63);
 }
+#endif
 
 static inline void fs2_fe_cmov(fs2_fe *r, const fs2_fe *a, uint64_t mask)
 {
@@ -79,12 +83,14 @@ static inline void fs2_fe_pow_pub(fs2_fe *r, const fs2_fe *a, const uint64_t e[4
     *r = acc;
 }
 
+#ifndef FS2_FE_HAVE_INV_VAR
 static inline void fs2_fe_inv_var(fs2_fe *r, const fs2_fe *a)
 {
     fs2_fe y;
     fs2_modinv_var(y.v, a->v, &FS2_MODINFO_P);
     fs2_fe_mul(r, &y, &FS2_FE_R3);
 }
+#endif
 
 static inline void fs2_fe_inv_and_sc_inv(fs2_fe *r, const fs2_fe *z, fs2_sc *q, const fs2_sc *a)
 {

@@ -93,18 +93,18 @@ const char *fs2_gpu_last_error(const fastsm2_gpu *ctx) { return ctx ? fs2_cuda_e
 
 int fs2_gpu_table_bits(const fastsm2_gpu *ctx) { return ctx ? ctx->w : 0; }
 
+size_t fs2_gpu_chunk_items(void) { return fs2_cuda_chunk_items(); }
+
 /* d and (1 + d)^-1 * 2^256 mod n of a key as 16 words. */
 static void key_words(uint32_t w[16], const fs2_priv *k)
 {
-    fs2_sc tmp;
-    const fs2_sc *dinv = fs2_priv_dinv(k, &tmp);
+    const fs2_sc *dinv = &k->dinv_m;
     for (int i = 0; i < 4; i++) {
         w[2 * i] = (uint32_t)k->d[i];
         w[2 * i + 1] = (uint32_t)(k->d[i] >> 32);
         w[8 + 2 * i] = (uint32_t)dinv->v[i];
         w[8 + 2 * i + 1] = (uint32_t)(dinv->v[i] >> 32);
     }
-    fs2_wipe(&tmp, sizeof tmp);
 }
 
 static int sign_batch(fastsm2_gpu *ctx, unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys,
@@ -318,5 +318,7 @@ int fs2_gpu_table_bits(const fastsm2_gpu *ctx)
     (void)ctx;
     return 0;
 }
+
+size_t fs2_gpu_chunk_items(void) { return 0; }
 
 #endif

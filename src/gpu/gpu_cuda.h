@@ -29,6 +29,9 @@ typedef struct fs2_cuda fs2_cuda;
 
 FS2_CUDA_HIDDEN int fs2_cuda_device_count(void);
 
+/* Items per chunk of a batch (the build option FASTSM2_GPU_CHUNK). */
+FS2_CUDA_HIDDEN size_t fs2_cuda_chunk_items(void);
+
 /* A context on `device`: builds the fixed-base table of width w on the
  * device from its segment bases 2^(s w) G (nseg affine points, 16 words
  * each: x then y). ct = 1 selects the constant-time mode (w must be 4). */

@@ -29,6 +29,10 @@ FS2_HIDDEN int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const
  * never NULL). */
 FS2_HIDDEN const char *fs2_gpu_last_error(const fastsm2_gpu *ctx);
 
+/* Items per chunk of a batch (the build option FASTSM2_GPU_CHUNK; 0
+ * without CUDA). */
+FS2_HIDDEN size_t fs2_gpu_chunk_items(void);
+
 /* Width in bits of the context's fixed-base table (0 without CUDA). */
 FS2_HIDDEN int fs2_gpu_table_bits(const fastsm2_gpu *ctx);
 

@@ -25,7 +25,7 @@ typedef struct {
 } batch_job;
 
 /* Items a verification chunk takes (a signing chunk is one group). */
-#define FS2_VERIFY_CHUNK 8
+#define FS2_VERIFY_CHUNK FS2_CMP_X_BATCH_MAX
 
 static void job_fail(batch_job *j, int ret)
 {
@@ -44,7 +44,6 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
     unsigned char rnd[32 * FS2_MUL_BASE_BATCH_MAX];
     uint64_t k[FS2_MUL_BASE_BATCH_MAX][4], ok[FS2_MUL_BASE_BATCH_MAX];
     fs2_affine c[FS2_MUL_BASE_BATCH_MAX];
-    fs2_sc dinv;
     int ret = FASTSM2_OK;
 
     for (size_t i = 0; i < m; i++) {
@@ -70,13 +69,12 @@ static int sign_group(batch_job *j, size_t begin, size_t m)
         const fastsm2_privkey *key = j->nkeys == 1 ? &j->keys[0] : &j->keys[at];
         unsigned char *sig = j->sigs + 64 * at;
         const unsigned char *e = j->digests + 32 * at;
-        if (!ok[i] || fs2_sign_finish(sig, fs2_priv_dinv(fs2_priv_get(key), &dinv), e, k[i], &c[i]) != FASTSM2_OK)
+        if (!ok[i] || fs2_sign_finish(sig, &fs2_priv_get(key)->dinv_m, e, k[i], &c[i]) != FASTSM2_OK)
             ret = fastsm2_sign_digest(sig, key, e);
     }
     fs2_wipe(rnd, sizeof rnd);
     fs2_wipe(k, sizeof k);
     fs2_wipe(c, sizeof c);
-    fs2_wipe(&dinv, sizeof dinv);
     return ret;
 }
 
@@ -95,11 +93,36 @@ static void sign_chunk(void *arg, size_t chunk)
 static void verify_chunk(void *arg, size_t chunk)
 {
     batch_job *j = arg;
-    size_t end = (chunk + 1) * FS2_VERIFY_CHUNK < j->n ? (chunk + 1) * FS2_VERIFY_CHUNK : j->n;
-    for (size_t i = chunk * FS2_VERIFY_CHUNK; i < end; i++) {
-        const fastsm2_pubkey *p = j->npubs == 1 ? &j->pubs[0] : &j->pubs[i];
-        j->results[i] = fastsm2_verify_digest(p, j->digests + 32 * i, j->vsigs + 64 * i);
+    const fs2_ec_ops *ec = fs2_ec();
+    size_t begin = chunk * FS2_VERIFY_CHUNK;
+    size_t end = begin + FS2_VERIFY_CHUNK < j->n ? begin + FS2_VERIFY_CHUNK : j->n;
+    if (!ec->mul_public_cmp_x_batch_var) {
+        for (size_t i = begin; i < end; i++) {
+            const fastsm2_pubkey *p = j->npubs == 1 ? &j->pubs[0] : &j->pubs[i];
+            j->results[i] = fastsm2_verify_digest(p, j->digests + 32 * i, j->vsigs + 64 * i);
+        }
+        return;
     }
+    /* the items whose signatures pass the range checks, verified together */
+    uint64_t s[FS2_VERIFY_CHUNK][4], t[FS2_VERIFY_CHUNK][4], v[FS2_VERIFY_CHUNK][4];
+    const fs2_affine *pts[FS2_VERIFY_CHUNK];
+    const fs2_pubtab *tabs[FS2_VERIFY_CHUNK];
+    int ok[FS2_VERIFY_CHUNK];
+    size_t at[FS2_VERIFY_CHUNK], m = 0;
+    for (size_t i = begin; i < end; i++) {
+        const fs2_pub *p = fs2_pub_get(j->npubs == 1 ? &j->pubs[0] : &j->pubs[i]);
+        j->results[i] = 0;
+        if (fs2_verify_prepare(s[m], t[m], v[m], j->digests + 32 * i, j->vsigs + 64 * i) != FASTSM2_OK)
+            continue;
+        pts[m] = &p->pub.pt;
+        tabs[m] = fs2_pub_tables(p);
+        at[m++] = i;
+    }
+    if (m)
+        ec->mul_public_cmp_x_batch_var(ok, (const uint64_t(*)[4])s, (const uint64_t(*)[4])t, pts, tabs,
+                                       (const uint64_t(*)[4])v, m);
+    for (size_t q = 0; q < m; q++)
+        j->results[at[q]] = ok[q] == 1;
 }
 
 static unsigned thread_count(unsigned threads)
@@ -158,8 +181,19 @@ int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t
             memset(results, 0, sizeof(int) * n);
             return FASTSM2_ERR_ARG;
         }
+    /* One key for many items: verify against a copy with its tables made
+     * (about half a verification; each one is then cheaper), as the
+     * caller's key is not ours to write. */
+    fastsm2_pubkey *own = NULL;
+    if (npubs == 1 && n >= 4 && !fs2_pub_tables(fs2_pub_get(pubs)) && (own = malloc(sizeof *own)) != NULL) {
+        memcpy(own, pubs, sizeof *own);
+        ((fs2_pub *)own)->tab_state = 0; /* whatever was copied: made afresh */
+        if (fastsm2_pubkey_precompute(own) == FASTSM2_OK)
+            pubs = own;
+    }
     batch_job proto = {.n = n, .results = results, .pubs = pubs, .npubs = npubs, .digests = digests, .vsigs = sigs};
     atomic_init(&proto.status, FASTSM2_OK);
     fs2_pool_run(verify_chunk, &proto, (n + FS2_VERIFY_CHUNK - 1) / FS2_VERIFY_CHUNK, thread_count(threads));
+    free(own);
     return FASTSM2_OK;
 }

@@ -59,11 +59,11 @@ _Static_assert(sizeof(fs2_ct_engine) <= sizeof(fastsm2_encrypt_stream), "fastsm2
 _Static_assert(sizeof(fs2_ct_engine) <= sizeof(fastsm2_decrypt_stream), "fastsm2_decrypt_stream too small");
 _Static_assert(_Alignof(fs2_ct_engine) <= _Alignof(fastsm2_encrypt_stream), "fastsm2_encrypt_stream under-aligned");
 
-static void engine_init(fs2_ct_engine *e, const unsigned char xy[64], uint64_t total, int engine)
+static void engine_init(fs2_ct_engine *e, const unsigned char xy[64], uint64_t total)
 {
     e->total = total;
     e->done = 0;
-    fs2_kdf_init(&e->kdf, xy, 64, engine);
+    fs2_kdf_init(&e->kdf, xy, 64, FS2_KDF_LANES);
     fastsm2_sm3_init(&e->c3);
     fastsm2_sm3_update(&e->c3, xy, 32);
     memcpy(e->y2, xy + 32, 32);
@@ -174,7 +174,7 @@ static int draw_nonce(uint64_t k[4], const unsigned char *kb)
  * FASTSM2_ERR_BUFFER_TOO_SMALL (not reached: callers check the capacity
  * first). */
 static int encrypt_begin(fs2_ct_engine *e, fs2_ct_layout *l, unsigned char *out, size_t cap, const fs2_pub *p,
-                         const uint64_t k[4], uint64_t msglen, int flags, int kdf_engine)
+                         const uint64_t k[4], uint64_t msglen, int flags)
 {
     unsigned char x1[32], y1[32], xy[64];
     encrypt_points(x1, y1, xy, p, k);
@@ -182,7 +182,7 @@ static int encrypt_begin(fs2_ct_engine *e, fs2_ct_layout *l, unsigned char *out,
         fs2_wipe(xy, sizeof xy);
         return FASTSM2_ERR_BUFFER_TOO_SMALL;
     }
-    engine_init(e, xy, msglen, kdf_engine);
+    engine_init(e, xy, msglen);
     fs2_wipe(xy, sizeof xy);
     return FASTSM2_OK;
 }
@@ -206,11 +206,11 @@ static int decrypt_layout(fs2_ct_layout *l, fs2_affine *c1, const unsigned char 
 }
 
 /* B3, and the engine set for t = KDF(x2 || y2, klen) and u. */
-static void decrypt_begin(fs2_ct_engine *e, const fs2_priv *k, const fs2_affine *c1, uint64_t c2len, int kdf_engine)
+static void decrypt_begin(fs2_ct_engine *e, const fs2_priv *k, const fs2_affine *c1, uint64_t c2len)
 {
     unsigned char xy[64];
     decrypt_point(xy, k, c1);
-    engine_init(e, xy, c2len, kdf_engine);
+    engine_init(e, xy, c2len);
     fs2_wipe(xy, sizeof xy);
 }
 
@@ -219,7 +219,7 @@ static void decrypt_begin(fs2_ct_engine *e, const fs2_priv *k, const fs2_affine 
 /* ------------------------------------------------------------------ */
 
 static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg,
-                        size_t msglen, int flags, const unsigned char *kb, int kdf_engine)
+                        size_t msglen, int flags, const unsigned char *kb)
 {
     if (!out || !outlen)
         return FASTSM2_ERR_ARG;
@@ -247,7 +247,7 @@ static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey
     for (int tries = 0; tries < (kb ? 1 : 16); tries++) {
         ret = draw_nonce(k, kb);
         if (ret == FASTSM2_OK)
-            ret = encrypt_begin(&e, &l, out, cap, p, k, msglen, flags, kdf_engine);
+            ret = encrypt_begin(&e, &l, out, cap, p, k, msglen, flags);
         if (ret != FASTSM2_OK)
             break;
         /* A5-A7: C2 = M xor t, C3 = Hash(x2 || M || y2), in place */
@@ -269,14 +269,9 @@ static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey
 int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen,
                     int flags)
 {
-    return encrypt_impl(out, outlen, pub, msg, msglen, flags, NULL, FS2_KDF_LANES);
+    return encrypt_impl(out, outlen, pub, msg, msglen, flags, NULL);
 }
 
-int fs2_encrypt_engine(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen,
-                       int flags, int engine)
-{
-    return encrypt_impl(out, outlen, pub, msg, msglen, flags, NULL, engine);
-}
 
 int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg,
                                size_t msglen, int flags, const unsigned char k[32])
@@ -286,11 +281,11 @@ int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2
             fail_out(out, outlen, *outlen);
         return FASTSM2_ERR_ARG;
     }
-    return encrypt_impl(out, outlen, pub, msg, msglen, flags, k, FS2_KDF_LANES);
+    return encrypt_impl(out, outlen, pub, msg, msglen, flags, k);
 }
 
 static int decrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
-                        size_t ctlen, int flags, int kdf_engine)
+                        size_t ctlen, int flags)
 {
     if (!outlen)
         return FASTSM2_ERR_ARG;
@@ -317,7 +312,7 @@ static int decrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_privke
     /* B3-B6: M' = C2 xor t into out; the plaintext leaves only if
      * u == C3 (out is zeroed otherwise) */
     fs2_ct_engine e;
-    decrypt_begin(&e, k, &c1, l.c2_len, kdf_engine);
+    decrypt_begin(&e, k, &c1, l.c2_len);
     engine_decrypt(&e, out, ct + l.c2_off, (size_t)l.c2_len);
     if (!engine_check(&e, ct + l.c3_off)) {
         fail_out(out, outlen, cap);
@@ -330,14 +325,9 @@ static int decrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_privke
 int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
                     size_t ctlen, int flags)
 {
-    return decrypt_impl(out, outlen, key, ct, ctlen, flags, FS2_KDF_LANES);
+    return decrypt_impl(out, outlen, key, ct, ctlen, flags);
 }
 
-int fs2_decrypt_engine(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
-                       size_t ctlen, int flags, int engine)
-{
-    return decrypt_impl(out, outlen, key, ct, ctlen, flags, engine);
-}
 
 /* ------------------------------------------------------------------ */
 /* Streaming                                                            */
@@ -386,7 +376,7 @@ int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *pref
     fs2_ct_engine *e = (fs2_ct_engine *)s;
     int ret = draw_nonce(k, kb);
     if (ret == FASTSM2_OK)
-        ret = encrypt_begin(e, &l, prefix, cap, p, k, msglen, flags, FS2_KDF_LANES);
+        ret = encrypt_begin(e, &l, prefix, cap, p, k, msglen, flags);
     fs2_wipe(k, sizeof k);
     if (ret != FASTSM2_OK) {
         fail_out(prefix, prefixlen, cap);
@@ -465,7 +455,7 @@ int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, 
     if (ret != FASTSM2_OK)
         return ret;
     fs2_ct_engine *e = (fs2_ct_engine *)s;
-    decrypt_begin(e, k, &c1, l.c2_len, FS2_KDF_LANES);
+    decrypt_begin(e, k, &c1, l.c2_len);
     e->magic = FS2_DEC_STREAM_MAGIC;
     *c2_offset = l.c2_off;
     *c2len = l.c2_len;

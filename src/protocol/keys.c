@@ -9,11 +9,9 @@ const fs2_priv *fs2_priv_get(const fastsm2_privkey *key)
     if (!key)
         return NULL;
     const fs2_priv *k = (const fs2_priv *)key;
-    /* Public by design: the object's tag, its public half, and whether its
-     * signing inverse is made yet (which says only whether it has signed). */
+    /* Public by design: the object's tag and its public half. */
     fs2_declassify(&k->magic, sizeof k->magic);
     fs2_declassify(&k->pub, sizeof k->pub);
-    fs2_declassify(&k->dinv_state, sizeof k->dinv_state);
     return k->magic == FS2_PRIV_MAGIC ? k : NULL;
 }
 
@@ -81,22 +79,9 @@ static void compute_z(unsigned char z[32], const fs2_affine *pt, const void *id,
     fastsm2_sm3_final(z, &c);
 }
 
-const fs2_pubtab *fs2_pub_tables(const fs2_pub *cp)
+const fs2_pubtab *fs2_pub_tables(const fs2_pub *p)
 {
-    /* The tables are a cache inside the object: written once, by the thread
-     * that wins the claim (the objects are the caller's, never const). */
-    fs2_pub *p = (fs2_pub *)(uintptr_t)cp;
-    uint32_t st = __atomic_load_n(&p->tab_state, __ATOMIC_ACQUIRE);
-    if (st == 2)
-        return &p->tab;
-    if (st != 0 || __atomic_fetch_add(&p->uses, 1, __ATOMIC_RELAXED) == 0)
-        return NULL;
-    uint32_t expect = 0;
-    if (!__atomic_compare_exchange_n(&p->tab_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-        return NULL;
-    fs2_ec()->precompute_var(&p->tab, &p->pub.pt);
-    __atomic_store_n(&p->tab_state, 2, __ATOMIC_RELEASE);
-    return &p->tab;
+    return __atomic_load_n(&p->tab_state, __ATOMIC_ACQUIRE) == 2 ? &p->tab : NULL;
 }
 
 int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen)
@@ -105,64 +90,30 @@ int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen)
         return FASTSM2_ERR_ARG;
     if (!id || !id_len_ok(idlen))
         return FASTSM2_ERR_ID;
+    compute_z(p->za, &p->pt, id, idlen);
     p->idlen = (uint32_t)idlen;
     memset(p->id, 0, sizeof p->id);
-    memset(p->za, 0, sizeof p->za);
-    if (idlen <= FASTSM2_CACHED_ID_MAX) {
+    if (idlen <= FASTSM2_CACHED_ID_MAX)
         memcpy(p->id, id, idlen);
-        p->za_state = 0; /* made at its first use */
-    } else {
-        compute_z(p->za, &p->pt, id, idlen);
-        p->za_state = 2;
-    }
     return FASTSM2_OK;
-}
-
-/* The cached Z_A of p, made now if it is not yet: the thread that wins the
- * claim stores it (the objects are the caller's, never const); the others
- * meanwhile use their own copy. */
-static void pubpart_cached_z(unsigned char z[32], const fs2_pubpart *cp)
-{
-    fs2_pubpart *p = (fs2_pubpart *)(uintptr_t)cp;
-    if (__atomic_load_n(&p->za_state, __ATOMIC_ACQUIRE) == 2) {
-        memcpy(z, p->za, 32);
-        return;
-    }
-    compute_z(z, &p->pt, p->id, p->idlen);
-    uint32_t expect = 0;
-    if (__atomic_compare_exchange_n(&p->za_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-        memcpy(p->za, z, 32);
-        __atomic_store_n(&p->za_state, 2, __ATOMIC_RELEASE);
-    }
 }
 
 int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen)
 {
     if (!id) {
-        pubpart_cached_z(z, p);
+        if (idlen)
+            return FASTSM2_ERR_ARG; /* as fs2_pubpart_set_id: no ID, yet a length */
+        memcpy(z, p->za, 32);
         return FASTSM2_OK;
     }
     if (!id_len_ok(idlen))
         return FASTSM2_ERR_ID;
     if (p->idlen <= FASTSM2_CACHED_ID_MAX && idlen == p->idlen && !memcmp(id, p->id, idlen)) {
-        pubpart_cached_z(z, p);
+        memcpy(z, p->za, 32);
         return FASTSM2_OK;
     }
     compute_z(z, &p->pt, id, idlen);
     return FASTSM2_OK;
-}
-
-void fs2_pubpart_copy(fs2_pubpart *dst, const fs2_pubpart *src)
-{
-    uint32_t st = __atomic_load_n(&src->za_state, __ATOMIC_ACQUIRE);
-    dst->pt = src->pt;
-    dst->idlen = src->idlen;
-    memcpy(dst->id, src->id, sizeof dst->id);
-    if (st == 2)
-        memcpy(dst->za, src->za, sizeof dst->za);
-    else
-        memset(dst->za, 0, sizeof dst->za);
-    dst->za_state = st == 2 ? 2 : 0;
 }
 
 uint64_t fs2_scalar_load_check(uint64_t k[4], const unsigned char b[32], unsigned extra)
@@ -234,47 +185,26 @@ void fs2_point_store(unsigned char out[65], const fs2_affine *p)
 
 /* ---- public API ----------------------------------------------------------- */
 
-/* ---- the signing inverse, made on first use ------------------------------ */
-
-const fs2_sc *fs2_priv_dinv_cached(const fs2_priv *k)
-{
-    return __atomic_load_n(&k->dinv_state, __ATOMIC_ACQUIRE) == 2 ? &k->dinv_m : NULL;
-}
-
-void fs2_priv_dinv_store(const fs2_priv *ck, const fs2_sc *v)
-{
-    /* A cache inside the object, written once by the thread that wins the
-     * claim (the objects are the caller's, never const), as the public
-     * key's tables (fs2_pub_tables). */
-    fs2_priv *k = (fs2_priv *)(uintptr_t)ck;
-    uint32_t expect = 0;
-    if (!__atomic_compare_exchange_n(&k->dinv_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-        return;
-    k->dinv_m = *v;
-    __atomic_store_n(&k->dinv_state, 2, __ATOMIC_RELEASE);
-}
-
-const fs2_sc *fs2_priv_dinv(const fs2_priv *k, fs2_sc *tmp)
-{
-    static const uint64_t one[4] = {1, 0, 0, 0};
-    const fs2_sc *c = fs2_priv_dinv_cached(k);
-    if (c)
-        return c;
-    fs2_sc d1;
-    fs2_modadd(d1.v, k->d, one, FS2_N);
-    fs2_sc_inv_mont(tmp, &d1);
-    fs2_wipe(&d1, sizeof d1);
-    fs2_priv_dinv_store(k, tmp);
-    return tmp;
-}
-
+/* A key from d: P = dG and the signing inverse (1 + d)^-1 together (the
+ * scalar inversion runs alongside the field inversion that makes P affine
+ * where the EC table has that slot), Z_A of the default ID. Nothing is
+ * written to the object after this (but by set_id). */
 static int priv_init(fastsm2_privkey *key, const uint64_t d[4])
 {
+    static const uint64_t one[4] = {1, 0, 0, 0};
+    const fs2_ec_ops *ec = fs2_ec();
     fs2_priv *k = (fs2_priv *)key;
+    fs2_sc d1;
     memset(key, 0, sizeof *key);
     memcpy(k->d, d, 32);
-    /* dG; (1 + d)^-1 waits for the first signature (fs2_sign_core). */
-    fs2_ec()->mul_base(&k->pub.pt, d);
+    fs2_modadd(d1.v, d, one, FS2_N);
+    if (ec->mul_base_and_sc_inv) {
+        ec->mul_base_and_sc_inv(&k->pub.pt, d, k->dinv_m.v, d1.v);
+    } else {
+        ec->mul_base(&k->pub.pt, d);
+        fs2_sc_inv_mont(&k->dinv_m, &d1);
+    }
+    fs2_wipe(&d1, sizeof d1);
     k->magic = FS2_PRIV_MAGIC;
     /* The public key is public: let the constant-time test branch on it. */
     fs2_declassify(&k->pub, sizeof k->pub);
@@ -338,7 +268,7 @@ int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, const fastsm2_privkey *key)
     if (!k)
         return FASTSM2_ERR_ARG;
     fs2_pub *p = (fs2_pub *)pub;
-    fs2_pubpart_copy(&p->pub, &k->pub);
+    p->pub = k->pub;
     p->magic = FS2_PUB_MAGIC;
     return FASTSM2_OK;
 }
@@ -364,6 +294,21 @@ int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size
         return ret;
     }
     p->magic = FS2_PUB_MAGIC;
+    return FASTSM2_OK;
+}
+
+int fastsm2_pubkey_precompute(fastsm2_pubkey *pub)
+{
+    if (!fs2_pub_get(pub))
+        return FASTSM2_ERR_ARG;
+    fs2_pub *p = (fs2_pub *)pub;
+    /* One thread makes the tables; the others, and readers meanwhile, see
+     * state 1 and use none; state 2 is published after the tables. */
+    uint32_t expect = 0;
+    if (__atomic_compare_exchange_n(&p->tab_state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        fs2_ec()->precompute_var(&p->tab, &p->pub.pt);
+        __atomic_store_n(&p->tab_state, 2, __ATOMIC_RELEASE);
+    }
     return FASTSM2_OK;
 }
 

@@ -43,29 +43,11 @@ int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const unsigned ch
 
 int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4])
 {
-    static const uint64_t one[4] = {1, 0, 0, 0};
-    const fs2_ec_ops *ec = fs2_ec();
-    const fs2_sc *dinv = fs2_priv_dinv_cached(key);
     fs2_affine c;
-    fs2_sc tmp, d1;
-    /* A4: (x1, y1) = [k]G. The key's first signature also makes its
-     * (1 + d)^-1, the scalar inversion alongside the field inversion that
-     * makes [k]G affine. */
-    if (dinv) {
-        ec->mul_base(&c, k);
-    } else if (ec->mul_base_and_sc_inv) {
-        fs2_modadd(d1.v, key->d, one, FS2_N);
-        ec->mul_base_and_sc_inv(&c, k, tmp.v, d1.v);
-        fs2_wipe(&d1, sizeof d1);
-        fs2_priv_dinv_store(key, &tmp);
-        dinv = &tmp;
-    } else {
-        ec->mul_base(&c, k);
-        dinv = fs2_priv_dinv(key, &tmp);
-    }
-    int ret = fs2_sign_finish(sig, dinv, e, k, &c);
+    /* A4: (x1, y1) = [k]G */
+    fs2_ec()->mul_base(&c, k);
+    int ret = fs2_sign_finish(sig, &key->dinv_m, e, k, &c);
     fs2_wipe(&c, sizeof c);
-    fs2_wipe(&tmp, sizeof tmp);
     return ret;
 }
 
@@ -152,27 +134,39 @@ int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *
     return fastsm2_sign_digest(sig, key, e);
 }
 
+int fs2_verify_prepare(uint64_t s[4], uint64_t t[4], uint64_t v[4], const unsigned char e[32],
+                       const unsigned char sig[64])
+{
+    uint64_t r[4];
+    /* B1, B2: r, s in [1, n-1] */
+    if (!fs2_scalar_load_check(r, sig, 0) || !fs2_scalar_load_check(s, sig + 32, 0))
+        return FASTSM2_ERR_SIG_RANGE;
+    /* B5: t = (r + s) mod n, t != 0 */
+    fs2_sc rs, ss, tt, ee, vv;
+    memcpy(rs.v, r, 32);
+    memcpy(ss.v, s, 32);
+    fs2_sc_add(&tt, &rs, &ss);
+    if (fs2_is_zero_mask4(tt.v))
+        return FASTSM2_ERR_SIG_RANGE;
+    /* B6-B7: (x1, y1) = [s]G + [t]P_A; R = (e + x1) mod n == r  <=>
+     * x1 mod n == (r - e) mod n */
+    digest_mod_n(&ee, e);
+    fs2_sc_sub(&vv, &rs, &ee);
+    memcpy(t, tt.v, 32);
+    memcpy(v, vv.v, 32);
+    return FASTSM2_OK;
+}
+
 int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64])
 {
     const fs2_pub *p = fs2_pub_get(pub);
     if (!p || !e || !sig)
         return FASTSM2_ERR_ARG;
-    uint64_t r[4], s[4];
-    /* B1, B2: r, s in [1, n-1] */
-    if (!fs2_scalar_load_check(r, sig, 0) || !fs2_scalar_load_check(s, sig + 32, 0))
-        return FASTSM2_ERR_SIG_RANGE;
-    /* B5: t = (r + s) mod n, t != 0 */
-    fs2_sc rs, ss, t, ee, v;
-    memcpy(rs.v, r, 32);
-    memcpy(ss.v, s, 32);
-    fs2_sc_add(&t, &rs, &ss);
-    if (fs2_is_zero_mask4(t.v))
-        return FASTSM2_ERR_SIG_RANGE;
-    /* B6-B7: (x1, y1) = [s]G + [t]P_A; R = (e + x1) mod n == r  <=>
-     * x1 mod n == (r - e) mod n */
-    digest_mod_n(&ee, e);
-    fs2_sc_sub(&v, &rs, &ee);
-    return fs2_ec()->mul_public_cmp_x_var(s, t.v, &p->pub.pt, fs2_pub_tables(p), v.v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
+    uint64_t s[4], t[4], v[4];
+    int ret = fs2_verify_prepare(s, t, v, e, sig);
+    if (ret != FASTSM2_OK)
+        return ret;
+    return fs2_ec()->mul_public_cmp_x_var(s, t, &p->pub.pt, fs2_pub_tables(p), v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
 }
 
 int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen,

@@ -27,6 +27,7 @@
 #include "backend.h"
 #include "cpu.h"
 #include "fastsm2.h"
+#include "sym/sym.h"
 
 static unsigned long passed, failed;
 
@@ -143,6 +144,7 @@ static void run_backend(const char *name)
     if (st != FASTSM2_OK)
         return;
     CT_CHECK(public_of(&pub, &key) == FASTSM2_OK);
+    CT_CHECK(fastsm2_pubkey_precompute(&pub) == FASTSM2_OK); /* pub: with its tables */
     {
         unsigned char pt[65];
         size_t len = sizeof pt;
@@ -209,9 +211,9 @@ static void run_backend(const char *name)
         memcpy(msg, MSG_ENC, sizeof msg);
         SECRET(k, 32);
         SECRET(msg, sizeof msg);
-        /* Twice: with a fresh public key object (its first use: kP_B in
-         * one 256-bit stream) and with pub, used above (its cached tables:
-         * two 128-bit streams). */
+        /* Twice: with a public key object without tables (kP_B in one
+         * 256-bit stream) and with pub, whose tables are made (two 128-bit
+         * streams). */
         fastsm2_pubkey fresh;
         CT_CHECK(public_of(&fresh, &key) == FASTSM2_OK);
         for (int use = 0; use < 2; use++) {
@@ -521,6 +523,107 @@ static int runnable(uint32_t needs)
     return fs2_cpu_has(needs) || (RUNNING_ON_VALGRIND && (needs & ~(uint32_t)VALGRIND_EXECUTES) == 0);
 }
 
+/* The symmetric code of encrypted key files (src/sym): secret keys,
+ * passwords and plaintexts through SM4, AES-256, SHA-256, HMAC, PBKDF2 and
+ * CBC unpadding, then a whole encrypted key file written and read back
+ * with a secret key and a secret password. */
+static void run_sym(const char *name)
+{
+    unsigned char key[32], in[48], out[48], back[48], mac[32], dk[40];
+    printf("backend %s: symmetric\n", name);
+    fflush(stdout);
+    for (int i = 0; i < 32; i++)
+        key[i] = (unsigned char)(3 * i + 1);
+    for (int i = 0; i < 48; i++)
+        in[i] = (unsigned char)(7 * i + 5);
+    {
+        fs2_sm4_key sk;
+        SECRET(key, 32);
+        SECRET(in, 48);
+        fs2_sm4_set_key(&sk, key);
+        fs2_sm4_encrypt(&sk, out, in);
+        fs2_sm4_decrypt(&sk, back, out);
+        PUBLIC(back, 16);
+        PUBLIC(in, 48);
+        CT_CHECK(memcmp(back, in, 16) == 0);
+        fs2_aes256_key ak;
+        SECRET(in, 48);
+        fs2_aes256_set_key(&ak, key);
+        fs2_aes256_encrypt(&ak, out, in);
+        fs2_aes256_decrypt(&ak, back, out);
+        PUBLIC(back, 16);
+        PUBLIC(in, 48);
+        CT_CHECK(memcmp(back, in, 16) == 0);
+    }
+    for (int cipher = FS2_CIPHER_SM4; cipher <= FS2_CIPHER_AES256; cipher++) {
+        fs2_block_key bk;
+        unsigned char iv[16] = {1, 2, 3};
+        size_t blen = 0;
+        SECRET(key, 32);
+        SECRET(in, 48);
+        fs2_block_set_key(&bk, cipher, key);
+        fs2_cbc_encrypt_pad(&bk, out, iv, in, 40);
+        PUBLIC(out, 48); /* a ciphertext */
+        int ok = fs2_cbc_decrypt_unpad(&bk, back, &blen, iv, out, 48);
+        PUBLIC(&ok, sizeof ok);
+        PUBLIC(&blen, sizeof blen);
+        PUBLIC(back, 48);
+        PUBLIC(in, 48);
+        CT_CHECK(ok == 1 && blen == 40 && memcmp(back, in, 40) == 0);
+    }
+    for (int hash = FS2_HASH_SM3; hash <= FS2_HASH_SHA256; hash++) {
+        fs2_hmac_ctx h;
+        SECRET(key, 32);
+        SECRET(in, 48);
+        fs2_hmac_init(&h, hash, key, 32);
+        fs2_hmac_update(&h, in, 48);
+        fs2_hmac_final(mac, &h);
+        PUBLIC(mac, 32);
+        SECRET(key, 32);
+        fs2_pbkdf2(dk, sizeof dk, hash, key, 20, in, 8, 3);
+        PUBLIC(dk, sizeof dk);
+        PUBLIC(in, 48);
+        CT_CHECK(!all_zero(mac, 32) && !all_zero(dk, sizeof dk));
+    }
+    {
+        SECRET(key, 32);
+        SECRET(in, 48);
+        int st = fastsm2_hmac_sm3(mac, key, 32, in, 48);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(mac, 32);
+        CT_CHECK(st == FASTSM2_OK);
+    }
+    /* An encrypted key file, each scheme: the key and the password secret;
+     * the file comes out public (the library declassifies the ciphertext),
+     * and is read back with the password secret. */
+    static const int schemes[3] = {FASTSM2_PBE_SM3_SM4, FASTSM2_PBE_SHA256_SM4, FASTSM2_PBE_SHA256_AES256};
+    for (int s = 0; s < 3; s++) {
+        fastsm2_privkey k, back_key;
+        char pw[] = "correct horse";
+        unsigned char file[FASTSM2_PRIVKEY_ENCRYPTED_MAX], d[32];
+        size_t flen = sizeof file;
+        int st = load_secret_key(&k, D_SIGN);
+        CT_CHECK(st == FASTSM2_OK);
+        SECRET(&k, sizeof k);
+        SECRET(pw, sizeof pw);
+        st = fastsm2_privkey_serialize_encrypted(file, &flen, &k, FASTSM2_KEYFMT_PEM, schemes[s], 2, pw, sizeof pw - 1);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(&flen, sizeof flen);
+        PUBLIC(file, sizeof file);
+        CT_CHECK(st == FASTSM2_OK);
+        SECRET(pw, sizeof pw);
+        st = fastsm2_privkey_parse_encrypted(&back_key, file, flen, pw, sizeof pw - 1);
+        PUBLIC(&st, sizeof st);
+        CT_CHECK(st == FASTSM2_OK);
+        st = fastsm2_privkey_to_bytes(d, &back_key);
+        PUBLIC(&st, sizeof st);
+        PUBLIC(d, 32);
+        CT_CHECK(st == FASTSM2_OK && memcmp(d, D_SIGN, 32) == 0);
+        fastsm2_privkey_clear(&k);
+        fastsm2_privkey_clear(&back_key);
+    }
+}
+
 int main(void)
 {
     int ran = 0;
@@ -545,6 +648,7 @@ int main(void)
         printf("backend %s: EC %s, SM3 %s\n", be->name, be->ec->name, be->sm3->name);
         run_backend(be->name);
         run_random(be->name);
+        run_sym(be->name);
         if (nwalked + 2 <= sizeof walked / sizeof walked[0]) {
             walked[nwalked++] = be->ec;
             walked[nwalked++] = be->sm3;

@@ -579,9 +579,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
 static void key_words(uint32_t d[8], uint32_t dinv[8], fs2g_aff *pub, const fastsm2_privkey *key)
 {
     const fs2_priv *p = fs2_priv_get(key);
-    fs2_sc tmp;
     words_from_u64(d, p->d);
-    words_from_u64(dinv, fs2_priv_dinv(p, &tmp)->v);
+    words_from_u64(dinv, p->dinv_m.v);
     aff_from_lib(pub, &p->pub.pt);
 }
 

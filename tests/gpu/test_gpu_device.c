@@ -14,6 +14,17 @@
  *  - argument errors are named errors, never crashes;
  *  - a batch larger than one chunk.
  * FS2_GPU_TEST_SMALL=1 shrinks every batch (for compute-sanitizer).
+ *
+ * Built against the emulated CUDA runtime (FASTSM2_CUDA=EMU, FS2_GPU_EMU;
+ * tests/gpu/emu/), the batches are small (the kernels run on the CPU) and
+ * the chunks too (FASTSM2_GPU_CHUNK), and it also checks, through the
+ * emulator:
+ *  - every injected CUDA failure (each cudaMalloc, launch and copy of a
+ *    cycle of calls, failed in turn): a named error, outputs zeroed, no work
+ *    left queued on a stream, no event leaked, and the context signs,
+ *    verifies and generates keys correctly afterwards;
+ *  - a nonce rejected on the device (forced): the CPU signs that item;
+ *  - nothing leaked at the end, no copy outside a live device buffer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +32,21 @@
 
 #include "gpu/gpu_internal.h"
 #include "testutil.h"
+#ifdef FS2_GPU_EMU
+#include "cuda_emu.h"
+#endif
 
 static const unsigned char N_BE[32] = {0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x72, 0x03, 0xDF, 0x6B, 0x21, 0xC6,
                                        0x05, 0x2B, 0x53, 0xBB, 0xF4, 0x09, 0x39, 0xD5, 0x41, 0x23};
 
-static int small;
+static int small; /* 1: compute-sanitizer sizes, 2: the emulator's */
+
+/* batch sizes: the full one, the emulator's, compute-sanitizer's */
+static size_t size_for(size_t full, size_t emu, size_t tiny)
+{
+    return small == 1 ? tiny : small == 2 ? emu : full;
+}
 
 /* n - v for a small v, big-endian */
 static void n_minus(unsigned char out[32], unsigned v)
@@ -69,7 +89,7 @@ static void make_keys(fastsm2_privkey *keys, fastsm2_pubkey *pubs)
 
 static void test_fixed_nonces(fastsm2_gpu *g, const fastsm2_privkey *keys)
 {
-    size_t n = small ? 300 : 4099;
+    size_t n = size_for(4099, 700, 300);
     unsigned char *e = malloc(32 * n), *k = malloc(32 * n), *got = malloc(64 * n), *want = malloc(64 * n);
     fastsm2_privkey *per = malloc(sizeof(*per) * n);
     for (size_t i = 0; i < n; i++) {
@@ -109,7 +129,7 @@ static void test_fixed_nonces(fastsm2_gpu *g, const fastsm2_privkey *keys)
 
 static void test_sign_verify(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
 {
-    size_t n = small ? 256 : 20000;
+    size_t n = size_for(20000, 1500, 256);
     unsigned char *e = malloc(32 * n), *s1 = malloc(64 * n), *s2 = malloc(64 * n);
     int *res = malloc(sizeof(int) * n);
     fastsm2_privkey *per = malloc(sizeof(*per) * n);
@@ -187,7 +207,7 @@ static void test_sign_verify(fastsm2_gpu *g, const fastsm2_privkey *keys, const 
 
 static void test_keygen(fastsm2_gpu *g)
 {
-    size_t n = small ? 200 : 5000;
+    size_t n = size_for(5000, 400, 200);
     unsigned char *d = malloc(32 * n), *got = malloc(65 * n);
     for (size_t i = 0; i < n; i++)
         rand_scalar(d + 32 * i);
@@ -242,7 +262,9 @@ static void test_errors(fastsm2_gpu *g, const fastsm2_privkey *keys, const fasts
 
 static void test_big(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
 {
-    size_t n = ((size_t)1 << 20) + 77; /* more than one chunk */
+    size_t chunk = fs2_gpu_chunk_items();
+    size_t n = chunk + 77 + (chunk < 4096 ? 4 * chunk : 0); /* more than one chunk */
+    printf("  big batch: %zu items, %zu per chunk\n", n, chunk);
     unsigned char *e = malloc(32 * n), *s = malloc(64 * n);
     int *res = malloc(sizeof(int) * n);
     fs2t_rand_bytes(e, 32 * n);
@@ -252,16 +274,290 @@ static void test_big(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_
     for (size_t i = 0; i < n; i++)
         bad += res[i] != 1;
     CHECK(bad == 0);
-    /* a sample on the CPU, from both ends of every chunk */
-    for (size_t i = 0; i < n; i += (i % 1024 == 0) ? 1 : 4099)
-        CHECK(fastsm2_verify_digest(&pubs[2], e + 32 * i, s + 64 * i) == 1);
-    CHECK(fastsm2_verify_digest(&pubs[2], e + 32 * (n - 1), s + 64 * (n - 1)) == 1);
+    /* on the CPU: both ends of every chunk and every 257th item (all of
+     * them in a small batch) */
+    size_t checked = 0;
+    bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = i % chunk;
+        if (n > 100000 && r > 1 && r < chunk - 2 && i % 257 != 0 && i != n - 1)
+            continue;
+        bad += fastsm2_verify_digest(&pubs[2], e + 32 * i, s + 64 * i) != 1;
+        checked++;
+    }
+    CHECK(bad == 0);
+    CHECK(checked >= 4 * (n / chunk));
     free(e), free(s), free(res);
 }
+
+
+#ifdef FS2_GPU_EMU
+/* ---- through the emulated runtime: injected failures, rejected nonces --- */
+
+static int all_zero(const void *p, size_t n)
+{
+    const unsigned char *q = p;
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= q[i];
+    return acc == 0;
+}
+
+/* Nothing queued on a stream, no event alive, no bad copy. */
+static int emu_quiet(void)
+{
+    long st[FS2_CUDA_EMU_NSTATS];
+    fs2_cuda_emu_stats(st);
+    if (st[FS2_CUDA_EMU_PENDING] || st[FS2_CUDA_EMU_EVENTS] || st[FS2_CUDA_EMU_VIOLATIONS])
+        fprintf(stderr, "cuda-emu: %ld operations left queued, %ld events alive, %ld bad copies\n",
+                st[FS2_CUDA_EMU_PENDING], st[FS2_CUDA_EMU_EVENTS], st[FS2_CUDA_EMU_VIOLATIONS]);
+    return !st[FS2_CUDA_EMU_PENDING] && !st[FS2_CUDA_EMU_EVENTS] && !st[FS2_CUDA_EMU_VIOLATIONS];
+}
+
+static int emu_nothing_alive(void)
+{
+    long st[FS2_CUDA_EMU_NSTATS];
+    fs2_cuda_emu_stats(st);
+    if (st[FS2_CUDA_EMU_ALLOCS] || st[FS2_CUDA_EMU_STREAMS])
+        fprintf(stderr, "cuda-emu: leaked %ld device allocations, %ld streams\n", st[FS2_CUDA_EMU_ALLOCS],
+                st[FS2_CUDA_EMU_STREAMS]);
+    return emu_quiet() && !st[FS2_CUDA_EMU_ALLOCS] && !st[FS2_CUDA_EMU_STREAMS];
+}
+
+/* The inputs of one cycle and what the CPU says about them. */
+struct cycle {
+    size_t n;
+    const fastsm2_privkey *keys;
+    fastsm2_privkey *per;
+    const fastsm2_pubkey *pubs;
+    fastsm2_pubkey *perp;
+    unsigned char *e, *k, *sig_want, *sig_cpu, *d, *pub_want;
+    int *res_want;
+    /* outputs */
+    unsigned char *sig, *pub;
+    int *res;
+};
+
+/* One call of the cycle: step 0..7. Returns its status; *ok is whether the
+ * output is right when the status is FASTSM2_OK. */
+static int cycle_step(fastsm2_gpu *g, struct cycle *c, int step, int *ok)
+{
+    size_t n = c->n;
+    double t = -1;
+    int ret = FASTSM2_OK;
+    *ok = 1;
+    switch (step) {
+    case 0: /* fixed nonces, one key: bit for bit */
+        ret = fs2_gpu_sign_digest_batch_with_nonces(g, c->sig, c->keys, 1, c->e, c->k, n);
+        *ok = memcmp(c->sig, c->sig_want, 64 * n) == 0;
+        return ret;
+    case 1: /* device nonces, one key per item, timed (events) */
+        ret = fs2_gpu_sign_timed(g, c->sig, c->per, n, c->e, n, &t);
+        for (size_t i = 0; i < n; i++)
+            *ok &= fastsm2_verify_digest(&c->perp[i], c->e + 32 * i, c->sig + 64 * i) == 1;
+        *ok &= t >= 0;
+        return ret;
+    case 2: /* device nonces, one key */
+        ret = fastsm2_gpu_sign_digest_batch(g, c->sig, c->keys, 1, c->e, n);
+        for (size_t i = 0; i < n; i++)
+            *ok &= fastsm2_verify_digest(&c->pubs[0], c->e + 32 * i, c->sig + 64 * i) == 1;
+        return ret;
+    case 3: /* verify, one public key per item, valid and invalid */
+        ret = fastsm2_gpu_verify_digest_batch(g, c->res, c->perp, n, c->e, c->sig_cpu, n);
+        *ok = memcmp(c->res, c->res_want, sizeof(int) * n) == 0;
+        return ret;
+    case 4: /* verify, timed */
+        ret = fs2_gpu_verify_timed(g, c->res, c->perp, n, c->e, c->sig_cpu, n, &t);
+        *ok = memcmp(c->res, c->res_want, sizeof(int) * n) == 0 && t >= 0;
+        return ret;
+    case 5: /* keygen */
+        ret = fastsm2_gpu_keygen_batch(g, c->pub, c->d, n);
+        *ok = memcmp(c->pub, c->pub_want, 65 * n) == 0;
+        return ret;
+    case 6: /* keygen, timed */
+        ret = fs2_gpu_keygen_timed(g, c->pub, c->d, n, &t);
+        *ok = memcmp(c->pub, c->pub_want, 65 * n) == 0 && t >= 0;
+        return ret;
+    }
+    return FASTSM2_ERR_ARG;
+}
+#define CYCLE_STEPS 7
+
+/* The output a step writes, for the zero check after a failure. */
+static int step_output_zero(const struct cycle *c, int step)
+{
+    if (step <= 2)
+        return all_zero(c->sig, 64 * c->n);
+    if (step <= 4)
+        return all_zero(c->res, sizeof(int) * c->n);
+    return all_zero(c->pub, 65 * c->n);
+}
+
+/* Create a context, run every step (a failed step again, once, on the same
+ * context: it must work then), free the context. Returns the number of
+ * calls that failed. */
+static int run_cycle(struct cycle *c, const char *label)
+{
+    int failures = 0;
+    fastsm2_gpu *g = NULL;
+    int ret = fastsm2_gpu_new(&g, 0, 0);
+    if (ret != FASTSM2_OK) {
+        failures++;
+        CHECK(ret == FASTSM2_ERR_NO_MEMORY || ret == FASTSM2_ERR_UNSUPPORTED);
+        CHECK(g == NULL);
+        CHECK(emu_nothing_alive());
+        ret = fastsm2_gpu_new(&g, 0, 0);
+        CHECK_STATUS(ret, FASTSM2_OK);
+        if (ret != FASTSM2_OK)
+            return failures;
+    }
+    for (int step = 0; step < CYCLE_STEPS; step++) {
+        int ok;
+        memset(c->sig, 0x77, 64 * c->n);
+        memset(c->res, 0x77, sizeof(int) * c->n);
+        memset(c->pub, 0x77, 65 * c->n);
+        ret = cycle_step(g, c, step, &ok);
+        if (ret != FASTSM2_OK) {
+            failures++;
+            if (ret != FASTSM2_ERR_NO_MEMORY && ret != FASTSM2_ERR_UNSUPPORTED)
+                fprintf(stderr, "%s, step %d: status %d\n", label, step, ret);
+            CHECK(ret == FASTSM2_ERR_NO_MEMORY || ret == FASTSM2_ERR_UNSUPPORTED);
+            CHECK(strlen(fs2_gpu_last_error(g)) > 0);
+            CHECK(emu_quiet());
+            CHECK(step_output_zero(c, step));
+            ret = cycle_step(g, c, step, &ok); /* the context still works */
+        }
+        CHECK_STATUS(ret, FASTSM2_OK);
+        if (!ok)
+            fprintf(stderr, "%s, step %d: wrong output\n", label, step);
+        CHECK(ok);
+        CHECK(emu_quiet());
+    }
+    fastsm2_gpu_free(g);
+    CHECK(emu_nothing_alive());
+    return failures;
+}
+
+/* Every cudaMalloc, kernel launch and copy/memset of a cycle of calls made
+ * to fail in turn. The table is narrow (w = 4) to keep context creation
+ * quick; the batches span several chunks. */
+static void test_faults(const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
+{
+    struct cycle c;
+    size_t n = 2 * fs2_gpu_chunk_items() + 5;
+    memset(&c, 0, sizeof c);
+    c.n = n;
+    c.keys = keys;
+    c.pubs = pubs;
+    c.per = malloc(sizeof(*c.per) * n);
+    c.perp = malloc(sizeof(*c.perp) * n);
+    c.e = malloc(32 * n), c.k = malloc(32 * n), c.d = malloc(32 * n);
+    c.sig_want = malloc(64 * n), c.sig_cpu = malloc(64 * n), c.sig = malloc(64 * n);
+    c.pub_want = malloc(65 * n), c.pub = malloc(65 * n);
+    c.res_want = malloc(sizeof(int) * n), c.res = malloc(sizeof(int) * n);
+    for (size_t i = 0; i < n; i++) {
+        fs2t_rand_bytes(c.e + 32 * i, 32);
+        c.per[i] = keys[i % NKEYS];
+        c.perp[i] = pubs[i % NKEYS];
+        for (;;) {
+            rand_scalar(c.k + 32 * i);
+            if (fastsm2_sign_digest_with_nonce(c.sig_want + 64 * i, &keys[0], c.e + 32 * i, c.k + 32 * i) ==
+                FASTSM2_OK)
+                break;
+        }
+        CHECK_STATUS(fastsm2_sign_digest(c.sig_cpu + 64 * i, &c.per[i], c.e + 32 * i), FASTSM2_OK);
+        if (i % 3 == 1)
+            c.sig_cpu[64 * i + 40] ^= 1;
+        c.res_want[i] = fastsm2_verify_digest(&c.perp[i], c.e + 32 * i, c.sig_cpu + 64 * i);
+        fastsm2_privkey pk;
+        fastsm2_pubkey pp;
+        size_t len = 65;
+        rand_scalar(c.d + 32 * i);
+        CHECK_STATUS(fastsm2_privkey_from_bytes(&pk, c.d + 32 * i), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_pubkey(&pp, &pk), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_pubkey_to_bytes(c.pub_want + 65 * i, &len, &pp, 0), FASTSM2_OK);
+    }
+    setenv("FASTSM2_GPU_TABLE_BITS", "4", 1);
+    /* a clean cycle counts the calls of each kind */
+    unsetenv("FS2_CUDA_EMU_FAIL");
+    fs2_cuda_emu_rearm();
+    CHECK(run_cycle(&c, "no failure") == 0);
+    static const char *const kinds[3] = {"malloc", "launch", "copy"};
+    unsigned long calls[3];
+    for (int k = 0; k < 3; k++)
+        calls[k] = fs2_cuda_emu_calls(k);
+    printf("  injected failures: %lu cudaMalloc, %lu launches, %lu copies/memsets, each failed in turn\n", calls[0],
+           calls[1], calls[2]);
+    CHECK(calls[0] >= 8 && calls[1] >= 3 * 3 && calls[2] >= 20);
+    for (int k = 0; k < 3; k++)
+        for (unsigned long i = 1; i <= calls[k]; i++) {
+            char spec[64], label[96];
+            snprintf(spec, sizeof spec, "%s:%lu", kinds[k], i);
+            snprintf(label, sizeof label, "FS2_CUDA_EMU_FAIL=%s", spec);
+            setenv("FS2_CUDA_EMU_FAIL", spec, 1);
+            fs2_cuda_emu_rearm();
+            int failures = run_cycle(&c, label);
+            /* the failure happened, and was reported by exactly one call
+             * (unless it hit the wipes of fastsm2_gpu_free, which has no
+             * status: then nothing may have failed before) */
+            long st[FS2_CUDA_EMU_NSTATS];
+            fs2_cuda_emu_stats(st);
+            CHECK((unsigned long)st[FS2_CUDA_EMU_FAIL_CALLS] >= i);
+            if (failures > 1)
+                fprintf(stderr, "%s: %d calls failed\n", label, failures);
+            CHECK(failures <= 1);
+        }
+    unsetenv("FS2_CUDA_EMU_FAIL");
+    fs2_cuda_emu_rearm();
+    unsetenv("FASTSM2_GPU_TABLE_BITS");
+    free(c.per), free(c.perp), free(c.e), free(c.k), free(c.d), free(c.sig_want), free(c.sig_cpu), free(c.sig);
+    free(c.pub_want), free(c.pub), free(c.res_want), free(c.res);
+}
+
+/* A nonce the device rejects (forced: FS2_GPU_TEST_REJECT, item 2 of the
+ * batch, as r = 0, r + k = n or s = 0 would): with device nonces the CPU
+ * signs that item again; with caller nonces the batch fails with
+ * FASTSM2_ERR_SCALAR, outputs zeroed. */
+static void test_reject(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
+{
+    size_t n = fs2_gpu_chunk_items() + 9;
+    unsigned char *e = malloc(32 * n), *k = malloc(32 * n), *s = malloc(64 * n), *ref = malloc(64 * n);
+    for (size_t i = 0; i < n; i++) {
+        fs2t_rand_bytes(e + 32 * i, 32);
+        do
+            rand_scalar(k + 32 * i);
+        while (fastsm2_sign_digest_with_nonce(ref + 64 * i, &keys[3], e + 32 * i, k + 32 * i) != FASTSM2_OK);
+    }
+    setenv("FS2_GPU_TEST_REJECT", "3", 1);
+    CHECK_STATUS(fastsm2_gpu_sign_digest_batch(g, s, keys + 3, 1, e, n), FASTSM2_OK);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += fastsm2_verify_digest(&pubs[3], e + 32 * i, s + 64 * i) != 1;
+    CHECK(bad == 0);
+    memset(s, 0x55, 64 * n);
+    CHECK_STATUS(fs2_gpu_sign_digest_batch_with_nonces(g, s, keys + 3, 1, e, k, n), FASTSM2_ERR_SCALAR);
+    CHECK(all_zero(s, 64 * n));
+    /* the rejected item is the one asked for: the others are the CPU's */
+    char at[32];
+    snprintf(at, sizeof at, "%zu", n); /* the last item, in the last chunk */
+    setenv("FS2_GPU_TEST_REJECT", at, 1);
+    CHECK_STATUS(fastsm2_gpu_sign_digest_batch(g, s, keys + 3, 1, e, n), FASTSM2_OK);
+    CHECK(fastsm2_verify_digest(&pubs[3], e + 32 * (n - 1), s + 64 * (n - 1)) == 1);
+    unsetenv("FS2_GPU_TEST_REJECT");
+    CHECK_STATUS(fs2_gpu_sign_digest_batch_with_nonces(g, s, keys + 3, 1, e, k, n), FASTSM2_OK);
+    CHECK(memcmp(s, ref, 64 * n) == 0);
+    CHECK(emu_quiet());
+    free(e), free(k), free(s), free(ref);
+}
+#endif
 
 int main(void)
 {
     small = getenv("FS2_GPU_TEST_SMALL") && atoi(getenv("FS2_GPU_TEST_SMALL"));
+#ifdef FS2_GPU_EMU
+    if (!small)
+        small = 2;
+#endif
     int count = fastsm2_gpu_device_count();
     if (count <= 0) {
         printf("test_gpu_device: no CUDA device here: skipped\n");
@@ -286,11 +582,20 @@ int main(void)
         test_sign_verify(g, keys, pubs);
         test_keygen(g);
         test_errors(g, keys, pubs);
-        if (!small)
+        if (small != 1)
             test_big(g, keys, pubs);
+#ifdef FS2_GPU_EMU
+        test_reject(g, keys, pubs);
+        CHECK(emu_quiet());
+#endif
         if (fs2t_failed)
             fprintf(stderr, "last CUDA error: %s\n", fs2_gpu_last_error(g));
         fastsm2_gpu_free(g);
     }
+#ifdef FS2_GPU_EMU
+    CHECK(emu_nothing_alive());
+    if (!getenv("FS2_GPU_TEST_NO_FAULTS"))
+        test_faults(keys, pubs);
+#endif
     return fs2t_finish("test_gpu_device");
 }

@@ -37,7 +37,7 @@ cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/tracehash.so" tools/arm-ctime/traceh
 # static and not position-independent: fixed addresses, no lazy binding
 $TRIPLE-gcc -O2 -g -Wall -Wextra -static -no-pie -Iinclude -Isrc -I"$B/generated" -Itests \
   -DFS2T_VECTORS_FILE='"unused"' -o "$OUT/trace_driver" tools/arm-ctime/trace_driver.c tests/testutil.c \
-  "$B/libfastsm2.a" -lpthread
+  "$B/libfastsm2.a" -lcrypto -lpthread # testutil.c uses libcrypto (static: never called here)
 mark=$($TRIPLE-nm "$OUT/trace_driver" | awk '$3 == "trace_mark" { print "0x" $1 }')
 [ -n "$mark" ] || { echo "trace-aarch64: no trace_mark symbol in the driver" >&2; exit 1; }
 

@@ -1,10 +1,7 @@
 module fastsm2/tools/gmsm-speed
 
-go 1.22
+go 1.25.0
 
-require github.com/emmansun/gmsm v0.15.5
+require github.com/emmansun/gmsm v0.44.0
 
-require (
-	golang.org/x/crypto v0.4.0 // indirect
-	golang.org/x/sys v0.3.0 // indirect
-)
+require golang.org/x/crypto v0.53.0 // indirect

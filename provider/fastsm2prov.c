@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The provider's entry point (provider-base(7)): OSSL_provider_init, the
+ * algorithm tables, errors, and the OSSL_PARAM helpers of prov.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "prov.h"
+
+/* ---- errors --------------------------------------------------------------- */
+
+static OSSL_FUNC_core_new_error_fn *c_new_error;
+static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
+static OSSL_FUNC_core_vset_error_fn *c_vset_error;
+
+static void vset_error(const OSSL_CORE_HANDLE *h, uint32_t reason, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    c_vset_error(h, reason, fmt, ap);
+    va_end(ap);
+}
+
+void fs2p_raise(const fs2p_provctx *pc, int status, const char *what)
+{
+    if (pc == NULL || c_new_error == NULL || c_vset_error == NULL)
+        return;
+    c_new_error(pc->handle);
+    if (c_set_error_debug != NULL)
+        c_set_error_debug(pc->handle, "fastsm2prov", 0, what);
+    /* reason codes 1..255 are the provider's own (not an OpenSSL library's) */
+    uint32_t reason = status < 0 && status > -256 ? (uint32_t)-status : 255u;
+    vset_error(pc->handle, reason, "%s (%s)", fastsm2_strerror(status), what);
+}
+
+/* The reason strings: every FASTSM2_ERR_* code by name (-1 ... the last;
+ * tests/test_errors.c checks that FASTSM2_ERR_TOO_LARGE is the last). */
+#define FS2P_NREASONS (-FASTSM2_ERR_TOO_LARGE)
+static OSSL_ITEM reason_strings[FS2P_NREASONS + 2];
+
+static void init_reason_strings(void)
+{
+    for (int i = 1; i <= FS2P_NREASONS; i++) {
+        reason_strings[i - 1].id = (unsigned int)i;
+        reason_strings[i - 1].ptr = (void *)(uintptr_t)fastsm2_error_name(-i);
+    }
+    reason_strings[FS2P_NREASONS].id = 255;
+    reason_strings[FS2P_NREASONS].ptr = "fastsm2prov error";
+    reason_strings[FS2P_NREASONS + 1].id = 0;
+    reason_strings[FS2P_NREASONS + 1].ptr = NULL;
+}
+
+/* ---- OSSL_PARAM helpers --------------------------------------------------- */
+
+OSSL_PARAM *fs2p_locate(OSSL_PARAM *params, const char *key)
+{
+    for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        if (strcmp(p->key, key) == 0)
+            return p;
+    return NULL;
+}
+
+const OSSL_PARAM *fs2p_locate_const(const OSSL_PARAM *params, const char *key)
+{
+    return fs2p_locate((OSSL_PARAM *)(uintptr_t)params, key);
+}
+
+int fs2p_utf8_is(const OSSL_PARAM *p, const char *s)
+{
+    if (p == NULL || p->data_type != OSSL_PARAM_UTF8_STRING || p->data == NULL)
+        return 0;
+    size_t n = strnlen((const char *)p->data, p->data_size);
+    return n == strlen(s) && strncasecmp((const char *)p->data, s, n) == 0;
+}
+
+int fs2p_get_octets(const OSSL_PARAM *p, const unsigned char **data, size_t *len)
+{
+    if (p == NULL || p->data_type != OSSL_PARAM_OCTET_STRING || (p->data == NULL && p->data_size != 0))
+        return 0;
+    *data = p->data;
+    *len = p->data_size;
+    return 1;
+}
+
+int fs2p_get_size_t(const OSSL_PARAM *p, size_t *v)
+{
+    if (p == NULL || p->data == NULL)
+        return 0;
+    if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER) {
+        if (p->data_size == sizeof(uint32_t)) {
+            uint32_t x;
+            memcpy(&x, p->data, sizeof x);
+            *v = x;
+            return 1;
+        }
+        if (p->data_size == sizeof(uint64_t)) {
+            uint64_t x;
+            memcpy(&x, p->data, sizeof x);
+            *v = (size_t)x;
+            return 1;
+        }
+    } else if (p->data_type == OSSL_PARAM_INTEGER) {
+        if (p->data_size == sizeof(int32_t)) {
+            int32_t x;
+            memcpy(&x, p->data, sizeof x);
+            *v = (size_t)x;
+            return x >= 0;
+        }
+        if (p->data_size == sizeof(int64_t)) {
+            int64_t x;
+            memcpy(&x, p->data, sizeof x);
+            *v = (size_t)x;
+            return x >= 0;
+        }
+    }
+    return 0;
+}
+
+static int set_uint(OSSL_PARAM *p, uint64_t v)
+{
+    if (p->data_type != OSSL_PARAM_INTEGER && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER)
+        return 0;
+    if (p->data == NULL) {
+        p->return_size = sizeof(uint64_t);
+        return 1;
+    }
+    if (p->data_size == sizeof(uint32_t)) {
+        uint32_t x = (uint32_t)v;
+        if (x != v || (p->data_type == OSSL_PARAM_INTEGER && x > INT32_MAX))
+            return 0;
+        memcpy(p->data, &x, sizeof x);
+    } else if (p->data_size == sizeof(uint64_t)) {
+        if (p->data_type == OSSL_PARAM_INTEGER && v > INT64_MAX)
+            return 0;
+        memcpy(p->data, &v, sizeof v);
+    } else {
+        return 0;
+    }
+    p->return_size = p->data_size;
+    return 1;
+}
+
+int fs2p_set_int(OSSL_PARAM *p, int v) { return v >= 0 && set_uint(p, (uint64_t)v); }
+int fs2p_set_size_t(OSSL_PARAM *p, size_t v) { return set_uint(p, (uint64_t)v); }
+
+int fs2p_set_utf8(OSSL_PARAM *p, const char *s)
+{
+    size_t n = strlen(s);
+    if (p->data_type != OSSL_PARAM_UTF8_STRING)
+        return 0;
+    p->return_size = n;
+    if (p->data == NULL)
+        return 1;
+    if (p->data_size < n)
+        return 0;
+    memcpy(p->data, s, n);
+    if (p->data_size > n)
+        ((char *)p->data)[n] = 0;
+    return 1;
+}
+
+int fs2p_set_octets(OSSL_PARAM *p, const void *data, size_t len)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        return 0;
+    p->return_size = len;
+    if (p->data == NULL)
+        return 1;
+    if (p->data_size < len)
+        return 0;
+    memcpy(p->data, data, len);
+    return 1;
+}
+
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+void fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_t len)
+{
+    /* The loop runs over the (public) length; each byte goes to the place
+     * its weight gives, whatever its value. A number of 2^256 or more
+     * becomes 2^256 - 1, by a mask, which no private key accepts. */
+    int le = host_is_little_endian();
+    uint32_t high = 0;
+    memset(be, 0, 32);
+    for (size_t i = 0; i < len; i++) { /* i: the byte of weight 256^i */
+        unsigned char b = in[le ? i : len - 1 - i];
+        if (i < 32)
+            be[31 - i] = b;
+        else
+            high |= b;
+    }
+    uint32_t nz = (high | (0u - high)) >> 31; /* 1 if any high byte is set */
+    __asm__("" : "+r"(nz));                    /* keep it a mask, not a branch */
+    unsigned char mask = (unsigned char)(0u - nz);
+    for (size_t i = 0; i < 32; i++)
+        be[i] |= mask;
+}
+
+void fs2p_scalar_to_native(unsigned char *out, size_t len, const unsigned char be[32])
+{
+    int le = host_is_little_endian();
+    memset(out, 0, len);
+    for (size_t i = 0; i < len && i < 32; i++)
+        out[le ? i : len - 1 - i] = be[31 - i];
+}
+
+/* ---- Z_A ------------------------------------------------------------------- */
+
+/* a, b, xG, yG of sm2p256v1 (GB/T 32918.5), 32 bytes big-endian each. */
+static const unsigned char curve_abg[128] = {
+    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFC,
+    0x28, 0xE9, 0xFA, 0x9E, 0x9D, 0x9F, 0x5E, 0x34, 0x4D, 0x5A, 0x9E, 0x4B, 0xCF, 0x65, 0x09, 0xA7,
+    0xF3, 0x97, 0x89, 0xF5, 0x15, 0xAB, 0x8F, 0x92, 0xDD, 0xBC, 0xBD, 0x41, 0x4D, 0x94, 0x0E, 0x93,
+    0x32, 0xC4, 0xAE, 0x2C, 0x1F, 0x19, 0x81, 0x19, 0x5F, 0x99, 0x04, 0x46, 0x6A, 0x39, 0xC9, 0x94,
+    0x8F, 0xE3, 0x0B, 0xBF, 0xF2, 0x66, 0x0B, 0xE1, 0x71, 0x5A, 0x45, 0x89, 0x33, 0x4C, 0x74, 0xC7,
+    0xBC, 0x37, 0x36, 0xA2, 0xF4, 0xF6, 0x77, 0x9C, 0x59, 0xBD, 0xCE, 0xE3, 0x6B, 0x69, 0x21, 0x53,
+    0xD0, 0xA9, 0x87, 0x7C, 0xC6, 0x2A, 0x47, 0x40, 0x02, 0xDF, 0x32, 0xE5, 0x21, 0x39, 0xF0, 0xA0};
+
+int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *id, size_t idlen)
+{
+    if (!k->has_pub)
+        return FASTSM2_ERR_ARG;
+    if (idlen > 0) /* the library's, with the key's cached Z_A for its ID */
+        return fastsm2_compute_z(z, &k->pub, id, idlen);
+    static const unsigned char entl0[2] = {0, 0};
+    fastsm2_sm3_ctx h;
+    fastsm2_sm3_init(&h);
+    fastsm2_sm3_update(&h, entl0, 2);
+    fastsm2_sm3_update(&h, curve_abg, sizeof curve_abg);
+    fastsm2_sm3_update(&h, k->pub65 + 1, 64);
+    fastsm2_sm3_final(z, &h);
+    return FASTSM2_OK;
+}
+
+/* ---- the provider ---------------------------------------------------------- */
+
+#define ALG(names, fns, desc) {names, FS2P_PROPS, fns, desc}
+
+static const OSSL_ALGORITHM keymgmt_algs[] = {
+    ALG("SM2:1.2.156.10197.1.301", fs2p_keymgmt_functions, "fastsm2 SM2 keys"), {NULL, NULL, NULL, NULL}};
+static const OSSL_ALGORITHM signature_algs[] = {
+    ALG("SM2:1.2.156.10197.1.301", fs2p_signature_functions, "fastsm2 SM2 signatures with SM3"),
+    {NULL, NULL, NULL, NULL}};
+static const OSSL_ALGORITHM asym_cipher_algs[] = {
+    ALG("SM2:1.2.156.10197.1.301", fs2p_asym_cipher_functions, "fastsm2 SM2 encryption"),
+    {NULL, NULL, NULL, NULL}};
+static const OSSL_ALGORITHM digest_algs[] = {
+    ALG("SM3:1.2.156.10197.1.401", fs2p_sm3_functions, "fastsm2 SM3"), {NULL, NULL, NULL, NULL}};
+
+static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no_cache)
+{
+    (void)provctx;
+    *no_cache = 0;
+    switch (operation_id) {
+    case OSSL_OP_KEYMGMT:
+        return keymgmt_algs;
+    case OSSL_OP_SIGNATURE:
+        return signature_algs;
+    case OSSL_OP_ASYM_CIPHER:
+        return asym_cipher_algs;
+    case OSSL_OP_DIGEST:
+        return digest_algs;
+    }
+    return NULL;
+}
+
+static const OSSL_PARAM prov_param_types[] = {
+    {OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
+    {OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
+    {OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
+    {OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, sizeof(int), OSSL_PARAM_UNMODIFIED},
+    {NULL, 0, NULL, 0, 0}};
+
+static const OSSL_PARAM *prov_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return prov_param_types;
+}
+
+/* A string parameter asked for as UTF8_PTR (as `openssl list -providers`
+ * does) or as UTF8_STRING. */
+static int set_str(OSSL_PARAM *p, const char *s)
+{
+    if (p->data_type == OSSL_PARAM_UTF8_PTR) {
+        if (p->data != NULL) /* data_size is 0 for a pointer (OSSL_PARAM_construct_utf8_ptr) */
+            *(const char **)p->data = s;
+        p->return_size = strlen(s);
+        return 1;
+    }
+    return fs2p_set_utf8(p, s);
+}
+
+static int prov_get_params(void *provctx, OSSL_PARAM params[])
+{
+    (void)provctx;
+    static char buildinfo[64];
+    OSSL_PARAM *p;
+    if ((p = fs2p_locate(params, OSSL_PROV_PARAM_NAME)) && !set_str(p, "fastsm2 provider"))
+        return 0;
+    if ((p = fs2p_locate(params, OSSL_PROV_PARAM_VERSION)) && !set_str(p, fastsm2_version()))
+        return 0;
+    if ((p = fs2p_locate(params, OSSL_PROV_PARAM_BUILDINFO))) {
+        if (buildinfo[0] == 0) /* the same text every time: a benign race */
+            snprintf(buildinfo, sizeof buildinfo, "fastsm2 %s (%s)", fastsm2_version(), fastsm2_backend_name());
+        if (!set_str(p, buildinfo))
+            return 0;
+    }
+    if ((p = fs2p_locate(params, OSSL_PROV_PARAM_STATUS)) && !fs2p_set_int(p, 1))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ITEM *prov_reason_strings(void *provctx)
+{
+    (void)provctx;
+    return reason_strings;
+}
+
+static void prov_teardown(void *provctx) { free(provctx); }
+
+static const OSSL_DISPATCH prov_functions[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))prov_teardown},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))prov_gettable_params},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))prov_get_params},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))prov_query},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))prov_reason_strings},
+    {0, NULL}};
+
+__attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                                                              const OSSL_DISPATCH **out, void **provctx);
+
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
+                       void **provctx)
+{
+    for (; in != NULL && in->function_id != 0; in++) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            c_new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            c_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            c_vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        }
+    }
+    fs2p_provctx *pc = calloc(1, sizeof *pc);
+    if (pc == NULL)
+        return 0;
+    pc->handle = handle;
+    init_reason_strings();
+    *provctx = pc;
+    *out = prov_functions;
+    return 1;
+}

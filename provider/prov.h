@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fastsm2prov: an OpenSSL 3 provider over the public fastsm2 API.
+ *
+ * The module links no part of OpenSSL: it takes OpenSSL's headers for the
+ * dispatch numbers and the OSSL_PARAM layout, and reads and writes
+ * parameters with the small helpers below, so it loads into any libcrypto
+ * of the OpenSSL 3 ABI. Every algorithm carries the property
+ * "provider=fastsm2prov" (docs/PROVIDER.md).
+ */
+#ifndef FS2P_PROV_H
+#define FS2P_PROV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+
+#include "fastsm2.h"
+
+/* return_size of a parameter nobody has set (openssl/params.h has it too,
+ * with the functions this module does not link) */
+#ifndef OSSL_PARAM_UNMODIFIED
+#define OSSL_PARAM_UNMODIFIED ((size_t)-1)
+#endif
+
+#define FS2P_NAME "fastsm2prov"
+#define FS2P_PROPS "provider=fastsm2prov"
+
+typedef struct {
+    const OSSL_CORE_HANDLE *handle;
+} fs2p_provctx;
+
+/* Raise an error on OpenSSL's queue: reason = -status (a FASTSM2_ERR_*
+ * code, whose name the provider registers as its reason string), with
+ * fastsm2_strerror and `what` as the error's data. */
+void fs2p_raise(const fs2p_provctx *pc, int status, const char *what);
+
+/* ---- OSSL_PARAM helpers ------------------------------------------------ */
+OSSL_PARAM *fs2p_locate(OSSL_PARAM *params, const char *key);
+const OSSL_PARAM *fs2p_locate_const(const OSSL_PARAM *params, const char *key);
+/* A UTF-8 string parameter equal to s, case-insensitively. */
+int fs2p_utf8_is(const OSSL_PARAM *p, const char *s);
+int fs2p_get_octets(const OSSL_PARAM *p, const unsigned char **data, size_t *len);
+int fs2p_get_size_t(const OSSL_PARAM *p, size_t *v);
+int fs2p_set_int(OSSL_PARAM *p, int v);
+int fs2p_set_size_t(OSSL_PARAM *p, size_t v);
+int fs2p_set_utf8(OSSL_PARAM *p, const char *s);
+int fs2p_set_octets(OSSL_PARAM *p, const void *data, size_t len);
+
+/* A scalar as OpenSSL passes a BIGNUM parameter (unsigned, native byte
+ * order, any length) to and from 32 bytes big-endian. The conversion reads
+ * every byte the same way whatever the value (a private key goes through
+ * it); from_native turns a number of 2^256 or more into 2^256 - 1, an
+ * invalid private key, without a branch. */
+void fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size_t len);
+void fs2p_scalar_to_native(unsigned char *out, size_t len, const unsigned char be[32]);
+
+/* ---- the key object ----------------------------------------------------- */
+typedef struct {
+    fs2p_provctx *pc;
+    int refs;            /* atomic: the key and each operation context on it */
+    int has_pub, has_priv;
+    unsigned char pub65[65];
+    fastsm2_pubkey pub;
+    fastsm2_privkey priv;
+} fs2p_key;
+
+fs2p_key *fs2p_key_ref(fs2p_key *k);
+void fs2p_key_unref(fs2p_key *k);
+
+/* Z_A of GB/T 32918.2 5.5 for the key and an ID of idlen bytes; idlen 0
+ * hashes an empty ID (ENTL = 0), which is what OpenSSL 3.0 signs with when
+ * no ID is set. */
+int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *id, size_t idlen);
+
+/* The algorithm tables. */
+extern const OSSL_DISPATCH fs2p_keymgmt_functions[];
+extern const OSSL_DISPATCH fs2p_signature_functions[];
+extern const OSSL_DISPATCH fs2p_asym_cipher_functions[];
+extern const OSSL_DISPATCH fs2p_sm3_functions[];
+
+#endif

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The command line with the keys users bring: password-encrypted keys
+# (--passin/--passout, every source), GmSSL's files (tests/fixtures/gmssl)
+# and OpenSSL's, certificates (--cert), HMAC-SM3 (sm3 --hmac against openssl
+# dgst), sm3 --check/--tag/--z, sign/verify --digest and --hex, pubkey
+# --text, and the message each misleading key file gets.
+#
+# usage: test_cli_keys.sh BUILD_DIR
+set -euo pipefail
+
+BUILD=${1:?usage: test_cli_keys.sh BUILD_DIR}
+. "$(dirname "$0")/shlib.sh"
+cli_setup "$BUILD"
+SRC=${FASTSM2_SOURCE:-$(cd "$(dirname "$0")/.." && pwd)}
+FIX=$SRC/tests/fixtures/gmssl
+cd "$T"
+
+check() {
+    local name=$1
+    shift
+    if "$@" >"$T/check.out" 2>"$T/check.err" </dev/null; then ok; else bad "$name: $(head -c 400 "$T/check.err")"; fi
+}
+# expect_rc NAME CODE PATTERN CMD...: exit CODE, and stderr matches PATTERN.
+expect_rc() {
+    local name=$1 want=$2 pat=$3
+    shift 3
+    local got=0
+    "$@" >"$T/rc.out" 2>"$T/rc.err" </dev/null || got=$?
+    if [ "$got" != "$want" ]; then
+        bad "$name: exit $got, want $want: $(head -c 400 "$T/rc.err")"
+    elif [ -n "$pat" ] && ! grep -q -- "$pat" "$T/rc.err"; then
+        bad "$name: stderr lacks '$pat': $(head -c 400 "$T/rc.err")"
+    else
+        ok
+    fi
+}
+same() { if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ"; fi; }
+
+MSG=$FIX/msg.txt
+PW=fastsm2-fixture
+
+# ---- GmSSL's files ----
+for v in 3.1 3.2; do
+    D=$FIX/$v
+    check "gmssl $v verify" "$FS" verify --pub "$D/pub.pem" --in "$MSG" --sig "$D/sig.der"
+    check "gmssl $v verify --cert" "$FS" verify --cert "$D/cert.pem" --in "$MSG" --sig "$D/sig.der"
+    check "gmssl $v verify id" "$FS" verify --cert "$D/cert.pem" --id alice@example.com --in "$MSG" --sig "$D/sig-alice.der"
+    check "gmssl $v decrypt" "$FS" decrypt --key "$D/key.pem" --passin "pass:$PW" --in "$D/ct.der" --out "dec-$v.txt"
+    same "gmssl $v decrypt" "$MSG" "dec-$v.txt"
+    expect_rc "gmssl $v no password" 2 "needs a password (an encrypted private key)" setsid "$FS" decrypt --key "$D/key.pem" --in "$D/ct.der"
+    expect_rc "gmssl $v wrong password" 2 "wrong password" "$FS" decrypt --key "$D/key.pem" --passin pass:nope --in "$D/ct.der" --out "x-$v"
+    [ ! -e "x-$v" ] && ok || bad "output written after a wrong password"
+    expect_rc "gmssl $v cert as --pub" 2 "give it with --cert" "$FS" verify --pub "$D/cert.pem" --in "$MSG" --sig "$D/sig.der"
+    "$FS" sm3 --hmac-hex 000102030405060708090a0b0c0d0e0f <"$MSG" | cut -c1-64 >"hm-$v"
+    same "gmssl $v hmac" "$D/hmac.txt" "hm-$v"
+    # GmSSL's key to OpenSSL's form, read by openssl
+    check "gmssl $v key -> openssl" "$FS" key --key "$D/key.pem" --passin "pass:$PW" --passout pass:ossl --pbe sha256-aes256 --out "ossl-$v.pem"
+    check "openssl reads it" openssl pkey -in "ossl-$v.pem" -passin pass:ossl -pubout -out "ossl-pub-$v.pem"
+    check "same public key" "$FS" verify --pub "ossl-pub-$v.pem" --in "$MSG" --sig "$D/sig.der"
+done
+# What gmssl did with fastsm2's files (tests/fixtures/gmssl/make-to-gmssl.sh).
+for v in 3.1 3.2; do
+    D=$FIX/to-$v
+    [ -d "$D" ] || continue
+    check "gmssl $v signed with our key" "$FS" verify --pub "$D/fastsm2-pub.pem" --in "$MSG" --sig "$D/gmssl-sig.der"
+    same "gmssl $v decrypted our ciphertext" "$MSG" "$D/gmssl-decrypted.txt"
+    grep -q "verify : success" "$D/gmssl-verify.txt" && ok || bad "gmssl $v did not verify our signature"
+done
+
+# ---- password sources ----
+check "keygen --passout" "$FS" keygen --out k.pem --pubout p.pem --passout pass:s3cret --iter 1000
+grep -q "BEGIN ENCRYPTED PRIVATE KEY" k.pem && ok || bad "keygen --passout wrote a plain key"
+echo hello >m
+check "pass:" "$FS" sign --key k.pem --passin pass:s3cret --in m --out s1
+S3CRET=s3cret check "env:" env S3CRET=s3cret "$FS" sign --key k.pem --passin env:S3CRET --in m --out s2
+printf 's3cret\nignored\n' >pwfile
+check "file:" "$FS" sign --key k.pem --passin file:pwfile --in m --out s3
+check "fd:" bash -c "exec 3<pwfile; '$FS' sign --key k.pem --passin fd:3 --in m --out s4"
+check "stdin" bash -c "printf 's3cret\r\n' | '$FS' sign --key k.pem --passin stdin --in m --out s5"
+for s in s1 s2 s3 s4 s5; do check "verify $s" "$FS" verify --pub p.pem --in m --sig $s; done
+expect_rc "env unset" 2 "not set" "$FS" sign --key k.pem --passin env:NO_SUCH_VAR_X --in m
+expect_rc "bad source" 2 "bad password source" "$FS" sign --key k.pem --passin s3cret --in m
+expect_rc "no tty" 2 "no terminal" setsid "$FS" sign --key k.pem --in m
+expect_rc "pbe without passout" 2 "--passout" "$FS" keygen --out k2.pem --pbe sha256-sm4
+expect_rc "bad pbe" 2 "--pbe takes" "$FS" keygen --out k2.pem --passout pass:x --pbe rot13
+# The prompt, on a pseudo-terminal (echo off, asked twice for a new key).
+if python3 -c 'import pty' 2>/dev/null; then
+    cat >ttyrun.py <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+answers = [b"tty-pw\n"] * int(os.environ.get("ANSWERS", "1"))
+while True:
+    try:
+        data = os.read(fd, 1024)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+    if answers and (out.endswith(b": ") or out.endswith(b": \r\n")):
+        os.write(fd, answers.pop(0))
+_, st = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+sys.exit(os.waitstatus_to_exitcode(st))
+PY
+    check "prompt on a tty (new key)" env ANSWERS=2 python3 ttyrun.py "$FS" keygen --out kt.pem --passout prompt --iter 1000
+    check "prompt on a tty (read)" python3 ttyrun.py "$FS" pubkey --key kt.pem --out pt.pem
+    grep -q "tty-pw" "$T/check.out" && bad "the password was echoed" || ok
+    check "prompted key" "$FS" pubkey --key kt.pem --passin pass:tty-pw --out pt2.pem
+    same "prompted key" pt.pem pt2.pem
+fi
+
+# ---- OpenSSL's encrypted keys and ours ----
+for c in sm4-cbc aes-256-cbc; do
+    openssl genpkey -algorithm SM2 -$c -pass pass:o -out "o-$c.pem" 2>/dev/null
+    check "read openssl -$c" "$FS" pubkey --key "o-$c.pem" --passin pass:o --out "o-$c.pub"
+    openssl pkey -in "o-$c.pem" -passin pass:o -pubout -out "o-$c.opub"
+    same "openssl -$c public key" "o-$c.pub" "o-$c.opub"
+done
+for pbe in sha256-sm4 sha256-aes256; do
+    check "write $pbe" "$FS" key --key "o-sm4-cbc.pem" --passin pass:o --passout pass:n --pbe $pbe --out "n-$pbe.pem"
+    check "openssl reads $pbe" openssl pkey -in "n-$pbe.pem" -passin pass:n -pubout -out "n-$pbe.opub"
+    same "$pbe public key" "o-sm4-cbc.opub" "n-$pbe.opub"
+    check "der $pbe" "$FS" key --key "n-$pbe.pem" --passin pass:n --passout pass:n --pbe $pbe --der --out "n-$pbe.der"
+    check "openssl reads der $pbe" openssl pkey -in "n-$pbe.der" -inform DER -passin pass:n -pubout -out "n-$pbe.dpub"
+    same "$pbe der public key" "o-sm4-cbc.opub" "n-$pbe.dpub"
+done
+check "decrypt to plain" "$FS" key --key n-sha256-sm4.pem --passin pass:n --out plain.pem
+grep -q "BEGIN PRIVATE KEY" plain.pem && ok || bad "key without --passout is not plain"
+expect_rc "sec1 + passout" 2 "PKCS#8" "$FS" key --key plain.pem --sec1 --passout pass:x
+
+# ---- misleading key files get their names ----
+openssl genpkey -algorithm SM2 -out sm2.pem 2>/dev/null
+openssl pkcs8 -topk8 -in sm2.pem -v2 aes-256-cbc -v2prf hmacWithSHA1 -passout pass:o -out sha1.pem 2>/dev/null
+expect_rc "hmacWithSHA1" 2 "scheme fastsm2 does not read" "$FS" pubkey --key sha1.pem --passin pass:o
+openssl ec -in sm2.pem -aes256 -passout pass:o -out legacy.pem 2>/dev/null
+grep -q "Proc-Type: 4,ENCRYPTED" legacy.pem && ok || bad "openssl ec wrote no legacy key"
+expect_rc "legacy" 2 "legacy PEM format" "$FS" pubkey --key legacy.pem --passin pass:o
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out p256.pem 2>/dev/null
+expect_rc "P-256" 2 "another elliptic curve" "$FS" pubkey --key p256.pem
+openssl pkey -in p256.pem -pubout -out p256.pub 2>/dev/null
+expect_rc "P-256 pub" 2 "another elliptic curve" "$FS" encrypt --pub p256.pub --in m
+openssl genpkey -algorithm ED25519 -out ed.pem 2>/dev/null
+expect_rc "Ed25519" 2 "another algorithm" "$FS" pubkey --key ed.pem
+{ echo "-----BEGIN PRIVATE KEY-----"; for i in $(seq 120); do echo AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA; done; echo "-----END PRIVATE KEY-----"; } >big.pem
+expect_rc "oversized" 2 "larger than any" "$FS" pubkey --key big.pem
+openssl req -x509 -new -key sm2.pem -sm3 -sigopt distid:1234567812345678 -subj /CN=t -days 2 -out sm2cert.pem 2>/dev/null
+check "openssl cert" "$FS" pubkey --cert sm2cert.pem --out cert.pub
+openssl pkey -in sm2.pem -pubout -out sm2.pub
+same "openssl cert public key" cert.pub sm2.pub
+expect_rc "cert as --pub" 2 "give it with --cert" "$FS" encrypt --pub sm2cert.pem --in m
+expect_rc "pub as --cert" 2 "not a certificate" "$FS" encrypt --cert sm2.pub --in m
+expect_rc "--pub and --cert" 2 "not both" "$FS" encrypt --pub sm2.pub --cert sm2cert.pem --in m
+openssl req -x509 -new -key p256.pem -subj /CN=t -days 2 -out p256cert.pem 2>/dev/null
+expect_rc "P-256 cert" 2 "another elliptic curve" "$FS" encrypt --cert p256cert.pem --in m
+check "encrypt --cert" "$FS" encrypt --cert sm2cert.pem --in m --out ct
+check "openssl decrypts" openssl pkeyutl -decrypt -inkey sm2.pem -in ct -out m2
+same "encrypt --cert" m m2
+
+# ---- HMAC-SM3, sm3 --check/--tag, Z_A and e ----
+head -c 1000 /dev/urandom >r
+for key in k secret "a much longer key than the sixty-four bytes of one block of SM3 ....."; do
+    want=$(openssl dgst -sm3 -hmac "$key" r | sed 's/.*= //')
+    got=$("$FS" sm3 --hmac "$key" r | cut -c1-64)
+    [ "$want" = "$got" ] && ok || bad "hmac '$key': $got, want $want"
+done
+"$FS" sm3 r m >sums
+check "sm3 -c" "$FS" sm3 -c sums
+"$FS" sm3 --tag r m >tags
+grep -q '^SM3 (r) = ' tags && ok || bad "sm3 --tag format"
+check "sm3 --check --tag lines" "$FS" sm3 --check tags
+echo x >>m
+expect_rc "sm3 -c mismatch" 1 "did NOT match" "$FS" sm3 -c sums
+grep -q '^m: FAILED' "$T/rc.out" && ok || bad "sm3 -c: no FAILED line"
+"$FS" sm3 --hmac k r >hsums
+check "hmac check" "$FS" sm3 --hmac k -c hsums
+expect_rc "hmac check, wrong key" 1 "did NOT match" "$FS" sm3 --hmac j -c hsums
+printf 'garbage\n' >nosums
+expect_rc "sm3 -c nothing" 2 "no properly formatted" "$FS" sm3 -c nosums
+# e = SM3(Z_A || M), signed and verified as a digest, matches the message forms.
+"$FS" sm3 --pub p.pem --id alice r | cut -c1-64 >e.hex
+z=$("$FS" sm3 --z --pub p.pem --id alice)
+{ printf '%s' "$z" | xxd -r -p; cat r; } | openssl dgst -sm3 -r | cut -c1-64 >e2.hex
+same "e = SM3(Z_A || M)" e.hex e2.hex
+check "sign --digest --hex" "$FS" sign --key k.pem --passin pass:s3cret --digest --in e.hex --hex --out sig.hex
+grep -Eq '^[0-9a-f]+$' sig.hex && ok || bad "--hex output"
+check "verify msg with that sig" "$FS" verify --pub p.pem --id alice --in r --sig sig.hex --hex
+"$FS" sign --key k.pem --passin pass:s3cret --id alice --in r --raw --out sig.raw
+check "verify --digest --raw" "$FS" verify --pub p.pem --digest --in e.hex --sig sig.raw --raw
+printf '%064d\n' 0 >e0.hex
+expect_rc "verify --digest, another e" 1 "verification failure" "$FS" verify --pub p.pem --digest --in e0.hex --sig sig.raw --raw
+expect_rc "digest with id" 2 "ID is already" "$FS" sign --key k.pem --passin pass:s3cret --digest --id a --in e.hex
+printf 'abcd' >short
+expect_rc "digest of 3 bytes" 2 "digest" "$FS" sign --key k.pem --passin pass:s3cret --digest --in short
+check "pubkey --text" "$FS" pubkey --pub p.pem --text
+grep -q "^x: " "$T/check.out" && grep -q "Z_A" "$T/check.out" && ok || bad "pubkey --text"
+
+finish test_cli_keys
