@@ -30,7 +30,7 @@ TEST_ALL_STAGES += fuzz-brief
 # pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
 # build; Python: sdist -> manylinux wheel -> fresh venv), and the paths of
 # platforms without __int128 or getrandom.
-TEST_ALL_STAGES += test-install test-portable
+TEST_ALL_STAGES += test-install test-portable test-wheel
 # fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
 TEST_ALL_STAGES += test-spark
 
@@ -115,6 +115,11 @@ test-spark:
 # Rows/s of fastsm2.spark on 1 and 2 executor cores beside the batch API.
 bench-spark:
 	bash tools/test-spark.sh bench
+
+# The Python package as PyPI ships it: sdist -> wheel -> auditwheel repair
+# (a manylinux tag) -> a fresh venv -> the package's tests (build-wheel/).
+test-wheel:
+	bash python/tools/test-wheel.sh
 
 # The CUDA backend: nvcc compiles the kernels (installed from PyPI if
 # missing) and the device arithmetic runs as host code against the library.

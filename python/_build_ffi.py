@@ -137,9 +137,10 @@ def make_ffi():
     ffi = FFI()
     ffi.cdef(header_to_cdef(header) + _HELPERS_CDEF)
     link = os.environ.get("FASTSM2_PY_LINK")
+    # The language and optimisation flags are added by setup.py's BuildExt,
+    # which asks the compiler which it takes.
     kwargs = dict(
         include_dirs=[str(CSRC / "include")],
-        extra_compile_args=["-std=gnu11", "-O3"],
         libraries=["pthread"],
     )
     if link:

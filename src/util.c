@@ -11,9 +11,9 @@
 /* The OS random source: one of FS2_RANDOM_GETRANDOM, _GETENTROPY,
  * _ARC4RANDOM or _URANDOM, set by the build (CMake's FASTSM2_RANDOM, for
  * testing every path on one machine) or else chosen here from the
- * platform: getrandom on Linux where the C library declares it (glibc 2.25,
- * musl 1.1.20), arc4random_buf on macOS and the BSDs, getentropy where
- * <sys/random.h> exists elsewhere, /dev/urandom otherwise. */
+ * platform: getrandom on Linux (the C library's, glibc 2.25 and musl
+ * 1.1.20 on, else the system call), arc4random_buf on macOS and the BSDs,
+ * getentropy where <sys/random.h> exists elsewhere, /dev/urandom otherwise. */
 #if defined(__has_include)
 #if __has_include(<sys/random.h>)
 #define FS2_HAVE_SYS_RANDOM_H 1
@@ -23,7 +23,7 @@
 #endif
 #if !defined(FS2_RANDOM_GETRANDOM) && !defined(FS2_RANDOM_GETENTROPY) && !defined(FS2_RANDOM_ARC4RANDOM) && \
     !defined(FS2_RANDOM_URANDOM)
-#if defined(__linux__) && defined(FS2_HAVE_SYS_RANDOM_H)
+#if defined(__linux__)
 #define FS2_RANDOM_GETRANDOM 1
 #elif defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__) || \
     defined(__DragonFly__)
@@ -34,8 +34,33 @@
 #define FS2_RANDOM_URANDOM 1
 #endif
 #endif
+/* Linux with a C library older than getrandom() (glibc < 2.25, as in the
+ * manylinux2014 images wheels are built in): the system call itself, which
+ * kernels have had since 3.17; ENOSYS falls back to /dev/urandom. */
+#if defined(FS2_RANDOM_GETRANDOM) && !defined(FS2_HAVE_SYS_RANDOM_H) && !defined(FS2_GETRANDOM_SYSCALL)
+#define FS2_GETRANDOM_SYSCALL 1
+#endif
+#if defined(FS2_GETRANDOM_SYSCALL)
+#include <sys/syscall.h>
+#if !defined(SYS_getrandom) && defined(__x86_64__)
+#define SYS_getrandom 318
+#elif !defined(SYS_getrandom) && defined(__aarch64__)
+#define SYS_getrandom 278
+#endif
+#if !defined(SYS_getrandom) /* kernel headers too old, another CPU */
+#undef FS2_RANDOM_GETRANDOM
+#undef FS2_GETRANDOM_SYSCALL
+#define FS2_RANDOM_URANDOM 1
+#endif
+#endif
+#if defined(FS2_GETRANDOM_SYSCALL)
+#define fs2_getrandom(p, n, flags) syscall(SYS_getrandom, (p), (n), (flags))
+#elif defined(FS2_RANDOM_GETRANDOM)
+#define fs2_getrandom(p, n, flags) getrandom((p), (n), (flags))
+#endif
 /* getentropy is in <unistd.h> (glibc, illumos) or <sys/random.h> (macOS). */
-#if defined(FS2_RANDOM_GETRANDOM) || (defined(FS2_RANDOM_GETENTROPY) && defined(FS2_HAVE_SYS_RANDOM_H))
+#if (defined(FS2_RANDOM_GETRANDOM) && !defined(FS2_GETRANDOM_SYSCALL)) || \
+    (defined(FS2_RANDOM_GETENTROPY) && defined(FS2_HAVE_SYS_RANDOM_H))
 #include <sys/random.h>
 #endif
 
@@ -100,7 +125,7 @@ int fs2_random_os(void *buf, size_t n)
     while (n > 0) {
         /* getrandom() returns at most 32 MiB per call; ask in pieces. */
         size_t want = n < 0x1000000 ? n : 0x1000000;
-        ssize_t r = getrandom(p, want, 0);
+        ssize_t r = (ssize_t)fs2_getrandom(p, want, 0);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
