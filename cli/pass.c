@@ -69,14 +69,16 @@ static int prompt_tty(cli_buf *pw, const char *prompt)
         quiet = old;
         quiet.c_lflag &= (tcflag_t) ~(ECHO | ECHONL);
         quiet.c_lflag |= ICANON;
-        tcsetattr(fd, TCSAFLUSH, &quiet);
+        /* TCSANOW, not TCSAFLUSH: a password typed (or sent) ahead of the
+         * prompt is the answer, not noise to discard */
+        tcsetattr(fd, TCSANOW, &quiet);
     }
     if (write(fd, prompt, strlen(prompt)) < 0) {
         /* the prompt is a courtesy; go on reading */
     }
     int err = read_line_fd(pw, fd);
     if (have_tc)
-        tcsetattr(fd, TCSAFLUSH, &old);
+        tcsetattr(fd, TCSANOW, &old);
     if (write(fd, "\n", 1) < 0) {
         /* as above */
     }
