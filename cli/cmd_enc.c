@@ -199,7 +199,8 @@ static int encrypt_file(const fastsm2_pubkey *pub, int in, uint64_t size, const 
 }
 
 /* Whole input in memory (stdin, or a direct output): C2 in place. */
-static int encrypt_memory(const fastsm2_pubkey *pub, const char *in_path, const char *out_path, int flags)
+/* hex: the ciphertext written as hex text (--hex). */
+static int encrypt_memory(const fastsm2_pubkey *pub, const char *in_path, const char *out_path, int flags, int hex)
 {
     cli_buf msg = {0};
     int rc = cli_read_file(&msg, in_path);
@@ -243,7 +244,7 @@ static int encrypt_memory(const fastsm2_pubkey *pub, const char *in_path, const 
         memcpy(start, prefix, prelen);
         memcpy(start + c3off, c3, 32);
         size_t total = prelen + len + ((c3off >= prelen) ? 32 : 0);
-        rc = cli_write_file(out_path, start, total, 0);
+        rc = cli_write_maybe_hex(out_path, start, total, hex);
     } else {
         rc = encrypt_status(st);
     }
@@ -255,10 +256,11 @@ static int encrypt_memory(const fastsm2_pubkey *pub, const char *in_path, const 
 int cmd_encrypt(int argc, char **argv)
 {
     const char *pub_path = NULL, *in_path = NULL, *out_path = NULL;
-    int raw = 0, c1c2c3 = 0, flags = 0;
+    int raw = 0, c1c2c3 = 0, hex = 0, flags = 0;
     const cli_option opts[] = {
-        {"--pub", &pub_path, NULL}, {"--in", &in_path, NULL},         {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},      CLI_OPT_CERT,
+        {"--pub", &pub_path, NULL}, {"--in", &in_path, NULL},    {"--out", &out_path, NULL},
+        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3}, {"--hex", NULL, &hex},
+        CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK && !cli_cert)
@@ -274,7 +276,7 @@ int cmd_encrypt(int argc, char **argv)
         return rc;
     uint64_t size = 0;
     int in = open_regular(in_path, &size);
-    if (in >= 0 && size > 0) {
+    if (in >= 0 && size > 0 && !hex) {
         cli_out out;
         int staged = stage_output(&out, out_path);
         if (staged < 0) {
@@ -289,7 +291,7 @@ int cmd_encrypt(int argc, char **argv)
     }
     if (in >= 0)
         close(in);
-    return encrypt_memory(&pub, in_path, out_path, flags);
+    return encrypt_memory(&pub, in_path, out_path, flags, hex);
 }
 
 /* ---- decrypt --------------------------------------------------------------- */
@@ -350,12 +352,17 @@ static int decrypt_file(const fastsm2_privkey *key, int in, uint64_t size, const
 }
 
 /* Whole ciphertext in memory: C2 replaced by the plaintext in place. */
-static int decrypt_memory(const fastsm2_privkey *key, const char *in_path, const char *out_path, int flags)
+/* hex: the ciphertext is read as hex text (--hex). */
+static int decrypt_memory(const fastsm2_privkey *key, const char *in_path, const char *out_path, int flags, int hex)
 {
     cli_buf ct = {0};
     int rc = cli_read_file(&ct, in_path);
-    if (rc != CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK && hex)
+        rc = cli_hex_decode(&ct, "the ciphertext");
+    if (rc != CLI_EXIT_OK) {
+        cli_buf_free(&ct);
         return rc;
+    }
     fastsm2_decrypt_stream s;
     uint64_t c2off, c2len, c3off;
     static const unsigned char none[1];
@@ -381,10 +388,11 @@ static int decrypt_memory(const fastsm2_privkey *key, const char *in_path, const
 int cmd_decrypt(int argc, char **argv)
 {
     const char *key_path = NULL, *in_path = NULL, *out_path = NULL;
-    int raw = 0, c1c2c3 = 0, flags = 0;
+    int raw = 0, c1c2c3 = 0, hex = 0, flags = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL}, {"--in", &in_path, NULL},         {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3},      CLI_OPT_PASSIN,
+        {"--key", &key_path, NULL}, {"--in", &in_path, NULL},    {"--out", &out_path, NULL},
+        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3}, {"--hex", NULL, &hex},
+        CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK)
@@ -401,7 +409,7 @@ int cmd_decrypt(int argc, char **argv)
     uint64_t size = 0;
     int in = open_regular(in_path, &size);
     int done = 0;
-    if (in >= 0) {
+    if (in >= 0 && !hex) {
         cli_out out;
         int staged = stage_output(&out, out_path);
         if (staged < 0) {
@@ -414,7 +422,7 @@ int cmd_decrypt(int argc, char **argv)
         close(in);
     }
     if (!done)
-        rc = decrypt_memory(&key, in_path, out_path, flags);
+        rc = decrypt_memory(&key, in_path, out_path, flags, hex);
     fastsm2_privkey_clear(&key);
     return rc;
 }

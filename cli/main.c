@@ -40,14 +40,16 @@ static const cli_command commands[] = {
      "  that is not a well-formed signature (bad DER, wrong raw length, r or s out\n"
      "  of range); exits 2 if PUB, FILE or SIG cannot be read or PUB cannot be\n"
      "  parsed. PUB may also be a private key file.\n"},
-    {"encrypt", cmd_encrypt, "(--pub PUB | --cert CERT) [--in FILE] [--out CT] [--raw [--c1c2c3]]",
+    {"encrypt", cmd_encrypt, "(--pub PUB | --cert CERT) [--in FILE] [--out CT] [--raw [--c1c2c3]] [--hex]",
      "  Encrypt FILE (GB/T 32918.4). The ciphertext is GM/T 0009 DER by default;\n"
      "  --raw gives 04||x1||y1||C3||C2, and --raw --c1c2c3 the old C1||C2||C3\n"
-     "  order (--c1c2c3 without --raw is a usage error: DER has one order).\n"},
-    {"decrypt", cmd_decrypt, "--key KEY [--in CT] [--out FILE] [--raw [--c1c2c3]]",
+     "  order (--c1c2c3 without --raw is a usage error: DER has one order);\n"
+     "  --hex writes it as hex text.\n"},
+    {"decrypt", cmd_decrypt, "--key KEY [--in CT] [--out FILE] [--raw [--c1c2c3]] [--hex]",
      "  Decrypt CT. Exits 1, and writes nothing, when the ciphertext does not\n"
      "  decrypt: C3 does not match, C1 is not on the curve, or it is truncated\n"
-     "  or malformed. The flags must match those used to encrypt.\n"},
+     "  or malformed. The flags must match those used to encrypt; --hex reads\n"
+     "  CT as hex text (exit 2 if it is not hex).\n"},
     {"sm3", cmd_sm3,
      "[--tag] [--hmac KEY | --hmac-hex HEX | (--pub PUB | --cert CERT) [--id ID] [--z]] [-c|--check] [FILE...]",
      "  Print the SM3 digest of each FILE as sha256sum does: \"<hex>  <name>\"\n"

@@ -201,4 +201,22 @@ expect_rc "digest of 3 bytes" 2 "digest" "$FS" sign --key k.pem --passin pass:s3
 check "pubkey --text" "$FS" pubkey --pub p.pem --text
 grep -q "^x: " "$T/check.out" && grep -q "Z_A" "$T/check.out" && ok || bad "pubkey --text"
 
+# Ciphertexts as hex text (--hex), raw and DER: the hex is the bytes of a
+# ciphertext that decrypts without --hex too, and openssl decrypts the DER.
+head -c 1000 /dev/urandom >pt
+for fmt in "--raw" "--raw --c1c2c3" ""; do
+    check "encrypt $fmt --hex" "$FS" encrypt --pub p.pem --in pt $fmt --hex --out ct.hex
+    grep -Eq '^[0-9a-f]+$' ct.hex && [ "$(wc -l <ct.hex)" = 1 ] && ok || bad "encrypt $fmt --hex: not one line of hex"
+    xxd -r -p ct.hex >ct.bin
+    check "decrypt $fmt --hex" "$FS" decrypt --key k.pem --passin pass:s3cret $fmt --hex --in ct.hex --out pt.hex.out
+    same "decrypt $fmt --hex" pt pt.hex.out
+    check "decrypt $fmt of the hex's bytes" "$FS" decrypt --key k.pem --passin pass:s3cret $fmt --in ct.bin --out pt.bin.out
+    same "decrypt $fmt of the hex's bytes" pt pt.bin.out
+done
+"$FS" key --key k.pem --passin pass:s3cret --out kplain.pem
+check "openssl decrypts the DER of --hex" openssl pkeyutl -decrypt -inkey kplain.pem -in ct.bin -out pt.ossl
+same "openssl decrypts the DER of --hex" pt pt.ossl
+printf 'zz' >bad.hex
+expect_rc "decrypt --hex of non-hex" 2 "not hex" "$FS" decrypt --key k.pem --passin pass:s3cret --hex --in bad.hex
+
 finish test_cli_keys
