@@ -54,7 +54,7 @@ static unsigned char *fixture(const char *name, size_t *len)
 {
     char path[1024];
     const char *src = getenv("FASTSM2_SOURCE");
-    snprintf(path, sizeof path, "%s/tests/fixtures/gmssl/%s", src ? src : ".", name);
+    snprintf(path, sizeof path, "%s/tests/fixtures/gmssl/%s", src ? src : FS2T_SOURCE_DIR, name);
     unsigned char *p = fs2t_read_file(path, len);
     if (p == NULL) {
         fprintf(stderr, "cannot read %s\n", path);
