@@ -19,7 +19,7 @@ WERROR     ?= OFF
 # the Python package's tests.
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
-TEST_ALL_STAGES := $(TEST_STAGES) test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
+TEST_ALL_STAGES := $(TEST_STAGES) check-format test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
                    test-gpu test-gpu-emu
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
@@ -49,6 +49,13 @@ test:
 
 test-all:
 	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tools/stages.sh $(TEST_ALL_STAGES)
+
+# Sources laid out as .clang-format says (clang-format 14); `make format` fixes.
+check-format:
+	bash tools/check-format.sh
+
+format:
+	FIX=1 bash tools/check-format.sh
 
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -187,4 +194,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall

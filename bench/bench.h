@@ -40,10 +40,10 @@ typedef struct {
 typedef struct bench_case bench_case;
 
 struct bench_case {
-    const char *impl;   /* "fastsm2", "openssl", "openssl-p256" */
-    const char *op;     /* "sign", "encrypt-4096", "sm3-64", ... */
-    size_t param;       /* operation size in bytes (message, plaintext), 0 if none */
-    int mbps;           /* 1: report MB/s (param bytes per call), 0: ops/s */
+    const char *impl; /* "fastsm2", "openssl", "openssl-p256" */
+    const char *op;   /* "sign", "encrypt-4096", "sm3-64", ... */
+    size_t param;     /* operation size in bytes (message, plaintext), 0 if none */
+    int mbps;         /* 1: report MB/s (param bytes per call), 0: ops/s */
     /* Make the context for this case; NULL on failure (after a message). */
     void *(*setup)(const bench_env *env, const bench_case *c);
     /* Run the operation once: 1 on success, 0 on failure. */
@@ -81,11 +81,11 @@ int bench_fail(const char *impl, const char *op, const char *what);
 
 /* Cross-checks through OpenSSL, used by the fastsm2 cases (bench_openssl.c).
  * Each returns 1 if OpenSSL accepts / reproduces, else 0. */
-int bench_ossl_sm2_verify_msg(const bench_env *env, const unsigned char *msg, size_t msglen,
-                              const unsigned char *der, size_t derlen);
-int bench_ossl_sm2_verify_digest(const bench_env *env, const unsigned char e[32],
-                                 const unsigned char *der, size_t derlen);
-int bench_ossl_sm2_decrypt(const bench_env *env, unsigned char *out, size_t *outlen,
-                           const unsigned char *ct, size_t ctlen);
+int bench_ossl_sm2_verify_msg(const bench_env *env, const unsigned char *msg, size_t msglen, const unsigned char *der,
+                              size_t derlen);
+int bench_ossl_sm2_verify_digest(const bench_env *env, const unsigned char e[32], const unsigned char *der,
+                                 size_t derlen);
+int bench_ossl_sm2_decrypt(const bench_env *env, unsigned char *out, size_t *outlen, const unsigned char *ct,
+                           size_t ctlen);
 
 #endif

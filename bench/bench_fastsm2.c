@@ -6,7 +6,7 @@
 
 #include "bench.h"
 
-#define IMPL "fastsm2"
+#define IMPL     "fastsm2"
 /* Items per call of the batch rows (fastsm2_sign_digest_batch and
  * fastsm2_verify_digest_batch on one thread); their ops/s count items. */
 #define FS_BATCH 64
@@ -132,8 +132,7 @@ static int fs_run_decrypt(void *p)
 static int fs_run_kx(void *p)
 {
     fs_ctx *x = p;
-    return fastsm2_kx_init(&x->kx, FASTSM2_KX_INITIATOR, &x->env->key, NULL, 0, &x->peer_pub, NULL, 0) ==
-               FASTSM2_OK &&
+    return fastsm2_kx_init(&x->kx, FASTSM2_KX_INITIATOR, &x->env->key, NULL, 0, &x->peer_pub, NULL, 0) == FASTSM2_OK &&
            fastsm2_kx_start(&x->kx, x->ra) == FASTSM2_OK &&
            fastsm2_kx_compute(&x->kx, x->ka, sizeof(x->ka), x->rb, sizeof(x->rb)) == FASTSM2_OK;
 }
@@ -236,8 +235,7 @@ static int fs_check_keygen(void *p)
     fastsm2_pubkey reloaded;
     if (fastsm2_privkey_pubkey(&reloaded, &again) != FASTSM2_OK ||
         fastsm2_pubkey_to_bytes(p1, &l1, &pub, 0) != FASTSM2_OK ||
-        fastsm2_pubkey_to_bytes(p2, &l2, &reloaded, 0) != FASTSM2_OK || l1 != 65 || l2 != 65 ||
-        memcmp(p1, p2, 65) != 0)
+        fastsm2_pubkey_to_bytes(p2, &l2, &reloaded, 0) != FASTSM2_OK || l1 != 65 || l2 != 65 || memcmp(p1, p2, 65) != 0)
         return bench_fail(IMPL, op, "P of a generated key differs from dG of its d");
     fastsm2_privkey_clear(&again);
     return 1;
@@ -356,7 +354,8 @@ static int fs_check_kx(void *p)
     else if (fastsm2_kx_compute(&b, kb, sizeof(kb), x->ra, sizeof(x->ra)) != FASTSM2_OK ||
              memcmp(kb, x->ka, sizeof(kb)) != 0)
         bench_fail(IMPL, op, "the two sides' keys differ");
-    else if (fastsm2_kx_confirmation(sb, &b) != FASTSM2_OK || fastsm2_kx_verify_confirmation(&x->kx, sb) != FASTSM2_OK ||
+    else if (fastsm2_kx_confirmation(sb, &b) != FASTSM2_OK ||
+             fastsm2_kx_verify_confirmation(&x->kx, sb) != FASTSM2_OK ||
              fastsm2_kx_confirmation(sa, &x->kx) != FASTSM2_OK || fastsm2_kx_verify_confirmation(&b, sa) != FASTSM2_OK)
         bench_fail(IMPL, op, "a key confirmation (S_A, S_B) fails");
     else
@@ -387,7 +386,10 @@ static int fs_check_sm3(void *p)
 
 /* ---- the table -------------------------------------------------------------- */
 
-#define FS_CASE(op, param, mbps, setup, run, check) { IMPL, op, param, mbps, setup, run, check, fs_teardown, NULL, 0 }
+#define FS_CASE(op, param, mbps, setup, run, check)                    \
+    {                                                                  \
+        IMPL, op, param, mbps, setup, run, check, fs_teardown, NULL, 0 \
+    }
 
 const bench_case bench_fastsm2_cases[] = {
     FS_CASE("keygen", 0, 0, fs_setup, fs_run_keygen, fs_check_keygen),
@@ -395,8 +397,9 @@ const bench_case bench_fastsm2_cases[] = {
     FS_CASE("verify", 0, 0, fs_setup_verify, fs_run_verify, fs_check_verify),
     FS_CASE("sign-digest", 0, 0, fs_setup, fs_run_sign_digest, fs_check_sign_digest),
     FS_CASE("verify-digest", 0, 0, fs_setup_verify_digest, fs_run_verify_digest, fs_check_verify_digest),
-    { IMPL, "sign-digest-batch", 0, 0, fs_setup_batch, fs_run_sign_batch, fs_check_batch, fs_teardown, NULL, FS_BATCH },
-    { IMPL, "verify-digest-batch", 0, 0, fs_setup_batch, fs_run_verify_batch, fs_check_batch, fs_teardown, NULL, FS_BATCH },
+    {IMPL, "sign-digest-batch", 0, 0, fs_setup_batch, fs_run_sign_batch, fs_check_batch, fs_teardown, NULL, FS_BATCH},
+    {IMPL, "verify-digest-batch", 0, 0, fs_setup_batch, fs_run_verify_batch, fs_check_batch, fs_teardown, NULL,
+     FS_BATCH},
     FS_CASE("encrypt-32", 32, 0, fs_setup, fs_run_encrypt, fs_check_encrypt),
     FS_CASE("decrypt-32", 32, 0, fs_setup_decrypt, fs_run_decrypt, fs_check_decrypt),
     FS_CASE("encrypt-4096", 4096, 0, fs_setup, fs_run_encrypt, fs_check_encrypt),
@@ -405,5 +408,5 @@ const bench_case bench_fastsm2_cases[] = {
     FS_CASE("sm3-64", 64, 1, fs_setup, fs_run_sm3, fs_check_sm3),
     FS_CASE("sm3-1024", 1024, 1, fs_setup, fs_run_sm3, fs_check_sm3),
     FS_CASE("sm3-8192", 8192, 1, fs_setup, fs_run_sm3, fs_check_sm3),
-    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+    {NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0},
 };

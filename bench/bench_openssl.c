@@ -22,10 +22,10 @@
 typedef struct {
     const bench_env *env;
     const bench_case *c;
-    EVP_PKEY *key;       /* env->sm2 or env->p256 (borrowed) */
-    EVP_PKEY_CTX *pctx;  /* keygen / sign / verify / encrypt / decrypt, initialised once */
-    EVP_MD_CTX *mctx;    /* message sign / verify */
-    EVP_PKEY *gen;       /* the last generated key */
+    EVP_PKEY *key;      /* env->sm2 or env->p256 (borrowed) */
+    EVP_PKEY_CTX *pctx; /* keygen / sign / verify / encrypt / decrypt, initialised once */
+    EVP_MD_CTX *mctx;   /* message sign / verify */
+    EVP_PKEY *gen;      /* the last generated key */
     unsigned char sig[128];
     size_t siglen;
     unsigned char digest[EVP_MAX_MD_SIZE];
@@ -316,8 +316,7 @@ static int os_check_p256_sig(void *p)
     os_ctx *x = p;
     unsigned char e[32];
     EVP_PKEY_CTX *v = EVP_PKEY_CTX_new_from_pkey(NULL, x->env->p256, NULL);
-    int ok = v && EVP_PKEY_verify_init(v) > 0 &&
-             EVP_PKEY_verify(v, x->sig, x->siglen, x->env->e, sizeof(e)) == 1;
+    int ok = v && EVP_PKEY_verify_init(v) > 0 && EVP_PKEY_verify(v, x->sig, x->siglen, x->env->e, sizeof(e)) == 1;
     memcpy(e, x->env->e, sizeof(e));
     e[0] ^= 1;
     int bad = v && EVP_PKEY_verify(v, x->sig, x->siglen, e, sizeof(e)) == 1;
@@ -340,8 +339,8 @@ static int os_check_encrypt(void *p)
 
     if (!pt)
         return bench_fail(impl, op, "out of memory");
-    ok = fastsm2_decrypt(pt, &ptlen, &x->env->key, x->ct, x->ctlen, FASTSM2_CT_DER) == FASTSM2_OK &&
-         ptlen == n && memcmp(pt, x->env->data, n) == 0;
+    ok = fastsm2_decrypt(pt, &ptlen, &x->env->key, x->ct, x->ctlen, FASTSM2_CT_DER) == FASTSM2_OK && ptlen == n &&
+         memcmp(pt, x->env->data, n) == 0;
     if (ok) {
         ptlen = n + 1;
         ok = bench_ossl_sm2_decrypt(x->env, pt, &ptlen, x->ct, x->ctlen) && ptlen == n &&
@@ -373,8 +372,8 @@ static int os_check_sm3(void *p)
 
 /* ---- cross-checks for the fastsm2 cases ------------------------------------ */
 
-int bench_ossl_sm2_verify_msg(const bench_env *env, const unsigned char *msg, size_t msglen,
-                              const unsigned char *der, size_t derlen)
+int bench_ossl_sm2_verify_msg(const bench_env *env, const unsigned char *msg, size_t msglen, const unsigned char *der,
+                              size_t derlen)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     EVP_PKEY_CTX *pc = NULL;
@@ -385,8 +384,8 @@ int bench_ossl_sm2_verify_msg(const bench_env *env, const unsigned char *msg, si
     return ok;
 }
 
-int bench_ossl_sm2_verify_digest(const bench_env *env, const unsigned char e[32],
-                                 const unsigned char *der, size_t derlen)
+int bench_ossl_sm2_verify_digest(const bench_env *env, const unsigned char e[32], const unsigned char *der,
+                                 size_t derlen)
 {
     EVP_PKEY_CTX *v = EVP_PKEY_CTX_new_from_pkey(NULL, env->sm2, NULL);
     int ok = v && EVP_PKEY_verify_init(v) > 0 && EVP_PKEY_verify(v, der, derlen, e, 32) == 1;
@@ -394,8 +393,8 @@ int bench_ossl_sm2_verify_digest(const bench_env *env, const unsigned char e[32]
     return ok;
 }
 
-int bench_ossl_sm2_decrypt(const bench_env *env, unsigned char *out, size_t *outlen,
-                           const unsigned char *ct, size_t ctlen)
+int bench_ossl_sm2_decrypt(const bench_env *env, unsigned char *out, size_t *outlen, const unsigned char *ct,
+                           size_t ctlen)
 {
     EVP_PKEY_CTX *d = EVP_PKEY_CTX_new_from_pkey(NULL, env->sm2, NULL);
     int ok = d && EVP_PKEY_decrypt_init(d) > 0 && EVP_PKEY_decrypt(d, out, outlen, ct, ctlen) > 0;
@@ -405,8 +404,14 @@ int bench_ossl_sm2_decrypt(const bench_env *env, unsigned char *out, size_t *out
 
 /* ---- the table -------------------------------------------------------------- */
 
-#define OS_CASE(op, param, mbps, setup, run, check) { "openssl", op, param, mbps, setup, run, check, os_teardown, NULL, 0 }
-#define P256_CASE(op, setup, run, check) { "openssl-p256", op, 0, 0, setup, run, check, os_teardown, NULL, 0 }
+#define OS_CASE(op, param, mbps, setup, run, check)                         \
+    {                                                                       \
+        "openssl", op, param, mbps, setup, run, check, os_teardown, NULL, 0 \
+    }
+#define P256_CASE(op, setup, run, check)                                  \
+    {                                                                     \
+        "openssl-p256", op, 0, 0, setup, run, check, os_teardown, NULL, 0 \
+    }
 
 const bench_case bench_openssl_cases[] = {
     OS_CASE("keygen", 0, 0, os_setup_keygen, os_run_keygen, os_check_sm2_keygen),
@@ -425,5 +430,5 @@ const bench_case bench_openssl_cases[] = {
     P256_CASE("keygen", os_setup_keygen, os_run_keygen, os_check_p256_keygen),
     P256_CASE("sign", os_setup_sign_digest, os_run_sign_digest, os_check_p256_sig),
     P256_CASE("verify", os_setup_verify_digest, os_run_verify_digest, os_check_p256_sig),
-    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+    {NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0},
 };

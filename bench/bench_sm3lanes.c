@@ -28,17 +28,17 @@
 #include "bench.h"
 
 #define MAX_LANES 16
-#define BIG (1u << 20)
+#define BIG       (1u << 20)
 
 typedef struct {
     const bench_env *env;
     const bench_case *c;
     const fs2_sm3_ops *sm3; /* lanes engine (sm3-x*) */
     unsigned lanes;
-    unsigned char *data;    /* input: lanes x 8 KiB, or the plaintext */
-    unsigned char *ct;      /* ciphertext */
+    unsigned char *data; /* input: lanes x 8 KiB, or the plaintext */
+    unsigned char *ct;   /* ciphertext */
     size_t ctcap, ctlen;
-    unsigned char *pt;      /* output: plaintext or KDF output */
+    unsigned char *pt; /* output: plaintext or KDF output */
     size_t ptcap, ptlen;
     unsigned char digests[MAX_LANES][32];
     unsigned char z[64];
@@ -329,10 +329,14 @@ static const char *ml_lanes_why_not(const bench_case *c)
     return why;
 }
 
-#define ML_CASE(impl, op, param, mbps, setup, run, check) \
-    { impl, op, param, mbps, setup, run, check, ml_teardown, NULL, 0 }
-#define ML_LANES_CASE(impl, op, param, run) \
-    { impl, op, param, 1, ml_setup_lanes, run, ml_check_lanes, ml_teardown, ml_lanes_why_not, 0 }
+#define ML_CASE(impl, op, param, mbps, setup, run, check)              \
+    {                                                                  \
+        impl, op, param, mbps, setup, run, check, ml_teardown, NULL, 0 \
+    }
+#define ML_LANES_CASE(impl, op, param, run)                                                       \
+    {                                                                                             \
+        impl, op, param, 1, ml_setup_lanes, run, ml_check_lanes, ml_teardown, ml_lanes_why_not, 0 \
+    }
 
 const bench_case bench_sm3lanes_cases[] = {
     ML_LANES_CASE("fastsm2", "sm3-x8-8192", 8 * 8192, ml_run_lanes),
@@ -353,5 +357,5 @@ const bench_case bench_sm3lanes_cases[] = {
     ML_CASE("openssl", "encrypt-1048576", BIG, 1, os_setup_encrypt, os_run_encrypt, ml_check_encrypt),
     ML_CASE("fastsm2", "decrypt-1048576", BIG, 1, ml_setup_decrypt, ml_run_decrypt, ml_check_decrypt),
     ML_CASE("openssl", "decrypt-1048576", BIG, 1, os_setup_decrypt, os_run_decrypt, ml_check_decrypt),
-    { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0 },
+    {NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0},
 };

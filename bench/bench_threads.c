@@ -48,10 +48,11 @@ static int check_batch(const threads_ctx *c)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: fastsm2-speed --threads N [--seconds S] [--rounds R] [--json]\n"
-               "  Batch sign and verify (%d digests a call) with 1 thread and with N\n"
-               "  threads (0: all online cores), alternating slices, best slice each;\n"
-               "  prints ops/s and the N-thread/1-thread ratio.\n",
+    fprintf(f,
+            "usage: fastsm2-speed --threads N [--seconds S] [--rounds R] [--json]\n"
+            "  Batch sign and verify (%d digests a call) with 1 thread and with N\n"
+            "  threads (0: all online cores), alternating slices, best slice each;\n"
+            "  prints ops/s and the N-thread/1-thread ratio.\n",
             BATCH);
 }
 
@@ -78,19 +79,22 @@ int bench_threads_main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else {
-            fprintf(stderr, "fastsm2-speed: with --threads, unknown or incomplete option '%s' (try --threads 2 --help)\n",
+            fprintf(stderr,
+                    "fastsm2-speed: with --threads, unknown or incomplete option '%s' (try --threads 2 --help)\n",
                     argv[i]);
             return 2;
         }
     }
     if (nthreads < 0 || nthreads > 1024 || seconds <= 0 || rounds < 1) {
-        fprintf(stderr, "fastsm2-speed: --threads wants N in [0, 1024] (0: all cores), --seconds S > 0, --rounds R >= 1\n");
+        fprintf(stderr,
+                "fastsm2-speed: --threads wants N in [0, 1024] (0: all cores), --seconds S > 0, --rounds R >= 1\n");
         return 2;
     }
     threads_ctx *ctx = calloc(4, sizeof *ctx); /* sign 1, sign N, verify 1, verify N */
     if (!ctx)
         return 1;
-    if (fastsm2_privkey_generate(&ctx[0].key) != FASTSM2_OK || fastsm2_privkey_pubkey(&ctx[0].pub, &ctx[0].key) != FASTSM2_OK ||
+    if (fastsm2_privkey_generate(&ctx[0].key) != FASTSM2_OK ||
+        fastsm2_privkey_pubkey(&ctx[0].pub, &ctx[0].key) != FASTSM2_OK ||
         fastsm2_pubkey_precompute(&ctx[0].pub) != FASTSM2_OK)
         return 1;
     for (size_t i = 0; i < sizeof ctx[0].e; i++)
@@ -127,8 +131,8 @@ int bench_threads_main(int argc, char **argv)
                    k >= 2 ? "verify" : "sign", (k & 1) ? shown : 1, best[k], fastsm2_backend_name(), k < 3 ? "," : "");
         printf("]\n");
     } else {
-        printf("fastsm2-speed --threads %u%s: batch API, %d digests a call, best of %d slices, backend %s\n\n",
-               shown, nthreads ? "" : " (all online cores)", BATCH, rounds, fastsm2_backend_name());
+        printf("fastsm2-speed --threads %u%s: batch API, %d digests a call, best of %d slices, backend %s\n\n", shown,
+               nthreads ? "" : " (all online cores)", BATCH, rounds, fastsm2_backend_name());
         printf("%-14s %14s %14s %10s\n", "op", "1 thread", "N threads", "ratio");
         printf("%-14s %14.1f %14.1f %10.2f\n", "sign-batch", best[0], best[1], best[1] / best[0]);
         printf("%-14s %14.1f %14.1f %10.2f\n", "verify-batch", best[2], best[3], best[3] / best[2]);

@@ -45,31 +45,31 @@ typedef struct {
 } bench_row;
 
 static const bench_row rows[] = {
-    { "keygen", "keygen", 0 },
-    { "sign", "sign", 0 },
-    { "verify", "verify", 0 },
-    { "sign-digest", "sign", 0 },
-    { "verify-digest", "verify", 0 },
-    { "sign-digest-batch", NULL, 0 },
-    { "verify-digest-batch", NULL, 0 },
-    { "encrypt-32", NULL, 0 },
-    { "decrypt-32", NULL, 0 },
-    { "encrypt-4096", NULL, 0 },
-    { "decrypt-4096", NULL, 0 },
-    { "encrypt-1048576", NULL, 0 },
-    { "decrypt-1048576", NULL, 0 },
-    { "kx", NULL, 0 },
-    { "sm3-64", NULL, 0 },
-    { "sm3-1024", NULL, 0 },
-    { "sm3-8192", NULL, 0 },
-    { "sm3-x8-8192", NULL, 1 },
-    { "sm3-x16-8192", NULL, 1 },
-    { "kdf-1024", NULL, 1 },
-    { "kdf-1024-scalar", NULL, 1 },
-    { "kdf-4096", NULL, 1 },
-    { "kdf-4096-scalar", NULL, 1 },
-    { "encrypt-65536", NULL, 1 },
-    { "decrypt-65536", NULL, 1 },
+    {"keygen", "keygen", 0},
+    {"sign", "sign", 0},
+    {"verify", "verify", 0},
+    {"sign-digest", "sign", 0},
+    {"verify-digest", "verify", 0},
+    {"sign-digest-batch", NULL, 0},
+    {"verify-digest-batch", NULL, 0},
+    {"encrypt-32", NULL, 0},
+    {"decrypt-32", NULL, 0},
+    {"encrypt-4096", NULL, 0},
+    {"decrypt-4096", NULL, 0},
+    {"encrypt-1048576", NULL, 0},
+    {"decrypt-1048576", NULL, 0},
+    {"kx", NULL, 0},
+    {"sm3-64", NULL, 0},
+    {"sm3-1024", NULL, 0},
+    {"sm3-8192", NULL, 0},
+    {"sm3-x8-8192", NULL, 1},
+    {"sm3-x16-8192", NULL, 1},
+    {"kdf-1024", NULL, 1},
+    {"kdf-1024-scalar", NULL, 1},
+    {"kdf-4096", NULL, 1},
+    {"kdf-4096-scalar", NULL, 1},
+    {"encrypt-65536", NULL, 1},
+    {"decrypt-65536", NULL, 1},
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -100,32 +100,31 @@ static int opt_all;
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: fastsm2-speed [--seconds S] [--rounds R] [--all | --ops a,b,c] [--json] [--list] [--help]\n"
-            "\n"
-            "Single-thread speed of fastsm2 beside OpenSSL 3 (SM2, SM3) and OpenSSL's\n"
-            "ECDSA P-256, in one process run. By default the rows a user compares:\n"
-            "keygen, sign, verify, encrypt/decrypt of 32 B, 4 KiB and 1 MiB, key\n"
-            "exchange, SM3.\n"
-            "\n"
-            "  --all        add the internal rows: the A/B comparisons of fastsm2's own\n"
-            "               engines (SM3 in 8 and 16 SIMD lanes, the KDF in lanes against\n"
-            "               its scalar engine, encrypt/decrypt with each, 64 KiB)\n"
-            "  --threads N  the batch API with 1 and N threads instead (0: all cores)\n"
-            "  --seconds S  timed seconds per record (implementation, operation), fractional\n"
-            "               allowed (default 1.0)\n"
-            "  --rounds R   slices per record, alternating between implementations; the\n"
-            "               best slice counts (default 5)\n"
-            "  --ops LIST   comma-separated operations, internal ones too (see --list)\n"
-            "  --json       print one JSON object instead of the table\n"
-            "  --list       list the operations and implementations\n"
-            "  --gpu        the GPU batch API instead (see --gpu --help; docs/GPU.md)\n"
-            "  --help       this text\n"
-            "\n"
-            "Units: ops/s; sm3-*, kdf-* and the 64 KiB and 1 MiB encrypt/decrypt rows in\n"
-            "MB/s (1 MB = 10^6 bytes). Every result is checked (signatures verify in both\n"
-            "libraries, ciphertexts decrypt in both); a failed check exits 1. A row this\n"
-            "CPU cannot run says why. Usage errors exit 2.\n");
+    fprintf(f, "usage: fastsm2-speed [--seconds S] [--rounds R] [--all | --ops a,b,c] [--json] [--list] [--help]\n"
+               "\n"
+               "Single-thread speed of fastsm2 beside OpenSSL 3 (SM2, SM3) and OpenSSL's\n"
+               "ECDSA P-256, in one process run. By default the rows a user compares:\n"
+               "keygen, sign, verify, encrypt/decrypt of 32 B, 4 KiB and 1 MiB, key\n"
+               "exchange, SM3.\n"
+               "\n"
+               "  --all        add the internal rows: the A/B comparisons of fastsm2's own\n"
+               "               engines (SM3 in 8 and 16 SIMD lanes, the KDF in lanes against\n"
+               "               its scalar engine, encrypt/decrypt with each, 64 KiB)\n"
+               "  --threads N  the batch API with 1 and N threads instead (0: all cores)\n"
+               "  --seconds S  timed seconds per record (implementation, operation), fractional\n"
+               "               allowed (default 1.0)\n"
+               "  --rounds R   slices per record, alternating between implementations; the\n"
+               "               best slice counts (default 5)\n"
+               "  --ops LIST   comma-separated operations, internal ones too (see --list)\n"
+               "  --json       print one JSON object instead of the table\n"
+               "  --list       list the operations and implementations\n"
+               "  --gpu        the GPU batch API instead (see --gpu --help; docs/GPU.md)\n"
+               "  --help       this text\n"
+               "\n"
+               "Units: ops/s; sm3-*, kdf-* and the 64 KiB and 1 MiB encrypt/decrypt rows in\n"
+               "MB/s (1 MB = 10^6 bytes). Every result is checked (signatures verify in both\n"
+               "libraries, ciphertexts decrypt in both); a failed check exits 1. A row this\n"
+               "CPU cannot run says why. Usage errors exit 2.\n");
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -330,7 +329,7 @@ static const char *record_unit(const bench_record *rec)
 
 static void cpu_model(char *out, size_t outlen)
 {
-    static const char *const keys[] = { "model name", "Hardware", "Processor", "cpu model" };
+    static const char *const keys[] = {"model name", "Hardware", "Processor", "cpu model"};
     char line[512];
     snprintf(out, outlen, "unknown");
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
@@ -473,7 +472,7 @@ static void print_header(const char *cpu)
     printf("units:    ops/s; rows marked (MB/s) in MB/s (1 MB = 10^6 bytes); sm3-xL rows: all L lanes together\n");
     printf("P-256:    ECDSA on a 32-byte digest; sign-digest/verify-digest are compared with P-256 sign/verify\n");
     printf("rows:     %s\n\n", opt_all ? "all, the internal A/B rows included"
-                                      : "those selected (--all adds the internal A/B rows; --list names them)");
+                                       : "those selected (--all adds the internal A/B rows; --list names them)");
     printf("%-28s %12s %12s %14s %20s %14s\n", "op", "fastsm2", "OpenSSL SM2", "OpenSSL P-256", "fastsm2/OpenSSL-SM2",
            "fastsm2/P-256");
     printf("%-28s %12s %12s %14s %20s %14s\n", "--", "-------", "-----------", "-------------", "-------------------",

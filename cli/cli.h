@@ -27,7 +27,7 @@
 
 #if defined(__GNUC__)
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#define CLI_NORETURN __attribute__((noreturn))
+#define CLI_NORETURN     __attribute__((noreturn))
 #else
 #define CLI_PRINTF(f, a)
 #define CLI_NORETURN
@@ -35,8 +35,8 @@
 
 enum {
     CLI_EXIT_OK = 0,
-    CLI_EXIT_FAIL = 1,  /* invalid signature, ciphertext that does not decrypt */
-    CLI_EXIT_USAGE = 2  /* bad usage, unreadable or unparsable input, I/O error */
+    CLI_EXIT_FAIL = 1, /* invalid signature, ciphertext that does not decrypt */
+    CLI_EXIT_USAGE = 2 /* bad usage, unreadable or unparsable input, I/O error */
 };
 
 /* ---- main.c ------------------------------------------------------------ */
@@ -65,8 +65,7 @@ typedef struct {
  * has room for argc entries); pass operands = NULL for a subcommand that
  * takes none. "--help" / "-h" print the subcommand's help and exit 0.
  * Returns CLI_EXIT_OK or CLI_EXIT_USAGE (after a message). */
-int cli_parse_options(int argc, char **argv, const cli_option *opts, size_t nopts,
-                      char **operands, int *noperands);
+int cli_parse_options(int argc, char **argv, const cli_option *opts, size_t nopts, char **operands, int *noperands);
 
 /* "--name is required" unless value is set. */
 int cli_require(const char *value, const char *name);
@@ -103,16 +102,16 @@ void cli_wipe(void *p, size_t n);
  * are not regular files (stdout, /dev/null, a FIFO) are written at commit
  * from data/len (direct = 1, fd = -1). */
 typedef struct {
-    char *path;         /* destination (symlinks resolved), NULL = stdout */
-    char *tmp;          /* the temporary file's name while it has one */
-    int fd;             /* the temporary file, -1 when none */
-    int slot;           /* its name's slot for the signal handler, -1 none */
-    unsigned mode;      /* the mode it gets at commit */
-    int existed;        /* the destination existed: commit replaces it */
-    int placed;         /* commit renamed it into place */
-    const void *data;   /* for direct outputs: written at commit */
+    char *path;       /* destination (symlinks resolved), NULL = stdout */
+    char *tmp;        /* the temporary file's name while it has one */
+    int fd;           /* the temporary file, -1 when none */
+    int slot;         /* its name's slot for the signal handler, -1 none */
+    unsigned mode;    /* the mode it gets at commit */
+    int existed;      /* the destination existed: commit replaces it */
+    int placed;       /* commit renamed it into place */
+    const void *data; /* for direct outputs: written at commit */
     size_t len;
-    int direct;         /* stdout or an existing non-regular file */
+    int direct; /* stdout or an existing non-regular file */
 } cli_out;
 
 /* secret = 1 for a private key. */
@@ -139,9 +138,19 @@ int cli_same_output(const char *a, const char *b);
  * for the running command): --passin SOURCE, --passout SOURCE, --pbe
  * SCHEME, --iter N, --cert FILE. Put the macros in an option table. */
 extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
-#define CLI_OPT_PASSIN {"--passin", &cli_passin, NULL}
-#define CLI_OPTS_PASSOUT {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, {"--iter", &cli_iter, NULL}
-#define CLI_OPT_CERT {"--cert", &cli_cert, NULL}
+#define CLI_OPT_PASSIN                \
+    {                                 \
+        "--passin", &cli_passin, NULL \
+    }
+#define CLI_OPTS_PASSOUT                                          \
+    {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, \
+    {                                                             \
+        "--iter", &cli_iter, NULL                                 \
+    }
+#define CLI_OPT_CERT              \
+    {                             \
+        "--cert", &cli_cert, NULL \
+    }
 
 /* Load a private key file (PKCS#8 or SEC1, PEM or DER, plain or
  * encrypted: the password from --passin, or asked on the terminal). A file

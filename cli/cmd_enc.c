@@ -258,8 +258,12 @@ int cmd_encrypt(int argc, char **argv)
     const char *pub_path = NULL, *in_path = NULL, *out_path = NULL;
     int raw = 0, c1c2c3 = 0, hex = 0, flags = 0;
     const cli_option opts[] = {
-        {"--pub", &pub_path, NULL}, {"--in", &in_path, NULL},    {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3}, {"--hex", NULL, &hex},
+        {"--pub", &pub_path, NULL},
+        {"--in", &in_path, NULL},
+        {"--out", &out_path, NULL},
+        {"--raw", NULL, &raw},
+        {"--c1c2c3", NULL, &c1c2c3},
+        {"--hex", NULL, &hex},
         CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
@@ -390,8 +394,12 @@ int cmd_decrypt(int argc, char **argv)
     const char *key_path = NULL, *in_path = NULL, *out_path = NULL;
     int raw = 0, c1c2c3 = 0, hex = 0, flags = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL}, {"--in", &in_path, NULL},    {"--out", &out_path, NULL},
-        {"--raw", NULL, &raw},      {"--c1c2c3", NULL, &c1c2c3}, {"--hex", NULL, &hex},
+        {"--key", &key_path, NULL},
+        {"--in", &in_path, NULL},
+        {"--out", &out_path, NULL},
+        {"--raw", NULL, &raw},
+        {"--c1c2c3", NULL, &c1c2c3},
+        {"--hex", NULL, &hex},
         CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);

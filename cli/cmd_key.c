@@ -15,8 +15,12 @@ int cmd_key(int argc, char **argv)
     const char *key_path = NULL, *out_path = NULL;
     int der = 0, sec1 = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL}, {"--out", &out_path, NULL}, {"--der", NULL, &der},
-        {"--sec1", NULL, &sec1},    CLI_OPT_PASSIN,             CLI_OPTS_PASSOUT,
+        {"--key", &key_path, NULL},
+        {"--out", &out_path, NULL},
+        {"--der", NULL, &der},
+        {"--sec1", NULL, &sec1},
+        CLI_OPT_PASSIN,
+        CLI_OPTS_PASSOUT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK)
@@ -54,8 +58,8 @@ int cli_pubkey_text(const char *out_path, const fastsm2_pubkey *pub)
     unsigned char u[65], c[33], z[32];
     size_t ul = sizeof(u), cl = sizeof(c);
     char hu[131], hc[67], hz[65], hx[65], hy[65], text[1024];
-    if (fastsm2_pubkey_to_bytes(u, &ul, pub, 0) != FASTSM2_OK || fastsm2_pubkey_to_bytes(c, &cl, pub, 1) != FASTSM2_OK ||
-        fastsm2_compute_z(z, pub, NULL, 0) != FASTSM2_OK)
+    if (fastsm2_pubkey_to_bytes(u, &ul, pub, 0) != FASTSM2_OK ||
+        fastsm2_pubkey_to_bytes(c, &cl, pub, 1) != FASTSM2_OK || fastsm2_compute_z(z, pub, NULL, 0) != FASTSM2_OK)
         return cli_fail(CLI_EXIT_USAGE, "cannot encode the public key");
     hex_into(hu, u, ul);
     hex_into(hc, c, cl);

@@ -79,8 +79,12 @@ int cmd_pubkey(int argc, char **argv)
     const char *key_path = NULL, *out_path = NULL, *pub_path = NULL;
     int der = 0, text = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL}, {"--out", &out_path, NULL}, {"--der", NULL, &der},
-        {"--pub", &pub_path, NULL}, {"--text", NULL, &text},   CLI_OPT_PASSIN,
+        {"--key", &key_path, NULL},
+        {"--out", &out_path, NULL},
+        {"--der", NULL, &der},
+        {"--pub", &pub_path, NULL},
+        {"--text", NULL, &text},
+        CLI_OPT_PASSIN,
         CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);

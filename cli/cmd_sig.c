@@ -9,8 +9,8 @@ int cmd_sign(int argc, char **argv)
     const char *key_path = NULL, *id_str = NULL, *id_hex = NULL, *in_path = NULL, *out_path = NULL;
     int raw = 0, hex = 0, digest = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL}, {"--id", &id_str, NULL}, {"--id-hex", &id_hex, NULL},
-        {"--in", &in_path, NULL},   {"--out", &out_path, NULL}, {"--raw", NULL, &raw},
+        {"--key", &key_path, NULL}, {"--id", &id_str, NULL},     {"--id-hex", &id_hex, NULL},
+        {"--in", &in_path, NULL},   {"--out", &out_path, NULL},  {"--raw", NULL, &raw},
         {"--hex", NULL, &hex},      {"--digest", NULL, &digest}, CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
@@ -75,10 +75,11 @@ int cmd_verify(int argc, char **argv)
     const char *pub_path = NULL, *id_str = NULL, *id_hex = NULL, *in_path = NULL, *sig_path = NULL;
     int raw = 0, quiet = 0, hex = 0, digest = 0;
     const cli_option opts[] = {
-        {"--pub", &pub_path, NULL}, {"--id", &id_str, NULL},   {"--id-hex", &id_hex, NULL},
-        {"--in", &in_path, NULL},   {"--sig", &sig_path, NULL}, {"--raw", NULL, &raw},
-        {"--quiet", NULL, &quiet},  {"--hex", NULL, &hex},      {"--digest", NULL, &digest},
-        CLI_OPT_CERT,
+        {"--pub", &pub_path, NULL},  {"--id", &id_str, NULL},
+        {"--id-hex", &id_hex, NULL}, {"--in", &in_path, NULL},
+        {"--sig", &sig_path, NULL},  {"--raw", NULL, &raw},
+        {"--quiet", NULL, &quiet},   {"--hex", NULL, &hex},
+        {"--digest", NULL, &digest}, CLI_OPT_CERT,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), NULL, NULL);
     if (rc == CLI_EXIT_OK && !pub_path && !cli_cert)

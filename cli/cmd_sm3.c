@@ -17,7 +17,7 @@
 /* What is computed over each file: plain SM3, SM3 after a prefix (Z_A),
  * or HMAC-SM3 under a key. */
 typedef struct {
-    const unsigned char *prefix; /* Z_A, or NULL */
+    const unsigned char *prefix;   /* Z_A, or NULL */
     const unsigned char *hmac_key; /* NULL: no HMAC */
     size_t hmac_keylen;
 } sm3_mode;
@@ -156,8 +156,7 @@ static int check_list(const char *list, unsigned char *chunk, const sm3_mode *mo
                 *eq = 0;
                 name = l + tl + 2;
             }
-        } else if (strlen(l) > 66 && parse_hex32(want, l) && l[64] == ' ' &&
-                   (l[65] == ' ' || l[65] == '*')) {
+        } else if (strlen(l) > 66 && parse_hex32(want, l) && l[64] == ' ' && (l[65] == ' ' || l[65] == '*')) {
             name = l + 66;
         }
         if (!name) {
@@ -204,10 +203,17 @@ int cmd_sm3(int argc, char **argv)
     const char *hmac = NULL, *hmac_hex = NULL, *pub_path = NULL, *id_str = NULL, *id_hex = NULL;
     int check = 0, check_short = 0, tag = 0, zonly = 0, quiet = 0, failed = 0, nfiles = 0;
     const cli_option opts[] = {
-        {"--hmac", &hmac, NULL},   {"--hmac-hex", &hmac_hex, NULL}, {"--check", NULL, &check},
-        {"-c", NULL, &check_short}, {"--tag", NULL, &tag},           {"--z", NULL, &zonly},
-        {"--pub", &pub_path, NULL}, {"--id", &id_str, NULL},         {"--id-hex", &id_hex, NULL},
-        {"--quiet", NULL, &quiet},  CLI_OPT_CERT,
+        {"--hmac", &hmac, NULL},
+        {"--hmac-hex", &hmac_hex, NULL},
+        {"--check", NULL, &check},
+        {"-c", NULL, &check_short},
+        {"--tag", NULL, &tag},
+        {"--z", NULL, &zonly},
+        {"--pub", &pub_path, NULL},
+        {"--id", &id_str, NULL},
+        {"--id-hex", &id_hex, NULL},
+        {"--quiet", NULL, &quiet},
+        CLI_OPT_CERT,
     };
     sm3_mode mode = {0};
     cli_buf hkey = {0};
@@ -284,8 +290,7 @@ int cmd_sm3(int argc, char **argv)
         int err = hash_file(digest, files[i], chunk, &mode);
         if (err) {
             /* Go on with the other files, as sha256sum does; exit 2 at the end. */
-            cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", strcmp(files[i], "-") ? files[i] : "stdin",
-                     strerror(err));
+            cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", strcmp(files[i], "-") ? files[i] : "stdin", strerror(err));
             failed = 1;
             continue;
         }

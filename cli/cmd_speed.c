@@ -31,7 +31,9 @@ int cmd_speed(int argc, char **argv)
     fflush(stdout);
     execv(path, argv);
     if (errno == ENOENT)
-        return cli_fail(CLI_EXIT_USAGE, "cannot run %s: %s (the benchmark is built only with FASTSM2_BENCH=ON, "
-                        "and links OpenSSL 3)", path, strerror(errno));
+        return cli_fail(CLI_EXIT_USAGE,
+                        "cannot run %s: %s (the benchmark is built only with FASTSM2_BENCH=ON, "
+                        "and links OpenSSL 3)",
+                        path, strerror(errno));
     return cli_fail(CLI_EXIT_USAGE, "cannot run %s: %s", path, strerror(errno));
 }

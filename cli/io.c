@@ -82,8 +82,7 @@ int cli_read_file(cli_buf *buf, const char *path)
     }
     struct stat st;
     size_t hint = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uintmax_t)st.st_size < SIZE_MAX / 4)
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 4)
         hint = (size_t)st.st_size + 1; /* +1: see end of file without growing */
     int err = 0;
     if (hint && !buf_reserve(buf, hint))

@@ -44,8 +44,7 @@ static int key_error(const char *role, const char *path, int st, const cli_buf *
                         name, name);
     case FASTSM2_ERR_TOO_LARGE:
         return cli_fail(CLI_EXIT_USAGE, "%s is larger than any SM2 %s key file: is it the right file?", name, role);
-    default:
-        return cli_fail(CLI_EXIT_USAGE, "bad %s key %s: %s", role, name, fastsm2_strerror(st));
+    default: return cli_fail(CLI_EXIT_USAGE, "bad %s key %s: %s", role, name, fastsm2_strerror(st));
     }
 }
 

@@ -97,7 +97,8 @@ static void usage(void)
     for (size_t i = 0; i < NCOMMANDS; i++)
         printf("  %-8s %s\n", commands[i].name, commands[i].usage);
     printf("  %-8s %s\n", "help", "[COMMAND]    this text, or the help of COMMAND");
-    printf("  %-8s %s\n", "version", "[--backends] the version and the arithmetic backend in use (or\n"
+    printf("  %-8s %s\n", "version",
+           "[--backends] the version and the arithmetic backend in use (or\n"
            "                        the backends FASTSM2_CPU can force on this CPU)");
     printf("\n"
            "KEY is a private key: PKCS#8 or SEC1, PEM or DER, plain or password-\n"

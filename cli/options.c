@@ -6,8 +6,7 @@
 
 #include "cli.h"
 
-static const cli_option *find_option(const cli_option *opts, size_t nopts, const char *arg,
-                                     size_t namelen)
+static const cli_option *find_option(const cli_option *opts, size_t nopts, const char *arg, size_t namelen)
 {
     for (size_t i = 0; i < nopts; i++)
         if (strlen(opts[i].name) == namelen && memcmp(opts[i].name, arg, namelen) == 0)
@@ -15,8 +14,7 @@ static const cli_option *find_option(const cli_option *opts, size_t nopts, const
     return NULL;
 }
 
-int cli_parse_options(int argc, char **argv, const cli_option *opts, size_t nopts,
-                      char **operands, int *noperands)
+int cli_parse_options(int argc, char **argv, const cli_option *opts, size_t nopts, char **operands, int *noperands)
 {
     int nops = 0, only_operands = 0;
     for (int i = 1; i < argc; i++) {

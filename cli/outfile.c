@@ -278,7 +278,7 @@ int cli_out_open(cli_out *out, const char *path, int secret)
         if (!out->tmp)
             return out_fail(out, path, ENOMEM);
         sigset_t old;
-        block_fatal(&old); /* named and registered as one step */
+        block_fatal(&old);                       /* named and registered as one step */
         out->fd = mkostemp(out->tmp, O_CLOEXEC); /* mode 0600 */
         int e = errno;
         if (out->fd >= 0)

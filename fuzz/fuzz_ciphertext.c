@@ -20,8 +20,7 @@ static int all_zero(const unsigned char *p, size_t n)
 }
 
 /* The streaming decryption, in pieces whose sizes come from seed. */
-static int stream_decrypt(unsigned char *out, size_t *outlen, const uint8_t *ct, size_t ctlen, int flags,
-                          uint8_t seed)
+static int stream_decrypt(unsigned char *out, size_t *outlen, const uint8_t *ct, size_t ctlen, int flags, uint8_t seed)
 {
     fastsm2_decrypt_stream s;
     uint64_t c2off, c2len, c3off;

@@ -22,9 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     FZ_CHECK(fastsm2_privkey_to_bytes(d, &key) == FASTSM2_OK);
     FZ_CHECK(fastsm2_privkey_pubkey(&pub, &key) == FASTSM2_OK);
-    static const int fmts[] = {
-        FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM,
-        FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM};
+    static const int fmts[] = {FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM,
+                               FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM};
     for (int i = 0; i < 4; i++) {
         size_t len = sizeof buf;
         FZ_CHECK(fastsm2_privkey_serialize(buf, &len, &key, fmts[i]) == FASTSM2_OK);

@@ -15,12 +15,12 @@
 
 #include "fastsm2.h"
 
-#define FZ_CHECK(cond)                                                                                  \
-    do {                                                                                                \
-        if (!(cond)) {                                                                                  \
-            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond);                 \
-            abort();                                                                                    \
-        }                                                                                               \
+#define FZ_CHECK(cond)                                                                  \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond); \
+            abort();                                                                    \
+        }                                                                               \
     } while (0)
 
 typedef struct {

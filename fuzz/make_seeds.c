@@ -77,9 +77,8 @@ int main(int argc, char **argv)
     }
 
     /* private keys: both keys in the four formats */
-    static const int kfmts[] = {
-        FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM,
-        FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM};
+    static const int kfmts[] = {FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM,
+                                FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM};
     static const char *kfnames[] = {"pkcs8.der", "pkcs8.pem", "sec1.der", "sec1.pem"};
     for (int w = 0; w < 2; w++)
         for (int f = 0; f < 4; f++) {

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #if defined(__CUDACC__)
-#define FS2G_HD __host__ __device__ __forceinline__
+#define FS2G_HD     __host__ __device__ __forceinline__
 #define FS2G_UNROLL _Pragma("unroll")
 #else
 #define FS2G_HD static inline
@@ -51,10 +51,19 @@
  * (GB/T 32918.5), little-endian words. Initializer lists, so that each
  * function keeps a local copy that the compiler folds into immediates (a
  * namespace-scope host array is not visible to device code). */
-#define FS2G_P_WORDS {0xFFFFFFFFu, 0xFFFFFFFFu, 0x00000000u, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFEu}
-#define FS2G_N_WORDS {0x39D54123u, 0x53BBF409u, 0x21C6052Bu, 0x7203DF6Bu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFEu}
+#define FS2G_P_WORDS                                                                                           \
+    {                                                                                                          \
+        0xFFFFFFFFu, 0xFFFFFFFFu, 0x00000000u, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFEu \
+    }
+#define FS2G_N_WORDS                                                                                           \
+    {                                                                                                          \
+        0x39D54123u, 0x53BBF409u, 0x21C6052Bu, 0x7203DF6Bu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFEu \
+    }
 /* R^2 mod n (R = 2^256) and -n^-1 mod 2^32. */
-#define FS2G_N_RR_WORDS {0x7C114F20u, 0x901192AFu, 0xDE6FA2FAu, 0x3464504Au, 0x3AFFE0D4u, 0x620FC84Cu, 0xA22B3D3Bu, 0x1EB5E412u}
+#define FS2G_N_RR_WORDS                                                                                        \
+    {                                                                                                          \
+        0x7C114F20u, 0x901192AFu, 0xDE6FA2FAu, 0x3464504Au, 0x3AFFE0D4u, 0x620FC84Cu, 0xA22B3D3Bu, 0x1EB5E412u \
+    }
 #define FS2G_N0 0x72350975u
 
 /* ---- carry primitives: one PTX instruction each on the device ----------- */

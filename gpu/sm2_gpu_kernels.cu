@@ -17,7 +17,7 @@
 #include "sm2_gpu_ops.cuh"
 #include "../src/gpu/gpu_cuda.h"
 
-#define FS2G_BLOCK 128
+#define FS2G_BLOCK   128
 #define FS2G_STREAMS 3
 /* Items per chunk: a build option (FASTSM2_GPU_CHUNK), small in the
  * emulator's tests so that a small batch spans several chunks. */
@@ -28,7 +28,10 @@
 
 /* ---- kernels ------------------------------------------------------------- */
 
-__device__ __forceinline__ uint32_t fs2g_bswap(uint32_t x) { return __byte_perm(x, 0, 0x0123); }
+__device__ __forceinline__ uint32_t fs2g_bswap(uint32_t x)
+{
+    return __byte_perm(x, 0, 0x0123);
+}
 
 /* 32 big-endian bytes at a 16-byte aligned address <-> words. */
 __device__ __forceinline__ void fs2g_load_be_dev(uint32_t r[8], const unsigned char *p)
@@ -46,8 +49,8 @@ __device__ __forceinline__ void fs2g_store_be_dev(unsigned char *p, const uint32
     q[1] = make_uint4(fs2g_bswap(a[3]), fs2g_bswap(a[2]), fs2g_bswap(a[1]), fs2g_bswap(a[0]));
 }
 
-static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_table(uint32_t *table, const uint32_t *bases, int w,
-                                                           uint32_t nent, size_t total)
+static __global__ void __launch_bounds__(FS2G_BLOCK)
+    fs2g_k_table(uint32_t *table, const uint32_t *bases, int w, uint32_t nent, size_t total)
 {
     size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (idx >= total)
@@ -75,7 +78,7 @@ struct fs2g_sign_params {
     unsigned char *sigs;
     unsigned int *nbad;
     const uint32_t *table;
-    uint32_t key[16]; /* the one key when keys is NULL */
+    uint32_t key[16];   /* the one key when keys is NULL */
     uint32_t prefix[8]; /* SM3 state after seed || d for the one key */
     uint32_t seed[8];
     unsigned long long first; /* batch index of the chunk's item 0 */
@@ -235,11 +238,11 @@ static int cu_fail(fs2_cuda *c, cudaError_t e, const char *what)
     return FASTSM2_ERR_UNSUPPORTED;
 }
 
-#define CU(call)                                                                                                       \
-    do {                                                                                                               \
-        cudaError_t fs2_e_ = (call);                                                                                   \
-        if (fs2_e_ != cudaSuccess)                                                                                     \
-            return cu_fail(c, fs2_e_, #call);                                                                          \
+#define CU(call)                              \
+    do {                                      \
+        cudaError_t fs2_e_ = (call);          \
+        if (fs2_e_ != cudaSuccess)            \
+            return cu_fail(c, fs2_e_, #call); \
     } while (0)
 
 extern "C" int fs2_cuda_device_count(void)
@@ -252,10 +255,19 @@ extern "C" int fs2_cuda_device_count(void)
     return n;
 }
 
-extern "C" size_t fs2_cuda_chunk_items(void) { return FS2G_CHUNK; }
+extern "C" size_t fs2_cuda_chunk_items(void)
+{
+    return FS2G_CHUNK;
+}
 
-extern "C" const char *fs2_cuda_name(const fs2_cuda *c) { return c ? c->name : "none"; }
-extern "C" const char *fs2_cuda_error(const fs2_cuda *c) { return c ? c->err : ""; }
+extern "C" const char *fs2_cuda_name(const fs2_cuda *c)
+{
+    return c ? c->name : "none";
+}
+extern "C" const char *fs2_cuda_error(const fs2_cuda *c)
+{
+    return c ? c->err : "";
+}
 
 static int ensure(fs2_cuda *c, int slot, size_t bytes)
 {
@@ -272,7 +284,10 @@ static int ensure(fs2_cuda *c, int slot, size_t bytes)
     return FASTSM2_OK;
 }
 
-static unsigned grid_for(size_t n) { return (unsigned)((n + FS2G_BLOCK - 1) / FS2G_BLOCK); }
+static unsigned grid_for(size_t n)
+{
+    return (unsigned)((n + FS2G_BLOCK - 1) / FS2G_BLOCK);
+}
 
 static int build_table(fs2_cuda *c, const uint32_t *bases, int nseg)
 {
@@ -377,10 +392,10 @@ static int run_chunks(fs2_cuda *c, const chunk_io &io, size_t n, double *kernel_
     cudaEvent_t ev[2] = {NULL, NULL};
     cudaError_t e = cudaSuccess, e2;
     const char *what = "";
-#define FS2G_STEP(call)                                                                                                \
-    do {                                                                                                               \
-        if (e == cudaSuccess && (e = (call)) != cudaSuccess)                                                          \
-            what = #call;                                                                                              \
+#define FS2G_STEP(call)                                      \
+    do {                                                     \
+        if (e == cudaSuccess && (e = (call)) != cudaSuccess) \
+            what = #call;                                    \
     } while (0)
     if (kernel_s) {
         FS2G_STEP(cudaEventCreate(&ev[0]));
@@ -528,8 +543,7 @@ extern "C" int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, 
     });
 }
 
-extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n,
-                               double *kernel_s)
+extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n, double *kernel_s)
 {
     int ret;
     if (n == 0)

@@ -17,7 +17,7 @@
 
 /* Which fixed-base routine the kernels use. */
 #define FS2G_MODE_FAST 0 /* width-w table, digit-indexed loads */
-#define FS2G_MODE_CT 1   /* width-4 table, full-scan selection */
+#define FS2G_MODE_CT   1 /* width-4 table, full-scan selection */
 
 FS2G_HD void fs2g_ecmult_gen(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int mode)
 {

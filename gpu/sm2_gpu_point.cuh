@@ -38,7 +38,10 @@ typedef struct {
 #define FS2G_ENTRY_WORDS 16
 
 /* b of the curve (a = -3), little-endian words. */
-#define FS2G_B_WORDS {0x4D940E93u, 0xDDBCBD41u, 0x15AB8F92u, 0xF39789F5u, 0xCF6509A7u, 0x4D5A9E4Bu, 0x9D9F5E34u, 0x28E9FA9Eu}
+#define FS2G_B_WORDS                                                                                           \
+    {                                                                                                          \
+        0x4D940E93u, 0xDDBCBD41u, 0x15AB8F92u, 0xF39789F5u, 0xCF6509A7u, 0x4D5A9E4Bu, 0x9D9F5E34u, 0x28E9FA9Eu \
+    }
 
 FS2G_HD void fs2g_jac_set_inf(fs2g_jac *r)
 {
@@ -57,7 +60,10 @@ FS2G_HD void fs2g_jac_from_aff(fs2g_jac *r, const fs2g_aff *a)
 }
 
 /* All-ones if r is the point at infinity (Z = 0). */
-FS2G_HD uint32_t fs2g_jac_is_inf(const fs2g_jac *r) { return fs2g_is_zero(r->z); }
+FS2G_HD uint32_t fs2g_jac_is_inf(const fs2g_jac *r)
+{
+    return fs2g_is_zero(r->z);
+}
 
 /* r = 2a, a = -3 ("dbl-2001-b": 3M + 5S). Infinity stays infinity. */
 FS2G_HD void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
@@ -215,8 +221,14 @@ FS2G_HD void fs2g_load_entry(fs2g_aff *r, const uint32_t *p)
 
 /* Number of segments and entries per segment of a width-W table (entry 0,
  * the point at infinity, is not stored). */
-FS2G_HD int fs2g_table_segments(int w) { return (256 + w - 1) / w; }
-FS2G_HD uint32_t fs2g_table_entries(int w) { return ((uint32_t)1 << w) - 1; }
+FS2G_HD int fs2g_table_segments(int w)
+{
+    return (256 + w - 1) / w;
+}
+FS2G_HD uint32_t fs2g_table_entries(int w)
+{
+    return ((uint32_t)1 << w) - 1;
+}
 
 /* kk >>= w for 0 < w < 32 (a digit consumed). Constant time. */
 FS2G_HD void fs2g_shr_small(uint32_t kk[8], int w)

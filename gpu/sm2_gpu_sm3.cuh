@@ -17,7 +17,10 @@
 
 #include "sm2_gpu_field.cuh"
 
-#define FS2G_SM3_IV {0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u, 0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu}
+#define FS2G_SM3_IV                                                                                            \
+    {                                                                                                          \
+        0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u, 0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu \
+    }
 
 FS2G_HD uint32_t fs2g_rotl(uint32_t x, int n)
 {

@@ -53,33 +53,33 @@ extern "C" {
 /* Status codes                                                              */
 /* ------------------------------------------------------------------------ */
 
-#define FASTSM2_OK 1
-#define FASTSM2_ERR_ARG (-1)            /* NULL pointer or meaningless argument */
-#define FASTSM2_ERR_BUFFER_TOO_SMALL (-2) /* output capacity too small */
-#define FASTSM2_ERR_DER (-3)            /* malformed or non-strict DER */
-#define FASTSM2_ERR_PEM (-4)            /* malformed PEM armour or base64 */
-#define FASTSM2_ERR_LENGTH (-5)         /* input of a wrong length */
-#define FASTSM2_ERR_SIG_RANGE (-6)      /* r or s = 0, >= n, or r + s = n */
-#define FASTSM2_ERR_PRIVATE_KEY (-7)    /* d = 0 or d >= n - 1 */
-#define FASTSM2_ERR_POINT (-8)          /* bad encoding, off the curve, infinity */
-#define FASTSM2_ERR_BAD_SIGNATURE (-9)  /* well-formed but does not verify */
-#define FASTSM2_ERR_DECRYPT (-10)       /* C3 check failed: no plaintext released */
-#define FASTSM2_ERR_CIPHERTEXT (-11)    /* truncated or malformed ciphertext */
-#define FASTSM2_ERR_ID (-12)            /* empty ID, or longer than 8191 bytes */
-#define FASTSM2_ERR_RANDOM (-13)        /* the OS CSPRNG failed */
-#define FASTSM2_ERR_KEY_FORMAT (-14)    /* key file of an unknown algorithm/curve */
-#define FASTSM2_ERR_KDF_ZERO (-15)      /* KDF output all zero (GB/T 32918.4 6.1 A5) */
-#define FASTSM2_ERR_NO_MEMORY (-16)     /* allocation failed */
-#define FASTSM2_ERR_CONFIRM (-17)       /* key exchange confirmation mismatch */
-#define FASTSM2_ERR_STATE (-18)         /* call out of order (key exchange) */
-#define FASTSM2_ERR_UNSUPPORTED (-19)   /* feature not built in (e.g. CUDA) */
-#define FASTSM2_ERR_SCALAR (-20)        /* a nonce or scalar out of [1, n-1] */
-#define FASTSM2_ERR_ENCRYPTED_KEY (-21) /* an encrypted key file: give the password */
-#define FASTSM2_ERR_PASSWORD (-22)      /* wrong password, or a corrupted encrypted key */
-#define FASTSM2_ERR_KEY_CIPHER (-23)    /* encrypted with a scheme not read (PBES1, legacy PEM) */
-#define FASTSM2_ERR_CURVE (-24)         /* a key on another curve than sm2p256v1 */
-#define FASTSM2_ERR_CERTIFICATE (-25)   /* a certificate where a key was expected */
-#define FASTSM2_ERR_TOO_LARGE (-26)     /* input larger than any key file or certificate */
+#define FASTSM2_OK                   1
+#define FASTSM2_ERR_ARG              (-1)  /* NULL pointer or meaningless argument */
+#define FASTSM2_ERR_BUFFER_TOO_SMALL (-2)  /* output capacity too small */
+#define FASTSM2_ERR_DER              (-3)  /* malformed or non-strict DER */
+#define FASTSM2_ERR_PEM              (-4)  /* malformed PEM armour or base64 */
+#define FASTSM2_ERR_LENGTH           (-5)  /* input of a wrong length */
+#define FASTSM2_ERR_SIG_RANGE        (-6)  /* r or s = 0, >= n, or r + s = n */
+#define FASTSM2_ERR_PRIVATE_KEY      (-7)  /* d = 0 or d >= n - 1 */
+#define FASTSM2_ERR_POINT            (-8)  /* bad encoding, off the curve, infinity */
+#define FASTSM2_ERR_BAD_SIGNATURE    (-9)  /* well-formed but does not verify */
+#define FASTSM2_ERR_DECRYPT          (-10) /* C3 check failed: no plaintext released */
+#define FASTSM2_ERR_CIPHERTEXT       (-11) /* truncated or malformed ciphertext */
+#define FASTSM2_ERR_ID               (-12) /* empty ID, or longer than 8191 bytes */
+#define FASTSM2_ERR_RANDOM           (-13) /* the OS CSPRNG failed */
+#define FASTSM2_ERR_KEY_FORMAT       (-14) /* key file of an unknown algorithm/curve */
+#define FASTSM2_ERR_KDF_ZERO         (-15) /* KDF output all zero (GB/T 32918.4 6.1 A5) */
+#define FASTSM2_ERR_NO_MEMORY        (-16) /* allocation failed */
+#define FASTSM2_ERR_CONFIRM          (-17) /* key exchange confirmation mismatch */
+#define FASTSM2_ERR_STATE            (-18) /* call out of order (key exchange) */
+#define FASTSM2_ERR_UNSUPPORTED      (-19) /* feature not built in (e.g. CUDA) */
+#define FASTSM2_ERR_SCALAR           (-20) /* a nonce or scalar out of [1, n-1] */
+#define FASTSM2_ERR_ENCRYPTED_KEY    (-21) /* an encrypted key file: give the password */
+#define FASTSM2_ERR_PASSWORD         (-22) /* wrong password, or a corrupted encrypted key */
+#define FASTSM2_ERR_KEY_CIPHER       (-23) /* encrypted with a scheme not read (PBES1, legacy PEM) */
+#define FASTSM2_ERR_CURVE            (-24) /* a key on another curve than sm2p256v1 */
+#define FASTSM2_ERR_CERTIFICATE      (-25) /* a certificate where a key was expected */
+#define FASTSM2_ERR_TOO_LARGE        (-26) /* input larger than any key file or certificate */
 
 /** Name and one-line description of a status code, e.g.
  *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. (Library
@@ -110,7 +110,7 @@ FASTSM2_API const char *fastsm2_backend_available(size_t i);
 /* ------------------------------------------------------------------------ */
 
 #define FASTSM2_SM3_DIGEST_SIZE 32
-#define FASTSM2_SM3_BLOCK_SIZE 64
+#define FASTSM2_SM3_BLOCK_SIZE  64
 
 /** Streaming SM3 state (GB/T 32905 clause 5). Opaque. */
 typedef struct {
@@ -150,19 +150,20 @@ FASTSM2_API void fastsm2_hmac_sm3_update(fastsm2_hmac_sm3_ctx *ctx, const void *
 FASTSM2_API void fastsm2_hmac_sm3_final(unsigned char out[32], fastsm2_hmac_sm3_ctx *ctx);
 /** GB/T 32905 clause 5 (HMAC-SM3, RFC 2104): one-shot MAC of msg under key.
  *  FASTSM2_OK or FASTSM2_ERR_ARG (out zeroed). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3(unsigned char out[32], const void *key, size_t keylen, const void *msg, size_t msglen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3(unsigned char out[32], const void *key, size_t keylen,
+                                                     const void *msg, size_t msglen);
 
 /* ------------------------------------------------------------------------ */
 /* Keys, GB/T 32918.1-2016 clause 6                                         */
 /* ------------------------------------------------------------------------ */
 
 /** Default signer ID of GB/T 32918.2 / GM/T 0009: "1234567812345678". */
-#define FASTSM2_DEFAULT_ID "1234567812345678"
+#define FASTSM2_DEFAULT_ID     "1234567812345678"
 #define FASTSM2_DEFAULT_ID_LEN 16
 /** Longest ID: ENTL is a 16-bit count of bits (GB/T 32918.2 5.5). */
-#define FASTSM2_MAX_ID_LEN 8191
+#define FASTSM2_MAX_ID_LEN     8191
 /** IDs up to this length are kept in the key and their Z_A cached. */
-#define FASTSM2_CACHED_ID_MAX 128
+#define FASTSM2_CACHED_ID_MAX  128
 
 /** A private key d in [1, n-2], its public key, Z_A for one ID (the
  *  default ID unless set) and (1+d)^-1 mod n, all made with the key: no call
@@ -207,7 +208,8 @@ FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
  *  (65 bytes) or 02/03||x (33 bytes). FASTSM2_ERR_POINT for a point off the
  *  curve, at infinity, with coordinates >= p, or a bad prefix;
  *  FASTSM2_ERR_LENGTH for another length. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in,
+                                                              size_t inlen);
 
 /** Make the key's tables of multiples of P and 2^128 P (about half a
  *  verification's time), which every later verification (GB/T 32918.2
@@ -220,7 +222,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_precompute(fastsm2_pubkey *pu
 
 /** GB/T 32918.1 4.2.9: SEC1 encoding, 65 bytes (04||x||y), or 33 bytes
  *  (02/03||x) when compressed is non-zero. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int compressed);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_to_bytes(unsigned char *out, size_t *outlen,
+                                                            const fastsm2_pubkey *pub, int compressed);
 
 /** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5), and make
  *  that Z_A. The ID is 1..8191 bytes (FASTSM2_ERR_ID otherwise); id NULL is
@@ -231,7 +234,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, c
 /** GB/T 32918.2 5.5: Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA).
  *  id NULL (idlen 0) means the key's current ID; id NULL with idlen != 0 is
  *  FASTSM2_ERR_ARG, as in every call that takes an ID. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id,
+                                                      size_t idlen);
 
 /* ------------------------------------------------------------------------ */
 /* Key files: PKCS#8 / SEC1 private keys, SPKI public keys, PEM or DER       */
@@ -267,30 +271,32 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse(fastsm2_pubkey *pub, co
  *  malformed certificate, FASTSM2_ERR_CURVE / FASTSM2_ERR_KEY_FORMAT for a
  *  key of another curve or algorithm, FASTSM2_ERR_POINT, FASTSM2_ERR_PEM,
  *  FASTSM2_ERR_TOO_LARGE (over 64 KiB). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse_certificate(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_parse_certificate(fastsm2_pubkey *pub, const unsigned char *in,
+                                                                     size_t inlen);
 
 #define FASTSM2_KEYFMT_PKCS8 0 /* PKCS#8 PrivateKeyInfo (what openssl genpkey writes) */
-#define FASTSM2_KEYFMT_SEC1 1  /* RFC 5915 ECPrivateKey ("EC PRIVATE KEY") */
-#define FASTSM2_KEYFMT_DER 0   /* binary */
-#define FASTSM2_KEYFMT_PEM 2   /* base64 armour, NUL-terminated in out (not counted) */
+#define FASTSM2_KEYFMT_SEC1  1 /* RFC 5915 ECPrivateKey ("EC PRIVATE KEY") */
+#define FASTSM2_KEYFMT_DER   0 /* binary */
+#define FASTSM2_KEYFMT_PEM   2 /* base64 armour, NUL-terminated in out (not counted) */
 
 /** Write a private key (GB/T 32918.1 clause 6.1): fmt = (PKCS8 or SEC1) |
  *  (DER or PEM). The curve is named id-ecPublicKey + sm2p256v1, as OpenSSL 3
  *  and GmSSL 3 write it. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out, size_t *outlen,
+                                                              const fastsm2_privkey *key, int fmt);
 /* Password-based encryption schemes for private key files: RFC 8018 PBES2
  * with PBKDF2 (5.2) and a CBC cipher, inside PKCS#8 EncryptedPrivateKeyInfo
  * (RFC 5958 clause 3), PEM label "ENCRYPTED PRIVATE KEY". */
-#define FASTSM2_PBE_SM3_SM4 1       /* PRF hmacWithSM3, SM4-CBC (GB/T 32907): what gmssl sm2keygen writes */
-#define FASTSM2_PBE_SHA256_SM4 2    /* hmacWithSHA256, SM4-CBC: openssl genpkey -sm4-cbc */
-#define FASTSM2_PBE_SHA256_AES256 3 /* hmacWithSHA256, AES-256-CBC: openssl genpkey -aes-256-cbc */
+#define FASTSM2_PBE_SM3_SM4            1 /* PRF hmacWithSM3, SM4-CBC (GB/T 32907): what gmssl sm2keygen writes */
+#define FASTSM2_PBE_SHA256_SM4         2 /* hmacWithSHA256, SM4-CBC: openssl genpkey -sm4-cbc */
+#define FASTSM2_PBE_SHA256_AES256      3 /* hmacWithSHA256, AES-256-CBC: openssl genpkey -aes-256-cbc */
 /** The PBKDF2 iteration count written when the caller gives 0 (GmSSL 3's). */
 #define FASTSM2_PBE_DEFAULT_ITERATIONS 65536
 /** The most iterations a key file may ask for when read (more is
  *  FASTSM2_ERR_KEY_CIPHER: a file should not make a reader spin for hours). */
-#define FASTSM2_PBE_MAX_ITERATIONS 16777216
+#define FASTSM2_PBE_MAX_ITERATIONS     16777216
 /** Bytes that always hold an encrypted private key, DER or PEM. */
-#define FASTSM2_PRIVKEY_ENCRYPTED_MAX 512
+#define FASTSM2_PRIVKEY_ENCRYPTED_MAX  512
 
 /** Parse a password-encrypted PKCS#8 private key (GB/T 32918.1 clause 6.1
  *  key; RFC 8018 PBES2 in RFC 5958 EncryptedPrivateKeyInfo), PEM or DER,
@@ -303,7 +309,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out
  *  other than hmacWithSM3 / hmacWithSHA256, a cipher other than SM4-CBC /
  *  AES-256-CBC, a legacy "Proc-Type: 4,ENCRYPTED" PEM key), and those of
  *  fastsm2_privkey_parse. The derived key and the plaintext are wiped. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_encrypted(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const void *password, size_t passlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_encrypted(fastsm2_privkey *key, const unsigned char *in,
+                                                                    size_t inlen, const void *password, size_t passlen);
 
 /** Write a private key (GB/T 32918.1 clause 6.1) as password-encrypted
  *  PKCS#8: fmt = FASTSM2_KEYFMT_DER or FASTSM2_KEYFMT_PEM; scheme one of
@@ -312,45 +319,57 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_encrypted(fastsm2_priv
  *  PKCS#8 with the curve named in ECPrivateKey too, which GmSSL 3 requires.
  *  FASTSM2_ERR_ARG (bad fmt or scheme, NULL password with passlen != 0),
  *  FASTSM2_ERR_BUFFER_TOO_SMALL, FASTSM2_ERR_RANDOM. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize_encrypted(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, int fmt, int scheme, uint32_t iterations, const void *password, size_t passlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize_encrypted(unsigned char *out, size_t *outlen,
+                                                                        const fastsm2_privkey *key, int fmt, int scheme,
+                                                                        uint32_t iterations, const void *password,
+                                                                        size_t passlen);
 
 /** Write a public key as SPKI: fmt = FASTSM2_KEYFMT_DER or _PEM; the point
  *  uncompressed (GB/T 32918.1 4.2.9). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, int fmt);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out, size_t *outlen,
+                                                             const fastsm2_pubkey *pub, int fmt);
 
 /* ------------------------------------------------------------------------ */
 /* Signatures, GB/T 32918.2-2016                                             */
 /* ------------------------------------------------------------------------ */
 
-#define FASTSM2_SIG_RAW_SIZE 64   /* r || s */
-#define FASTSM2_SIG_DER_MAX 72    /* SEQUENCE { INTEGER r, INTEGER s } */
+#define FASTSM2_SIG_RAW_SIZE 64 /* r || s */
+#define FASTSM2_SIG_DER_MAX  72 /* SEQUENCE { INTEGER r, INTEGER s } */
 
 /** GB/T 32918.2 6.1: sign msg: e = SM3(Z_A || msg), then A3-A7 with a fresh
  *  k from the OS CSPRNG. id NULL (idlen 0) means the key's ID (cached Z_A;
  *  id NULL with idlen != 0 is FASTSM2_ERR_ARG); any other
  *  ID is hashed unless it equals the cached one. Output raw r || s. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *id, size_t idlen, const void *msg, size_t msglen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *id,
+                                                 size_t idlen, const void *msg, size_t msglen);
 
 /** GB/T 32918.2 6.1 A3-A7 on a given digest e (32 bytes). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest(unsigned char sig[64], const fastsm2_privkey *key,
+                                                        const unsigned char e[32]);
 
 /** GB/T 32918.2 6.1 A4-A7 with a caller-chosen nonce k (A3) in [1, n-1]
  *  (FASTSM2_ERR_SCALAR otherwise). FOR TESTS AND KNOWN ANSWERS ONLY: a
  *  repeated or predictable k reveals the private key. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_with_nonce(unsigned char sig[64], const fastsm2_privkey *key, const unsigned char e[32], const unsigned char k[32]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_with_nonce(unsigned char sig[64], const fastsm2_privkey *key,
+                                                                   const unsigned char e[32],
+                                                                   const unsigned char k[32]);
 
 /** GB/T 32918.2 7.1: verify a raw r || s signature on msg. Returns 1 if the
  *  signature is valid and 0 in every other case (never a negative value). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen, const unsigned char sig[64]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify(const fastsm2_pubkey *pub, const void *id, size_t idlen,
+                                                   const void *msg, size_t msglen, const unsigned char sig[64]);
 
 /** GB/T 32918.2 7.1 B3-B7 on a digest e. Returns 1 or 0, as above. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest(const fastsm2_pubkey *pub, const unsigned char e[32],
+                                                          const unsigned char sig[64]);
 
 /** GB/T 32918.2 clause 7.1, as fastsm2_verify, returning FASTSM2_OK for a
  *  valid signature or the named reason: FASTSM2_ERR_SIG_RANGE (B1, B2, B5: r or s not in [1, n-1], or
  *  r + s = n), FASTSM2_ERR_BAD_SIGNATURE (B7), FASTSM2_ERR_ID, FASTSM2_ERR_ARG. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen, const unsigned char sig[64]);
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char e[32], const unsigned char sig[64]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen,
+                                                          const void *msg, size_t msglen, const unsigned char sig[64]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char e[32],
+                                                                 const unsigned char sig[64]);
 
 /** Encode raw r || s (GB/T 32918.2 clause 6.1's output) as strict DER
  *  (GM/T 0009 SM2Signature; at most 72 bytes). */
@@ -359,17 +378,19 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_to_der(unsigned char *out, size_
  *  32918.2 clause 7.1: FASTSM2_ERR_DER for
  *  non-minimal or negative INTEGERs, wrong lengths, trailing bytes;
  *  FASTSM2_ERR_SIG_RANGE if r or s is 0 or >= n. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_from_der(unsigned char sig[64], const unsigned char *der, size_t derlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sig_from_der(unsigned char sig[64], const unsigned char *der,
+                                                         size_t derlen);
 
 /* ------------------------------------------------------------------------ */
 /* Public-key encryption, GB/T 32918.4-2016                                  */
 /* ------------------------------------------------------------------------ */
 
 /* Flags for encrypt/decrypt; combine with |. Default 0 = DER, C1C3C2. */
-#define FASTSM2_CT_DER 0      /* GM/T 0009: SEQUENCE { x, y, C3, C2 } */
-#define FASTSM2_CT_RAW 1      /* 04 || x1 || y1 || ... */
-#define FASTSM2_CT_C1C3C2 0   /* GB/T 32918.4-2016 order (default) */
-#define FASTSM2_CT_C1C2C3 2   /* the 2010 draft order, for old peers (raw only
+#define FASTSM2_CT_DER    0 /* GM/T 0009: SEQUENCE { x, y, C3, C2 } */
+#define FASTSM2_CT_RAW    1 /* 04 || x1 || y1 || ... */
+#define FASTSM2_CT_C1C3C2 0 /* GB/T 32918.4-2016 order (default) */
+#define FASTSM2_CT_C1C2C3 \
+    2 /* the 2010 draft order, for old peers (raw only
                                * changes order; DER always holds C3 before C2) */
 
 /** Bytes needed to encrypt msglen bytes with these flags (an upper bound for
@@ -379,18 +400,22 @@ FASTSM2_API size_t fastsm2_ciphertext_size(size_t msglen, int flags);
 /** GB/T 32918.4 6.1: encrypt msglen >= 1 bytes (FASTSM2_ERR_LENGTH for an
  *  empty message, whose KDF output would be "all zero" by definition) with a
  *  fresh k from the OS CSPRNG. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub,
+                                                    const void *msg, size_t msglen, int flags);
 
 /** GB/T 32918.4 clause 6.1 with a caller-chosen k (A1) in [1, n-1]. FOR
  *  TESTS AND KNOWN ANSWERS ONLY. FASTSM2_ERR_KDF_ZERO if this k gives an all-zero t. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen, int flags, const unsigned char k[32]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen,
+                                                               const fastsm2_pubkey *pub, const void *msg,
+                                                               size_t msglen, int flags, const unsigned char k[32]);
 
 /** GB/T 32918.4 7.1: decrypt. Raw input may carry C1 compressed (02/03||x,
  *  GB/T 32918.1 4.2.9). FASTSM2_ERR_CIPHERTEXT for a truncated or
  *  malformed input or an empty C2, FASTSM2_ERR_POINT for C1 off the curve,
  *  FASTSM2_ERR_DECRYPT when C3 does not match (out is zeroed: no plaintext
  *  is released). The plaintext is ciphertext length - 97 bytes (raw). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct, size_t ctlen, int flags);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key,
+                                                    const unsigned char *ct, size_t ctlen, int flags);
 
 /* ------------------------------------------------------------------------ */
 /* Key exchange, GB/T 32918.3-2016                                           */
@@ -407,7 +432,9 @@ typedef struct {
 /** Set up one side: own key and ID, the peer's public key and ID (a NULL ID
  *  means that key's ID: the default unless set). GB/T 32918.3 6.1 (Z_A and
  *  Z_B). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_init(fastsm2_kx_ctx *ctx, int role, const fastsm2_privkey *key, const void *id, size_t idlen, const fastsm2_pubkey *peer, const void *peer_id, size_t peer_idlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_init(fastsm2_kx_ctx *ctx, int role, const fastsm2_privkey *key,
+                                                    const void *id, size_t idlen, const fastsm2_pubkey *peer,
+                                                    const void *peer_id, size_t peer_idlen);
 
 /** GB/T 32918.3 6.1 A1-A3 / B1-B3: draw r in [1, n-1], write R = rG as a
  *  65-byte SEC1 point to send to the peer. */
@@ -415,12 +442,14 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start(fastsm2_kx_ctx *ctx, unsign
 
 /** GB/T 32918.3 6.1 A2-A3 / B2-B3 with a caller-chosen r (A1 / B1). FOR
  *  TESTS ONLY. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start_with_nonce(fastsm2_kx_ctx *ctx, unsigned char R[65], const unsigned char r[32]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_start_with_nonce(fastsm2_kx_ctx *ctx, unsigned char R[65],
+                                                                const unsigned char r[32]);
 
 /** GB/T 32918.3 6.1 A4-A8 / B4-B8: take the peer's R (SEC1, validated),
  *  compute the shared point U (V) and the key K of klen bytes (1..65536,
  *  else FASTSM2_ERR_LENGTH). FASTSM2_ERR_POINT if U is infinity. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen, const unsigned char *peer_R, size_t peer_Rlen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_compute(fastsm2_kx_ctx *ctx, unsigned char *key, size_t klen,
+                                                       const unsigned char *peer_R, size_t peer_Rlen);
 
 /** GB/T 32918.3 clause 6.1: the optional confirmation this side sends: the
  *  responder's S_B
@@ -431,7 +460,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_confirmation(unsigned char out[32
  *  checks S_B against S_1 (A9),
  *  the responder checks S_A against S_2 (B10). FASTSM2_ERR_CONFIRM on a
  *  mismatch. Constant-time compare. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_verify_confirmation(const fastsm2_kx_ctx *ctx, const unsigned char in[32]);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_verify_confirmation(const fastsm2_kx_ctx *ctx,
+                                                                   const unsigned char in[32]);
 
 /** Wipe a key-exchange context: its ephemeral r and shared point U (GB/T
  *  32918.3 clause 6.1, A1-A7) are secrets. */
@@ -454,7 +484,9 @@ FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);
  *  FASTSM2_ERR_ARG for a NULL array of one item or more, nkeys other than
  *  1 or n, or a key object the library did not make. n = 0 does nothing
  *  and returns FASTSM2_OK; an array of no items may be NULL. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys, const unsigned char *digests, size_t n, unsigned threads);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys,
+                                                              size_t nkeys, const unsigned char *digests, size_t n,
+                                                              unsigned threads);
 
 /** Verify n (digest, raw signature) pairs against pubs (npubs = 1 or n):
  *  results[i] = 1 if valid, 0 otherwise (GB/T 32918.2 7.1 B3-B7).
@@ -462,7 +494,9 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign_digest_batch(unsigned char *sig
  *  with every result 0 and nothing verified: a NULL array of one item or
  *  more, npubs other than 1 or n, or a key object the library did not
  *  make. n = 0 does nothing; an array of no items may be NULL. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n, unsigned threads);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs,
+                                                                const unsigned char *digests, const unsigned char *sigs,
+                                                                size_t n, unsigned threads);
 
 /* ------------------------------------------------------------------------ */
 /* Multi-buffer SM3, KDF and streaming encryption                            */
@@ -474,7 +508,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_verify_digest_batch(int *results, co
  *  lanes (8 with AVX2, 16 with AVX-512; one at a time elsewhere); the
  *  digests equal fastsm2_sm3's. digests must not overlap the messages.
  *  FASTSM2_OK, or FASTSM2_ERR_ARG (digests zeroed when they exist). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm3_many(unsigned char *digests, const unsigned char *const *msgs, const size_t *lens, size_t n);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm3_many(unsigned char *digests, const unsigned char *const *msgs,
+                                                     const size_t *lens, size_t n);
 
 /** The most bytes of a ciphertext before C2 (GB/T 32918.4 6.1: C1, the DER
  *  headers and, for C1C3C2, C3): the prefix fastsm2_encrypt_stream_init
@@ -503,12 +538,15 @@ typedef struct {
  *  (a zero placeholder there) for C1C3C2 and DER, after C2 for C1C2C3; the
  *  caller writes the C3 from final at that offset. FASTSM2_ERR_LENGTH for
  *  msglen 0 or too large, FASTSM2_ERR_BUFFER_TOO_SMALL, FASTSM2_ERR_ARG. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_init(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen, uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_init(fastsm2_encrypt_stream *s, unsigned char *prefix,
+                                                                size_t *prefixlen, uint64_t *c3_offset,
+                                                                const fastsm2_pubkey *pub, uint64_t msglen, int flags);
 
 /** GB/T 32918.4 6.1 A5-A6 on the next len bytes of the message: out gets
  *  len bytes of C2 (out may equal in). The pieces may have any size.
  *  FASTSM2_ERR_LENGTH when the pieces would exceed msglen. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_update(fastsm2_encrypt_stream *s, unsigned char *out, const void *in, size_t len);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_update(fastsm2_encrypt_stream *s, unsigned char *out,
+                                                                  const void *in, size_t len);
 
 /** GB/T 32918.4 6.1 A5 and A7 after exactly msglen bytes: writes C3 =
  *  SM3(x2 || M || y2) and wipes s. FASTSM2_ERR_LENGTH if fewer bytes went
@@ -523,14 +561,18 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_stream_final(fastsm2_encrypt
  *  (*c2_offset, *c2len) and where C3 is (*c3_offset), all from the start
  *  of the ciphertext. FASTSM2_ERR_CIPHERTEXT, FASTSM2_ERR_POINT,
  *  FASTSM2_ERR_LENGTH, FASTSM2_ERR_ARG. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset, uint64_t *c2len, uint64_t *c3_offset, const fastsm2_privkey *key, const unsigned char *prefix, size_t prefixlen, uint64_t ctlen, int flags);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_init(fastsm2_decrypt_stream *s, uint64_t *c2_offset,
+                                                                uint64_t *c2len, uint64_t *c3_offset,
+                                                                const fastsm2_privkey *key, const unsigned char *prefix,
+                                                                size_t prefixlen, uint64_t ctlen, int flags);
 
 /** GB/T 32918.4 7.1 B4-B5 on the next len bytes of C2: out gets len bytes
  *  of M' (out may equal in). THE OUTPUT IS NOT AUTHENTICATED until
  *  fastsm2_decrypt_stream_final returns FASTSM2_OK (B6): keep it from any
  *  use (write it to a temporary file, for instance) and destroy it if
  *  final fails. FASTSM2_ERR_LENGTH past c2len. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_update(fastsm2_decrypt_stream *s, unsigned char *out, const unsigned char *in, size_t len);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_update(fastsm2_decrypt_stream *s, unsigned char *out,
+                                                                  const unsigned char *in, size_t len);
 
 /** GB/T 32918.4 7.1 B4 (t not all zero) and B6 (u == C3, compared in
  *  constant time) after exactly c2len bytes; wipes s. FASTSM2_OK only if
@@ -571,16 +613,22 @@ FASTSM2_API const char *fastsm2_gpu_device_name(const fastsm2_gpu *ctx);
 /** Sign n digests on the GPU (GB/T 32918.2 clause 6.1 A3-A7), as
  *  fastsm2_sign_digest_batch: sigs gets n*64 bytes r||s; keys holds 1 or n
  *  keys. FASTSM2_OK or the first error (all signatures zeroed). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_sign_digest_batch(fastsm2_gpu *ctx, unsigned char *sigs, const fastsm2_privkey *keys, size_t nkeys, const unsigned char *digests, size_t n);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_sign_digest_batch(fastsm2_gpu *ctx, unsigned char *sigs,
+                                                                  const fastsm2_privkey *keys, size_t nkeys,
+                                                                  const unsigned char *digests, size_t n);
 
 /** Verify n (digest, raw signature) pairs on the GPU (GB/T 32918.2 clause
  *  7.1 B1-B7), as fastsm2_verify_digest_batch: results[i] = 1 or 0. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_verify_digest_batch(fastsm2_gpu *ctx, int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests, const unsigned char *sigs, size_t n);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_verify_digest_batch(fastsm2_gpu *ctx, int *results,
+                                                                    const fastsm2_pubkey *pubs, size_t npubs,
+                                                                    const unsigned char *digests,
+                                                                    const unsigned char *sigs, size_t n);
 
 /** Public keys of n private keys on the GPU (GB/T 32918.1 clause 6.1,
  *  P = dG): privs holds n*32 bytes big-endian d in [1, n-2], pubs gets n*65
  *  bytes 04||x||y. FASTSM2_ERR_PRIVATE_KEY if any d is out of range. */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_keygen_batch(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned char *privs, size_t n);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_keygen_batch(fastsm2_gpu *ctx, unsigned char *pubs,
+                                                             const unsigned char *privs, size_t n);
 
 #ifdef __cplusplus
 }

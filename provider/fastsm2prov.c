@@ -144,8 +144,14 @@ static int set_uint(OSSL_PARAM *p, uint64_t v)
     return 1;
 }
 
-int fs2p_set_int(OSSL_PARAM *p, int v) { return v >= 0 && set_uint(p, (uint64_t)v); }
-int fs2p_set_size_t(OSSL_PARAM *p, size_t v) { return set_uint(p, (uint64_t)v); }
+int fs2p_set_int(OSSL_PARAM *p, int v)
+{
+    return v >= 0 && set_uint(p, (uint64_t)v);
+}
+int fs2p_set_size_t(OSSL_PARAM *p, size_t v)
+{
+    return set_uint(p, (uint64_t)v);
+}
 
 int fs2p_set_utf8(OSSL_PARAM *p, const char *s)
 {
@@ -200,7 +206,7 @@ void fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size
             high |= b;
     }
     uint32_t nz = (high | (0u - high)) >> 31; /* 1 if any high byte is set */
-    __asm__("" : "+r"(nz));                    /* keep it a mask, not a branch */
+    __asm__("" : "+r"(nz));                   /* keep it a mask, not a branch */
     unsigned char mask = (unsigned char)(0u - nz);
     for (size_t i = 0; i < 32; i++)
         be[i] |= mask;
@@ -218,14 +224,13 @@ void fs2p_scalar_to_native(unsigned char *out, size_t len, const unsigned char b
 
 /* a, b, xG, yG of sm2p256v1 (GB/T 32918.5), 32 bytes big-endian each. */
 static const unsigned char curve_abg[128] = {
-    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFC,
-    0x28, 0xE9, 0xFA, 0x9E, 0x9D, 0x9F, 0x5E, 0x34, 0x4D, 0x5A, 0x9E, 0x4B, 0xCF, 0x65, 0x09, 0xA7,
-    0xF3, 0x97, 0x89, 0xF5, 0x15, 0xAB, 0x8F, 0x92, 0xDD, 0xBC, 0xBD, 0x41, 0x4D, 0x94, 0x0E, 0x93,
-    0x32, 0xC4, 0xAE, 0x2C, 0x1F, 0x19, 0x81, 0x19, 0x5F, 0x99, 0x04, 0x46, 0x6A, 0x39, 0xC9, 0x94,
-    0x8F, 0xE3, 0x0B, 0xBF, 0xF2, 0x66, 0x0B, 0xE1, 0x71, 0x5A, 0x45, 0x89, 0x33, 0x4C, 0x74, 0xC7,
-    0xBC, 0x37, 0x36, 0xA2, 0xF4, 0xF6, 0x77, 0x9C, 0x59, 0xBD, 0xCE, 0xE3, 0x6B, 0x69, 0x21, 0x53,
-    0xD0, 0xA9, 0x87, 0x7C, 0xC6, 0x2A, 0x47, 0x40, 0x02, 0xDF, 0x32, 0xE5, 0x21, 0x39, 0xF0, 0xA0};
+    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFC, 0x28, 0xE9, 0xFA, 0x9E, 0x9D, 0x9F,
+    0x5E, 0x34, 0x4D, 0x5A, 0x9E, 0x4B, 0xCF, 0x65, 0x09, 0xA7, 0xF3, 0x97, 0x89, 0xF5, 0x15, 0xAB, 0x8F, 0x92, 0xDD,
+    0xBC, 0xBD, 0x41, 0x4D, 0x94, 0x0E, 0x93, 0x32, 0xC4, 0xAE, 0x2C, 0x1F, 0x19, 0x81, 0x19, 0x5F, 0x99, 0x04, 0x46,
+    0x6A, 0x39, 0xC9, 0x94, 0x8F, 0xE3, 0x0B, 0xBF, 0xF2, 0x66, 0x0B, 0xE1, 0x71, 0x5A, 0x45, 0x89, 0x33, 0x4C, 0x74,
+    0xC7, 0xBC, 0x37, 0x36, 0xA2, 0xF4, 0xF6, 0x77, 0x9C, 0x59, 0xBD, 0xCE, 0xE3, 0x6B, 0x69, 0x21, 0x53, 0xD0, 0xA9,
+    0x87, 0x7C, 0xC6, 0x2A, 0x47, 0x40, 0x02, 0xDF, 0x32, 0xE5, 0x21, 0x39, 0xF0, 0xA0};
 
 int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *id, size_t idlen)
 {
@@ -245,7 +250,10 @@ int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *
 
 /* ---- the provider ---------------------------------------------------------- */
 
-#define ALG(names, fns, desc) {names, FS2P_PROPS, fns, desc}
+#define ALG(names, fns, desc)        \
+    {                                \
+        names, FS2P_PROPS, fns, desc \
+    }
 
 static const OSSL_ALGORITHM keymgmt_algs[] = {
     ALG("SM2:1.2.156.10197.1.301", fs2p_keymgmt_functions, "fastsm2 SM2 keys"), {NULL, NULL, NULL, NULL}};
@@ -253,24 +261,19 @@ static const OSSL_ALGORITHM signature_algs[] = {
     ALG("SM2:1.2.156.10197.1.301", fs2p_signature_functions, "fastsm2 SM2 signatures with SM3"),
     {NULL, NULL, NULL, NULL}};
 static const OSSL_ALGORITHM asym_cipher_algs[] = {
-    ALG("SM2:1.2.156.10197.1.301", fs2p_asym_cipher_functions, "fastsm2 SM2 encryption"),
-    {NULL, NULL, NULL, NULL}};
-static const OSSL_ALGORITHM digest_algs[] = {
-    ALG("SM3:1.2.156.10197.1.401", fs2p_sm3_functions, "fastsm2 SM3"), {NULL, NULL, NULL, NULL}};
+    ALG("SM2:1.2.156.10197.1.301", fs2p_asym_cipher_functions, "fastsm2 SM2 encryption"), {NULL, NULL, NULL, NULL}};
+static const OSSL_ALGORITHM digest_algs[] = {ALG("SM3:1.2.156.10197.1.401", fs2p_sm3_functions, "fastsm2 SM3"),
+                                             {NULL, NULL, NULL, NULL}};
 
 static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no_cache)
 {
     (void)provctx;
     *no_cache = 0;
     switch (operation_id) {
-    case OSSL_OP_KEYMGMT:
-        return keymgmt_algs;
-    case OSSL_OP_SIGNATURE:
-        return signature_algs;
-    case OSSL_OP_ASYM_CIPHER:
-        return asym_cipher_algs;
-    case OSSL_OP_DIGEST:
-        return digest_algs;
+    case OSSL_OP_KEYMGMT: return keymgmt_algs;
+    case OSSL_OP_SIGNATURE: return signature_algs;
+    case OSSL_OP_ASYM_CIPHER: return asym_cipher_algs;
+    case OSSL_OP_DIGEST: return digest_algs;
     }
     return NULL;
 }
@@ -327,7 +330,10 @@ static const OSSL_ITEM *prov_reason_strings(void *provctx)
     return reason_strings;
 }
 
-static void prov_teardown(void *provctx) { free(provctx); }
+static void prov_teardown(void *provctx)
+{
+    free(provctx);
+}
 
 static const OSSL_DISPATCH prov_functions[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))prov_teardown},
@@ -345,15 +351,9 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
 {
     for (; in != NULL && in->function_id != 0; in++) {
         switch (in->function_id) {
-        case OSSL_FUNC_CORE_NEW_ERROR:
-            c_new_error = OSSL_FUNC_core_new_error(in);
-            break;
-        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
-            c_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
-            break;
-        case OSSL_FUNC_CORE_VSET_ERROR:
-            c_vset_error = OSSL_FUNC_core_vset_error(in);
-            break;
+        case OSSL_FUNC_CORE_NEW_ERROR: c_new_error = OSSL_FUNC_core_new_error(in); break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG: c_set_error_debug = OSSL_FUNC_core_set_error_debug(in); break;
+        case OSSL_FUNC_CORE_VSET_ERROR: c_vset_error = OSSL_FUNC_core_vset_error(in); break;
         }
     }
     fs2p_provctx *pc = calloc(1, sizeof *pc);

@@ -26,7 +26,7 @@
 #define OSSL_PARAM_UNMODIFIED ((size_t)-1)
 #endif
 
-#define FS2P_NAME "fastsm2prov"
+#define FS2P_NAME  "fastsm2prov"
 #define FS2P_PROPS "provider=fastsm2prov"
 
 typedef struct {
@@ -61,9 +61,9 @@ void fs2p_scalar_to_native(unsigned char *out, size_t len, const unsigned char b
 /* ---- the key object ----------------------------------------------------- */
 typedef struct {
     fs2p_provctx *pc;
-    int refs;            /* atomic: the key and each operation context on it */
+    int refs; /* atomic: the key and each operation context on it */
     int has_pub, has_priv;
-    int uses;            /* atomic: verifications and encryptions with pub */
+    int uses; /* atomic: verifications and encryptions with pub */
     unsigned char pub65[65];
     fastsm2_pubkey pub;
     fastsm2_privkey priv;

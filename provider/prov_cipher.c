@@ -77,8 +77,7 @@ static int enc_get_ctx_params(void *vctx, OSSL_PARAM *params)
 }
 
 static const OSSL_PARAM gettable[] = {
-    {OSSL_ASYM_CIPHER_PARAM_DIGEST, OSSL_PARAM_UTF8_STRING, NULL, 0, OSSL_PARAM_UNMODIFIED},
-    {NULL, 0, NULL, 0, 0}};
+    {OSSL_ASYM_CIPHER_PARAM_DIGEST, OSSL_PARAM_UTF8_STRING, NULL, 0, OSSL_PARAM_UNMODIFIED}, {NULL, 0, NULL, 0, 0}};
 
 static const OSSL_PARAM *enc_gettable_ctx_params(void *vctx, void *provctx)
 {
@@ -102,8 +101,14 @@ static int enc_init(enc_ctx *c, void *keydata, const OSSL_PARAM params[], int de
     return enc_set_ctx_params(c, params);
 }
 
-static int enc_encrypt_init(void *vctx, void *key, const OSSL_PARAM params[]) { return enc_init(vctx, key, params, 0); }
-static int enc_decrypt_init(void *vctx, void *key, const OSSL_PARAM params[]) { return enc_init(vctx, key, params, 1); }
+static int enc_encrypt_init(void *vctx, void *key, const OSSL_PARAM params[])
+{
+    return enc_init(vctx, key, params, 0);
+}
+static int enc_decrypt_init(void *vctx, void *key, const OSSL_PARAM params[])
+{
+    return enc_init(vctx, key, params, 1);
+}
 
 /* GB/T 32918.4 6.1. */
 static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize, const unsigned char *in,
@@ -116,7 +121,8 @@ static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
     }
     size_t len = outsize;
     /* an empty message has no ciphertext (its KDF output is "all zero") */
-    int st = inlen == 0 ? FASTSM2_ERR_LENGTH : fastsm2_encrypt(out, &len, fs2p_key_pub_use(c->key), in, inlen, FASTSM2_CT_DER);
+    int st = inlen == 0 ? FASTSM2_ERR_LENGTH
+                        : fastsm2_encrypt(out, &len, fs2p_key_pub_use(c->key), in, inlen, FASTSM2_CT_DER);
     if (st != FASTSM2_OK) {
         fs2p_raise(c->pc, st, "encrypt");
         return 0;
@@ -145,7 +151,10 @@ static int enc_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t ou
     return 1;
 }
 
-#define F(id, fn) {id, (void (*)(void))(fn)}
+#define F(id, fn)                \
+    {                            \
+        id, (void (*)(void))(fn) \
+    }
 const OSSL_DISPATCH fs2p_asym_cipher_functions[] = {
     F(OSSL_FUNC_ASYM_CIPHER_NEWCTX, enc_newctx),
     F(OSSL_FUNC_ASYM_CIPHER_FREECTX, enc_freectx),
@@ -168,7 +177,10 @@ static void *sm3_newctx(void *provctx)
     return malloc(sizeof(fastsm2_sm3_ctx));
 }
 
-static void sm3_freectx(void *vctx) { free(vctx); }
+static void sm3_freectx(void *vctx)
+{
+    free(vctx);
+}
 
 static void *sm3_dupctx(void *vctx)
 {
@@ -238,14 +250,13 @@ static const OSSL_PARAM *sm3_gettable_params(void *provctx)
     return sm3_gettable;
 }
 
-const OSSL_DISPATCH fs2p_sm3_functions[] = {
-    F(OSSL_FUNC_DIGEST_NEWCTX, sm3_newctx),
-    F(OSSL_FUNC_DIGEST_FREECTX, sm3_freectx),
-    F(OSSL_FUNC_DIGEST_DUPCTX, sm3_dupctx),
-    F(OSSL_FUNC_DIGEST_INIT, sm3_init),
-    F(OSSL_FUNC_DIGEST_UPDATE, sm3_update),
-    F(OSSL_FUNC_DIGEST_FINAL, sm3_final),
-    F(OSSL_FUNC_DIGEST_DIGEST, sm3_digest),
-    F(OSSL_FUNC_DIGEST_GET_PARAMS, sm3_get_params),
-    F(OSSL_FUNC_DIGEST_GETTABLE_PARAMS, sm3_gettable_params),
-    {0, NULL}};
+const OSSL_DISPATCH fs2p_sm3_functions[] = {F(OSSL_FUNC_DIGEST_NEWCTX, sm3_newctx),
+                                            F(OSSL_FUNC_DIGEST_FREECTX, sm3_freectx),
+                                            F(OSSL_FUNC_DIGEST_DUPCTX, sm3_dupctx),
+                                            F(OSSL_FUNC_DIGEST_INIT, sm3_init),
+                                            F(OSSL_FUNC_DIGEST_UPDATE, sm3_update),
+                                            F(OSSL_FUNC_DIGEST_FINAL, sm3_final),
+                                            F(OSSL_FUNC_DIGEST_DIGEST, sm3_digest),
+                                            F(OSSL_FUNC_DIGEST_GET_PARAMS, sm3_get_params),
+                                            F(OSSL_FUNC_DIGEST_GETTABLE_PARAMS, sm3_gettable_params),
+                                            {0, NULL}};

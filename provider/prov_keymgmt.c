@@ -14,8 +14,8 @@
 #include "prov.h"
 
 #define SELECT_KEYPAIR OSSL_KEYMGMT_SELECT_KEYPAIR
-#define SELECT_PRIV OSSL_KEYMGMT_SELECT_PRIVATE_KEY
-#define SELECT_PUB OSSL_KEYMGMT_SELECT_PUBLIC_KEY
+#define SELECT_PRIV    OSSL_KEYMGMT_SELECT_PRIVATE_KEY
+#define SELECT_PUB     OSSL_KEYMGMT_SELECT_PUBLIC_KEY
 
 fs2p_key *fs2p_key_ref(fs2p_key *k)
 {
@@ -55,7 +55,10 @@ static void *km_new(void *provctx)
     return k;
 }
 
-static void km_free(void *keydata) { fs2p_key_unref(keydata); }
+static void km_free(void *keydata)
+{
+    fs2p_key_unref(keydata);
+}
 
 /* Fill the public half from the private key. */
 static int set_pub_from_priv(fs2p_key *k)
@@ -123,9 +126,8 @@ static int km_import(void *keydata, int selection, const OSSL_PARAM params[])
     fs2p_key *k = keydata;
     if (k == NULL)
         return 0;
-    if (!group_ok(params) ||
-        (fs2p_locate_const(params, OSSL_PKEY_PARAM_GROUP_NAME) == NULL &&
-         fs2p_locate_const(params, OSSL_PKEY_PARAM_EC_P) != NULL)) {
+    if (!group_ok(params) || (fs2p_locate_const(params, OSSL_PKEY_PARAM_GROUP_NAME) == NULL &&
+                              fs2p_locate_const(params, OSSL_PKEY_PARAM_EC_P) != NULL)) {
         fs2p_raise(k->pc, FASTSM2_ERR_KEY_FORMAT, "import: a curve other than the named SM2 curve");
         return 0;
     }
@@ -181,11 +183,26 @@ static int km_import(void *keydata, int selection, const OSSL_PARAM params[])
     return 1;
 }
 
-#define P_UTF8(key) {key, OSSL_PARAM_UTF8_STRING, NULL, 0, OSSL_PARAM_UNMODIFIED}
-#define P_OCTETS(key) {key, OSSL_PARAM_OCTET_STRING, NULL, 0, OSSL_PARAM_UNMODIFIED}
-#define P_BN(key) {key, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, OSSL_PARAM_UNMODIFIED}
-#define P_INT(key) {key, OSSL_PARAM_INTEGER, NULL, sizeof(int), OSSL_PARAM_UNMODIFIED}
-#define P_END {NULL, 0, NULL, 0, 0}
+#define P_UTF8(key)                                                 \
+    {                                                               \
+        key, OSSL_PARAM_UTF8_STRING, NULL, 0, OSSL_PARAM_UNMODIFIED \
+    }
+#define P_OCTETS(key)                                                \
+    {                                                                \
+        key, OSSL_PARAM_OCTET_STRING, NULL, 0, OSSL_PARAM_UNMODIFIED \
+    }
+#define P_BN(key)                                                        \
+    {                                                                    \
+        key, OSSL_PARAM_UNSIGNED_INTEGER, NULL, 0, OSSL_PARAM_UNMODIFIED \
+    }
+#define P_INT(key)                                                        \
+    {                                                                     \
+        key, OSSL_PARAM_INTEGER, NULL, sizeof(int), OSSL_PARAM_UNMODIFIED \
+    }
+#define P_END               \
+    {                       \
+        NULL, 0, NULL, 0, 0 \
+    }
 
 static const OSSL_PARAM key_types[] = {P_UTF8(OSSL_PKEY_PARAM_GROUP_NAME),
                                        P_UTF8(OSSL_PKEY_PARAM_EC_ENCODING),
@@ -212,8 +229,8 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
      * takes a key only with its group. */
     out[n++] = (OSSL_PARAM){OSSL_PKEY_PARAM_GROUP_NAME, OSSL_PARAM_UTF8_STRING, (void *)"SM2", 3, 0};
     out[n++] = (OSSL_PARAM){OSSL_PKEY_PARAM_EC_ENCODING, OSSL_PARAM_UTF8_STRING, (void *)"named_curve", 11, 0};
-    out[n++] = (OSSL_PARAM){OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, OSSL_PARAM_UTF8_STRING,
-                            (void *)"uncompressed", 12, 0};
+    out[n++] =
+        (OSSL_PARAM){OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, OSSL_PARAM_UTF8_STRING, (void *)"uncompressed", 12, 0};
     if ((selection & SELECT_PUB) && k->has_pub)
         out[n++] = (OSSL_PARAM){OSSL_PKEY_PARAM_PUB_KEY, OSSL_PARAM_OCTET_STRING, k->pub65, 65, 0};
     if ((selection & SELECT_PRIV) && k->has_priv) {
@@ -406,28 +423,33 @@ static void *gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     return k;
 }
 
-static void gen_cleanup(void *genctx) { free(genctx); }
+static void gen_cleanup(void *genctx)
+{
+    free(genctx);
+}
 
-#define F(id, fn) {id, (void (*)(void))(fn)}
-const OSSL_DISPATCH fs2p_keymgmt_functions[] = {
-    F(OSSL_FUNC_KEYMGMT_NEW, km_new),
-    F(OSSL_FUNC_KEYMGMT_FREE, km_free),
-    F(OSSL_FUNC_KEYMGMT_GEN_INIT, gen_init),
-    F(OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params),
-    F(OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params),
-    F(OSSL_FUNC_KEYMGMT_GEN, gen),
-    F(OSSL_FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup),
-    F(OSSL_FUNC_KEYMGMT_GET_PARAMS, km_get_params),
-    F(OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, km_gettable_params),
-    F(OSSL_FUNC_KEYMGMT_SET_PARAMS, km_set_params),
-    F(OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, km_settable_params),
-    F(OSSL_FUNC_KEYMGMT_HAS, km_has),
-    F(OSSL_FUNC_KEYMGMT_MATCH, km_match),
-    F(OSSL_FUNC_KEYMGMT_VALIDATE, km_validate),
-    F(OSSL_FUNC_KEYMGMT_IMPORT, km_import),
-    F(OSSL_FUNC_KEYMGMT_IMPORT_TYPES, km_io_types),
-    F(OSSL_FUNC_KEYMGMT_EXPORT, km_export),
-    F(OSSL_FUNC_KEYMGMT_EXPORT_TYPES, km_io_types),
-    F(OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, km_query_operation_name),
-    F(OSSL_FUNC_KEYMGMT_DUP, km_dup),
-    {0, NULL}};
+#define F(id, fn)                \
+    {                            \
+        id, (void (*)(void))(fn) \
+    }
+const OSSL_DISPATCH fs2p_keymgmt_functions[] = {F(OSSL_FUNC_KEYMGMT_NEW, km_new),
+                                                F(OSSL_FUNC_KEYMGMT_FREE, km_free),
+                                                F(OSSL_FUNC_KEYMGMT_GEN_INIT, gen_init),
+                                                F(OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, gen_set_params),
+                                                F(OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, gen_settable_params),
+                                                F(OSSL_FUNC_KEYMGMT_GEN, gen),
+                                                F(OSSL_FUNC_KEYMGMT_GEN_CLEANUP, gen_cleanup),
+                                                F(OSSL_FUNC_KEYMGMT_GET_PARAMS, km_get_params),
+                                                F(OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, km_gettable_params),
+                                                F(OSSL_FUNC_KEYMGMT_SET_PARAMS, km_set_params),
+                                                F(OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, km_settable_params),
+                                                F(OSSL_FUNC_KEYMGMT_HAS, km_has),
+                                                F(OSSL_FUNC_KEYMGMT_MATCH, km_match),
+                                                F(OSSL_FUNC_KEYMGMT_VALIDATE, km_validate),
+                                                F(OSSL_FUNC_KEYMGMT_IMPORT, km_import),
+                                                F(OSSL_FUNC_KEYMGMT_IMPORT_TYPES, km_io_types),
+                                                F(OSSL_FUNC_KEYMGMT_EXPORT, km_export),
+                                                F(OSSL_FUNC_KEYMGMT_EXPORT_TYPES, km_io_types),
+                                                F(OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, km_query_operation_name),
+                                                F(OSSL_FUNC_KEYMGMT_DUP, km_dup),
+                                                {0, NULL}};

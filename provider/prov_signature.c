@@ -17,16 +17,16 @@
 
 /* AlgorithmIdentifier { OID 1.2.156.10197.1.501 (SM2 with SM3) }, no
  * parameters: what the default provider reports for X.509. */
-static const unsigned char sm2_with_sm3_aid[] = {0x30, 0x0A, 0x06, 0x08, 0x2A, 0x81, 0x1C,
-                                                 0xCF, 0x55, 0x01, 0x83, 0x75};
+static const unsigned char sm2_with_sm3_aid[] = {0x30, 0x0A, 0x06, 0x08, 0x2A, 0x81,
+                                                 0x1C, 0xCF, 0x55, 0x01, 0x83, 0x75};
 
 typedef struct {
     fs2p_provctx *pc;
     fs2p_key *key;
     unsigned char *id; /* NULL: none set (empty ID) */
     size_t idlen;
-    int z_done;        /* Z_A is computed (and, while streaming, absorbed) */
-    int streaming;     /* a DigestSign/Verify init happened */
+    int z_done;    /* Z_A is computed (and, while streaming, absorbed) */
+    int streaming; /* a DigestSign/Verify init happened */
     unsigned char z[32];
     fastsm2_sm3_ctx h;
 } sig_ctx;
@@ -184,8 +184,14 @@ static int sig_init(sig_ctx *c, void *keydata, const OSSL_PARAM params[], int si
     return sig_set_ctx_params(c, params);
 }
 
-static int sig_sign_init(void *vctx, void *key, const OSSL_PARAM params[]) { return sig_init(vctx, key, params, 1); }
-static int sig_verify_init(void *vctx, void *key, const OSSL_PARAM params[]) { return sig_init(vctx, key, params, 0); }
+static int sig_sign_init(void *vctx, void *key, const OSSL_PARAM params[])
+{
+    return sig_init(vctx, key, params, 1);
+}
+static int sig_verify_init(void *vctx, void *key, const OSSL_PARAM params[])
+{
+    return sig_init(vctx, key, params, 0);
+}
 
 /* Sign e (GB/T 32918.2 6.1 A3-A7) into DER. */
 static int sign_e(sig_ctx *c, unsigned char *sig, size_t *siglen, size_t sigsize, const unsigned char e[32])
@@ -364,25 +370,27 @@ static int dsig_verify(void *vctx, const unsigned char *sig, size_t siglen, cons
     return verify_e(c, sig, siglen, e);
 }
 
-#define F(id, fn) {id, (void (*)(void))(fn)}
-const OSSL_DISPATCH fs2p_signature_functions[] = {
-    F(OSSL_FUNC_SIGNATURE_NEWCTX, sig_newctx),
-    F(OSSL_FUNC_SIGNATURE_FREECTX, sig_freectx),
-    F(OSSL_FUNC_SIGNATURE_DUPCTX, sig_dupctx),
-    F(OSSL_FUNC_SIGNATURE_SIGN_INIT, sig_sign_init),
-    F(OSSL_FUNC_SIGNATURE_SIGN, sig_sign),
-    F(OSSL_FUNC_SIGNATURE_VERIFY_INIT, sig_verify_init),
-    F(OSSL_FUNC_SIGNATURE_VERIFY, sig_verify),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, dsig_sign_init),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_UPDATE, dsig_update),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_FINAL, dsig_sign_final),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN, dsig_sign),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, dsig_verify_init),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_UPDATE, dsig_update),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_FINAL, dsig_verify_final),
-    F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, dsig_verify),
-    F(OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, sig_get_ctx_params),
-    F(OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, sig_gettable_ctx_params),
-    F(OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, sig_set_ctx_params),
-    F(OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, sig_settable_ctx_params),
-    {0, NULL}};
+#define F(id, fn)                \
+    {                            \
+        id, (void (*)(void))(fn) \
+    }
+const OSSL_DISPATCH fs2p_signature_functions[] = {F(OSSL_FUNC_SIGNATURE_NEWCTX, sig_newctx),
+                                                  F(OSSL_FUNC_SIGNATURE_FREECTX, sig_freectx),
+                                                  F(OSSL_FUNC_SIGNATURE_DUPCTX, sig_dupctx),
+                                                  F(OSSL_FUNC_SIGNATURE_SIGN_INIT, sig_sign_init),
+                                                  F(OSSL_FUNC_SIGNATURE_SIGN, sig_sign),
+                                                  F(OSSL_FUNC_SIGNATURE_VERIFY_INIT, sig_verify_init),
+                                                  F(OSSL_FUNC_SIGNATURE_VERIFY, sig_verify),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, dsig_sign_init),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_UPDATE, dsig_update),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_FINAL, dsig_sign_final),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_SIGN, dsig_sign),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, dsig_verify_init),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_UPDATE, dsig_update),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_FINAL, dsig_verify_final),
+                                                  F(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, dsig_verify),
+                                                  F(OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, sig_get_ctx_params),
+                                                  F(OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, sig_gettable_ctx_params),
+                                                  F(OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, sig_set_ctx_params),
+                                                  F(OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, sig_settable_ctx_params),
+                                                  {0, NULL}};

@@ -51,7 +51,10 @@ int pt_runs_in(const EVP_PKEY_CTX *pc, const char *name)
     return p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), name) == 0;
 }
 
-static const char *prov_of(const char *pq) { return strcmp(pq, PQ_OURS) == 0 ? "fastsm2prov" : "default"; }
+static const char *prov_of(const char *pq)
+{
+    return strcmp(pq, PQ_OURS) == 0 ? "fastsm2prov" : "default";
+}
 
 EVP_PKEY *pt_keygen(OSSL_LIB_CTX *lc, const char *pq)
 {
@@ -104,8 +107,8 @@ int pt_verify(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void *id, si
     return ok;
 }
 
-unsigned char *pt_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, int enc, const unsigned char *in,
-                        size_t inlen, size_t *outlen)
+unsigned char *pt_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, int enc, const unsigned char *in, size_t inlen,
+                        size_t *outlen)
 {
     EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lc, pk, pq);
     unsigned char *out = NULL;

@@ -10,7 +10,7 @@
 #include "testutil.h"
 
 #define PQ_OURS "provider=fastsm2prov"
-#define PQ_REF "provider=default"
+#define PQ_REF  "provider=default"
 
 extern OSSL_LIB_CTX *lc_ours, *lc_ref;
 
@@ -31,8 +31,8 @@ int pt_sign(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void *id, size
 int pt_verify(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void *id, size_t idlen, const void *msg,
               size_t msglen, const unsigned char *sig, size_t siglen);
 /* Encrypt (enc = 1) or decrypt; a malloc'd output or NULL. */
-unsigned char *pt_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, int enc, const unsigned char *in,
-                        size_t inlen, size_t *outlen);
+unsigned char *pt_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, int enc, const unsigned char *in, size_t inlen,
+                        size_t *outlen);
 int pt_pub_bytes(EVP_PKEY *pk, unsigned char out[65]);
 int pt_priv_bytes(EVP_PKEY *pk, unsigned char out[32]);
 /* The FASTSM2_ERR_* status of the newest error fastsm2prov put on the

@@ -19,14 +19,14 @@
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
 static unsigned long passed, failed;
-#define CT_CHECK(cond)                                                                 \
-    do {                                                                               \
-        if (cond) {                                                                    \
-            passed++;                                                                  \
-        } else {                                                                       \
-            failed++;                                                                  \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-        }                                                                              \
+#define CT_CHECK(cond)                                                               \
+    do {                                                                             \
+        if (cond) {                                                                  \
+            passed++;                                                                \
+        } else {                                                                     \
+            failed++;                                                                \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
     } while (0)
 
 static void (*fn(const OSSL_DISPATCH *t, int id))(void)
@@ -117,12 +117,12 @@ int main(void)
 
         OSSL_FUNC_asym_cipher_newctx_fn *cn =
             (OSSL_FUNC_asym_cipher_newctx_fn *)fn(fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_NEWCTX);
-        OSSL_FUNC_asym_cipher_encrypt_init_fn *ei = (OSSL_FUNC_asym_cipher_encrypt_init_fn *)fn(
-            fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_ENCRYPT_INIT);
+        OSSL_FUNC_asym_cipher_encrypt_init_fn *ei =
+            (OSSL_FUNC_asym_cipher_encrypt_init_fn *)fn(fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_ENCRYPT_INIT);
         OSSL_FUNC_asym_cipher_encrypt_fn *ee =
             (OSSL_FUNC_asym_cipher_encrypt_fn *)fn(fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_ENCRYPT);
-        OSSL_FUNC_asym_cipher_decrypt_init_fn *di = (OSSL_FUNC_asym_cipher_decrypt_init_fn *)fn(
-            fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_DECRYPT_INIT);
+        OSSL_FUNC_asym_cipher_decrypt_init_fn *di =
+            (OSSL_FUNC_asym_cipher_decrypt_init_fn *)fn(fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_DECRYPT_INIT);
         OSSL_FUNC_asym_cipher_decrypt_fn *dd =
             (OSSL_FUNC_asym_cipher_decrypt_fn *)fn(fs2p_asym_cipher_functions, OSSL_FUNC_ASYM_CIPHER_DECRYPT);
         OSSL_FUNC_asym_cipher_freectx_fn *cf =

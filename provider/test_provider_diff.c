@@ -36,7 +36,10 @@
 
 static unsigned long n_cases_out, n_cases_in;
 
-static size_t rand_below(size_t n) { return (size_t)(fs2t_rand_u64() % n); }
+static size_t rand_below(size_t n)
+{
+    return (size_t)(fs2t_rand_u64() % n);
+}
 
 static size_t rand_id(unsigned char *id)
 {
@@ -53,12 +56,8 @@ static unsigned char *write_key(EVP_PKEY *pk, int form, size_t *len)
     BIO *b = BIO_new(BIO_s_mem());
     int ok = 0;
     switch (form) {
-    case 0:
-        ok = PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL);
-        break;
-    case 1:
-        ok = PEM_write_bio_PrivateKey_traditional(b, pk, NULL, NULL, 0, NULL, NULL);
-        break;
+    case 0: ok = PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL); break;
+    case 1: ok = PEM_write_bio_PrivateKey_traditional(b, pk, NULL, NULL, 0, NULL, NULL); break;
     case 2: {
         unsigned char *der = NULL;
         int n = i2d_PrivateKey(pk, &der);
@@ -66,15 +65,9 @@ static unsigned char *write_key(EVP_PKEY *pk, int form, size_t *len)
         OPENSSL_free(der);
         break;
     }
-    case 3:
-        ok = i2d_PKCS8PrivateKey_bio(b, pk, NULL, NULL, 0, NULL, NULL);
-        break;
-    case 4:
-        ok = PEM_write_bio_PUBKEY(b, pk);
-        break;
-    default:
-        ok = i2d_PUBKEY_bio(b, pk);
-        break;
+    case 3: ok = i2d_PKCS8PrivateKey_bio(b, pk, NULL, NULL, 0, NULL, NULL); break;
+    case 4: ok = PEM_write_bio_PUBKEY(b, pk); break;
+    default: ok = i2d_PUBKEY_bio(b, pk); break;
     }
     if (!ok)
         pt_die("write key");
@@ -99,8 +92,7 @@ static EVP_PKEY *read_key(OSSL_LIB_CTX *lc, const unsigned char *in, size_t len,
     else if (form == 5) {
         const unsigned char *p = in;
         pk = d2i_PUBKEY_ex(NULL, &p, (long)len, lc, NULL);
-    }
-    else
+    } else
         pk = d2i_PrivateKey_ex_bio(b, NULL, lc, NULL);
     BIO_free(b);
     ERR_clear_error();
@@ -290,8 +282,9 @@ static void test_openssl_to_ours(void)
             if (sidlen)
                 memcpy(wid, sid, sidlen), wid[0] ^= 0x01;
             int bad_here = pt_verify(lc_ours, PQ_OURS, pub, wid, widlen, msg, msglen, sig, siglen);
-            int bad_here2 = kind == 2 ? pt_verify(lc_ours, PQ_OURS, pub, FASTSM2_DEFAULT_ID, 16, msg, msglen, sig, siglen)
-                                      : pt_verify(lc_ours, PQ_OURS, pub, sid, sidlen - 1, msg, msglen, sig, siglen);
+            int bad_here2 = kind == 2
+                                ? pt_verify(lc_ours, PQ_OURS, pub, FASTSM2_DEFAULT_ID, 16, msg, msglen, sig, siglen)
+                                : pt_verify(lc_ours, PQ_OURS, pub, sid, sidlen - 1, msg, msglen, sig, siglen);
             int bad_there = pt_verify(lc_ref, PQ_REF, opk, wid, widlen, msg, msglen, sig, siglen);
             sig_bad_rejected += (unsigned long)(bad_here == 0 && bad_here2 == 0 && bad_there == 0);
         }

@@ -111,8 +111,8 @@ static void test_key_params(void)
 }
 
 /* EVP_PKEY_fromdata into our key management; the status it fails with. */
-static int import(EVP_PKEY **out, const char *group, const unsigned char *pub, size_t publen,
-                  const unsigned char d[32], int selection)
+static int import(EVP_PKEY **out, const char *group, const unsigned char *pub, size_t publen, const unsigned char d[32],
+                  int selection)
 {
     OSSL_PARAM_BLD *b = OSSL_PARAM_BLD_new();
     BIGNUM *bn = d ? BN_bin2bn(d, 32, NULL) : NULL;

@@ -29,10 +29,9 @@ static uint32_t cpu_probe(void)
     if (avx && (b & (1u << 5)) && (xcr0 & 6) == 6)
         f |= FS2_CPU_X86_AVX2;
     /* AVX-512 F (bit 16), BW (30), VL (31) */
-    if ((f & FS2_CPU_X86_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) &&
-        (xcr0 & 0xe6) == 0xe6)
+    if ((f & FS2_CPU_X86_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) && (xcr0 & 0xe6) == 0xe6)
         f |= FS2_CPU_X86_AVX512;
-    /* AVX-512 IFMA (bit 21). Offered in GCC builds only: clang turns the
+        /* AVX-512 IFMA (bit 21). Offered in GCC builds only: clang turns the
      * table scans of the IFMA kG into gathers, which the trace test
      * (ctime_ifma_trace) cannot clear as constant time. */
 #if !defined(__clang__)

@@ -8,7 +8,10 @@ typedef struct {
     const char *full; /* "NAME: description" */
 } fs2_error_entry;
 
-#define FS2_ERR_ENTRY(code, desc) { code, #code, #code ": " desc }
+#define FS2_ERR_ENTRY(code, desc)    \
+    {                                \
+        code, #code, #code ": " desc \
+    }
 
 static const fs2_error_entry fs2_errors[] = {
     FS2_ERR_ENTRY(FASTSM2_OK, "success"),

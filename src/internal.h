@@ -95,15 +95,17 @@ FS2_HIDDEN void fs2_sm3_compress_generic(uint32_t state[8], const unsigned char 
  * t = KDF(z, len); in == NULL writes t itself. out may equal in. Returns 1
  * if t had a non-zero byte, 0 if t was all zero (decided without branching
  * on t). */
-FS2_HIDDEN int fs2_kdf_xor(unsigned char *out, const unsigned char *in, size_t len, const unsigned char *z, size_t zlen);
+FS2_HIDDEN int fs2_kdf_xor(unsigned char *out, const unsigned char *in, size_t len, const unsigned char *z,
+                           size_t zlen);
 
 /* The same with a choice of engine: FS2_KDF_LANES hashes the counter blocks
  * in the SM3 table's SIMD lanes (the default everywhere), FS2_KDF_SCALAR one
  * at a time with the SM3 table's one-stream compression (the yardstick for the
  * benchmark and the reference for the tests). Bit-identical results. */
 #define FS2_KDF_SCALAR 0
-#define FS2_KDF_LANES 1
-FS2_HIDDEN int fs2_kdf_xor_ex(unsigned char *out, const unsigned char *in, size_t len, const unsigned char *z, size_t zlen, int engine);
+#define FS2_KDF_LANES  1
+FS2_HIDDEN int fs2_kdf_xor_ex(unsigned char *out, const unsigned char *in, size_t len, const unsigned char *z,
+                              size_t zlen, int engine);
 
 /* The KDF as a stream (src/sm3/sm3_kdf.c): Z is absorbed once at init (its
  * whole 64-byte blocks compressed, its tail kept in a one- or two-block
@@ -112,15 +114,15 @@ FS2_HIDDEN int fs2_kdf_xor_ex(unsigned char *out, const unsigned char *in, size_
  * counters at once in the SIMD lanes. Output may be drawn in pieces of any
  * size; the concatenation equals one fs2_kdf_xor. Holds secrets: wipe. */
 typedef struct {
-    uint32_t base[8];          /* chaining value after Z's whole blocks */
-    unsigned char tmpl[128];   /* Z's tail || ct || 80 00.. || bit length */
-    uint32_t ctoff;            /* where ct sits in tmpl */
-    uint32_t nblk;             /* 1 or 2 blocks per counter */
-    uint32_t ct;               /* the next counter to hash */
-    uint32_t kpos;             /* bytes of kbuf already used (32: none left) */
-    unsigned char kbuf[32];    /* the current block of t */
-    uint32_t acc;              /* OR of every byte of t handed out */
-    int engine;                /* FS2_KDF_SCALAR or FS2_KDF_LANES */
+    uint32_t base[8];        /* chaining value after Z's whole blocks */
+    unsigned char tmpl[128]; /* Z's tail || ct || 80 00.. || bit length */
+    uint32_t ctoff;          /* where ct sits in tmpl */
+    uint32_t nblk;           /* 1 or 2 blocks per counter */
+    uint32_t ct;             /* the next counter to hash */
+    uint32_t kpos;           /* bytes of kbuf already used (32: none left) */
+    unsigned char kbuf[32];  /* the current block of t */
+    uint32_t acc;            /* OR of every byte of t handed out */
+    int engine;              /* FS2_KDF_SCALAR or FS2_KDF_LANES */
 } fs2_kdf_ctx;
 FS2_HIDDEN void fs2_kdf_init(fs2_kdf_ctx *k, const unsigned char *z, size_t zlen, int engine);
 /* out[i] = in[i] ^ t[i] for the next len bytes of t (in NULL: t itself). */
@@ -130,7 +132,9 @@ FS2_HIDDEN int fs2_kdf_nonzero(const fs2_kdf_ctx *k);
 
 /* fastsm2_encrypt_stream_init with a caller's k (32 bytes; NULL: drawn),
  * for known-answer tests. */
-FS2_HIDDEN int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen, uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags, const unsigned char *k);
+FS2_HIDDEN int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen,
+                                             uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags,
+                                             const unsigned char *k);
 
 /* ------------------------------------------------------------------ */
 /* Encoding internals (src/encoding). Byte-level: no arithmetic.         */
@@ -140,7 +144,8 @@ FS2_HIDDEN int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned
  * Decoding rejects non-minimal or negative INTEGERs, values wider than 256
  * bits, indefinite or non-minimal lengths and trailing bytes
  * (FASTSM2_ERR_DER). No range check against n here. */
-FS2_HIDDEN int fs2_sig_der_encode(unsigned char *out, size_t *outlen, const unsigned char r[32], const unsigned char s[32]);
+FS2_HIDDEN int fs2_sig_der_encode(unsigned char *out, size_t *outlen, const unsigned char r[32],
+                                  const unsigned char s[32]);
 FS2_HIDDEN int fs2_sig_der_decode(unsigned char r[32], unsigned char s[32], const unsigned char *der, size_t derlen);
 
 /* SM2 ciphertexts (src/encoding/ciphertext.c): where C1, C3 and C2 of GB/T
@@ -164,7 +169,8 @@ FS2_HIDDEN size_t fs2_ct_max_size(size_t c2len, int flags);
  * out[0..cap): C1, the DER headers, and C3 as 32 zero bytes where it comes
  * before C2; fill *l. The caller puts C2 at l->c2_off and C3 at
  * l->c3_off. Returns the prefix length, or 0 when it does not fit. */
-FS2_HIDDEN size_t fs2_ct_write_prefix(fs2_ct_layout *l, unsigned char *out, size_t cap, const unsigned char x1[32], const unsigned char y1[32], uint64_t c2len, int flags);
+FS2_HIDDEN size_t fs2_ct_write_prefix(fs2_ct_layout *l, unsigned char *out, size_t cap, const unsigned char x1[32],
+                                      const unsigned char y1[32], uint64_t c2len, int flags);
 /* The layout of a ciphertext of ctlen bytes from its first prefixlen bytes
  * (at least min(ctlen, FASTSM2_CT_PREFIX_MAX)). Strict: DER with definite
  * lengths in their shortest form, minimal non-negative INTEGERs of at most
@@ -172,6 +178,7 @@ FS2_HIDDEN size_t fs2_ct_write_prefix(fs2_ct_layout *l, unsigned char *out, size
  * the same bytes). FASTSM2_OK, or FASTSM2_ERR_CIPHERTEXT (*l zeroed). C2
  * may be empty, and C1 is not checked against the curve: both are the
  * protocol's to refuse. */
-FS2_HIDDEN int fs2_ct_read_prefix(fs2_ct_layout *l, const unsigned char *prefix, size_t prefixlen, uint64_t ctlen, int flags);
+FS2_HIDDEN int fs2_ct_read_prefix(fs2_ct_layout *l, const unsigned char *prefix, size_t prefixlen, uint64_t ctlen,
+                                  int flags);
 
 #endif

@@ -153,8 +153,7 @@ static void fs2_pool_init_once(void)
 {
     /* Without the fork handlers, no helpers are kept (a child could not
      * tell that they are gone). */
-    fs2_pool_fork_ok =
-        pthread_atfork(fs2_pool_before_fork, fs2_pool_after_fork_parent, fs2_pool_after_fork_child) == 0;
+    fs2_pool_fork_ok = pthread_atfork(fs2_pool_before_fork, fs2_pool_after_fork_parent, fs2_pool_after_fork_child) == 0;
 }
 
 /* Stop and join the helpers before the library's code is unmapped

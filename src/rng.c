@@ -56,12 +56,12 @@ static inline uint32_t rotl32(uint32_t x, int r)
     return (x << r) | (x >> (32 - r));
 }
 
-#define FS2_QR(a, b, c, d)                                                                       \
-    do {                                                                                         \
-        a += b, d ^= a, d = rotl32(d, 16);                                                      \
-        c += d, b ^= c, b = rotl32(b, 12);                                                      \
-        a += b, d ^= a, d = rotl32(d, 8);                                                       \
-        c += d, b ^= c, b = rotl32(b, 7);                                                       \
+#define FS2_QR(a, b, c, d)                 \
+    do {                                   \
+        a += b, d ^= a, d = rotl32(d, 16); \
+        c += d, b ^= c, b = rotl32(b, 12); \
+        a += b, d ^= a, d = rotl32(d, 8);  \
+        c += d, b ^= c, b = rotl32(b, 7);  \
     } while (0)
 
 void fs2_chacha20_blocks(unsigned char *out, const uint32_t key[8], uint64_t counter, size_t nblocks)

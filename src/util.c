@@ -155,4 +155,3 @@ int fs2_random_os(void *buf, size_t n)
     return random_from_urandom(p, n);
 #endif
 }
-

@@ -38,12 +38,12 @@
 #include "protocol/protocol.h"
 #include "testutil.h"
 
-#define MAXN 200
+#define MAXN  200
 #define GUARD 64 /* bytes past the end of every output that must stay untouched */
 
 static const size_t sizes[] = {0, 1, 2, 3, 17, MAXN};
 static const unsigned thread_counts[] = {1, 2, 3, 0, 1000};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
+#define NSIZES   (sizeof sizes / sizeof sizes[0])
 #define NTHREADS (sizeof thread_counts / sizeof thread_counts[0])
 
 static fastsm2_privkey keys[MAXN];
@@ -143,8 +143,8 @@ static void test_sign_batches(void)
                 }
                 CHECK(bad == 0);
                 if (bad)
-                    fprintf(stderr, "  sign batch n=%zu nkeys=%zu threads=%u: %zu bad signatures\n", n,
-                            nkeys, threads, bad);
+                    fprintf(stderr, "  sign batch n=%zu nkeys=%zu threads=%u: %zu bad signatures\n", n, nkeys, threads,
+                            bad);
                 /* a few in OpenSSL: the first, the last, and one in the middle */
                 if (n >= 3 && (threads == 0 || threads == 3)) {
                     size_t pick[3] = {0, n / 2, n - 1};
@@ -212,12 +212,8 @@ static int make_mix(int *want, size_t n, size_t npubs)
         unsigned char *s = vsigs + 64 * i;
         unsigned char *e = vdigests + 32 * i;
         switch ((i / 3) % 6) {
-        case 0: /* a byte of r */
-            s[fs2t_rand_u64() % 32] ^= (unsigned char)(1u << (fs2t_rand_u64() % 8));
-            break;
-        case 1: /* a byte of s */
-            s[32 + fs2t_rand_u64() % 32] ^= (unsigned char)(1u << (fs2t_rand_u64() % 8));
-            break;
+        case 0: /* a byte of r */ s[fs2t_rand_u64() % 32] ^= (unsigned char)(1u << (fs2t_rand_u64() % 8)); break;
+        case 1: /* a byte of s */ s[32 + fs2t_rand_u64() % 32] ^= (unsigned char)(1u << (fs2t_rand_u64() % 8)); break;
         case 2: /* swap the digest with the previous (good) item's */
         {
             unsigned char t[32];
@@ -234,12 +230,8 @@ static int make_mix(int *want, size_t n, size_t npubs)
             else
                 e[0] ^= 0x80;
             break;
-        case 4: /* r = s = 0 */
-            memset(s, 0, 64);
-            break;
-        default: /* r and s = 2^256 - 1 (out of range) */
-            memset(s, 0xFF, 64);
-            break;
+        case 4: /* r = s = 0 */ memset(s, 0, 64); break;
+        default: /* r and s = 2^256 - 1 (out of range) */ memset(s, 0xFF, 64); break;
         }
     }
     return 1;
@@ -261,8 +253,7 @@ static void test_verify_batches(void)
             /* reference: a loop of single calls; it must agree with want */
             static int loop[MAXN];
             for (size_t i = 0; i < n; i++)
-                loop[i] = fastsm2_verify_digest(&vpubs[npubs == 1 ? 0 : i], vdigests + 32 * i,
-                                                vsigs + 64 * i);
+                loop[i] = fastsm2_verify_digest(&vpubs[npubs == 1 ? 0 : i], vdigests + 32 * i, vsigs + 64 * i);
             CHECK(memcmp(loop, want, n * sizeof(int)) == 0);
             for (size_t ti = 0; ti < NTHREADS; ti++) {
                 unsigned threads = thread_counts[ti];
@@ -276,8 +267,8 @@ static void test_verify_batches(void)
                         bad++;
                 CHECK(bad == 0);
                 if (bad)
-                    fprintf(stderr, "  verify batch n=%zu npubs=%zu threads=%u: %zu wrong results\n", n,
-                            npubs, threads, bad);
+                    fprintf(stderr, "  verify batch n=%zu npubs=%zu threads=%u: %zu wrong results\n", n, npubs, threads,
+                            bad);
                 CHECK(memcmp(results, loop, n * sizeof(int)) == 0);
                 CHECK(all_ints(results + n, MAXN + GUARD - n, 0x5A5A));
             }
@@ -453,8 +444,7 @@ static void test_sign_bad_args(void)
             memcpy(bk, keys, m * sizeof keys[0]);
             memset(&bk[positions[pi]], 0, sizeof bk[0]);
             memset(sigs, 0xA5, sizeof sigs);
-            CHECK_STATUS(fastsm2_sign_digest_batch(sigs, bk, m, digests, m, thread_counts[ti]),
-                         FASTSM2_ERR_ARG);
+            CHECK_STATUS(fastsm2_sign_digest_batch(sigs, bk, m, digests, m, thread_counts[ti]), FASTSM2_ERR_ARG);
             CHECK(all_bytes(sigs, 64 * m, 0));
             CHECK(all_bytes(sigs + 64 * m, GUARD, 0xA5));
         }
@@ -479,8 +469,7 @@ static void test_verify_bad_args(void)
     for (size_t i = 0; i < sizeof bad_npubs / sizeof bad_npubs[0]; i++) {
         for (size_t j = 0; j < MAXN + GUARD; j++)
             results[j] = 0x5A5A;
-        CHECK_STATUS(fastsm2_verify_digest_batch(results, vpubs, bad_npubs[i], vdigests, vsigs, n, 2),
-                     FASTSM2_ERR_ARG);
+        CHECK_STATUS(fastsm2_verify_digest_batch(results, vpubs, bad_npubs[i], vdigests, vsigs, n, 2), FASTSM2_ERR_ARG);
         CHECK(all_ints(results, n, 0));
         CHECK(all_ints(results + n, GUARD, 0x5A5A));
     }
@@ -488,8 +477,7 @@ static void test_verify_bad_args(void)
     for (int which = 0; which < 3; which++) {
         for (size_t j = 0; j < MAXN + GUARD; j++)
             results[j] = 0x5A5A;
-        CHECK_STATUS(fastsm2_verify_digest_batch(results, which == 0 ? NULL : vpubs, n,
-                                                 which == 1 ? NULL : vdigests,
+        CHECK_STATUS(fastsm2_verify_digest_batch(results, which == 0 ? NULL : vpubs, n, which == 1 ? NULL : vdigests,
                                                  which == 2 ? NULL : vsigs, n, 2),
                      FASTSM2_ERR_ARG);
         CHECK(all_ints(results, n, 0));
@@ -609,7 +597,8 @@ static void test_gpu_unavailable(void)
 int main(void)
 {
     for (size_t i = 0; i < MAXN; i++) {
-        if (fastsm2_privkey_generate(&keys[i]) != FASTSM2_OK || fastsm2_privkey_pubkey(&pubs[i], &keys[i]) != FASTSM2_OK) {
+        if (fastsm2_privkey_generate(&keys[i]) != FASTSM2_OK ||
+            fastsm2_privkey_pubkey(&pubs[i], &keys[i]) != FASTSM2_OK) {
             fprintf(stderr, "key generation failed\n");
             return 2;
         }

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RAW FASTSM2_CT_RAW
+#define RAW        FASTSM2_CT_RAW
 #define RAW_C1C2C3 (FASTSM2_CT_RAW | FASTSM2_CT_C1C2C3)
 
 /* The layout of a whole ciphertext in memory, read as fastsm2_decrypt reads

@@ -272,8 +272,7 @@ static void test_decrypt_errors(void)
             for (int c = 0; c < 2; c++) {
                 size_t outlen = caps[c];
                 memset(out, 0xAA, sizeof out);
-                CHECK_STATUS(fastsm2_decrypt(out, &outlen, &key, cts[i], lens[i], fl[i]),
-                             FASTSM2_ERR_BUFFER_TOO_SMALL);
+                CHECK_STATUS(fastsm2_decrypt(out, &outlen, &key, cts[i], lens[i], fl[i]), FASTSM2_ERR_BUFFER_TOO_SMALL);
                 CHECK(outlen == 0 && fs2t_all_zero(out, caps[c]));
                 int canary = 1;
                 for (size_t j = caps[c]; j < sizeof out; j++)

@@ -87,8 +87,8 @@ static void setup_kat(void)
 
 /* Stream-encrypt msg in pieces of `piece` bytes (0: random pieces) into one
  * ciphertext buffer; returns its length, 0 on any failure. */
-static size_t stream_encrypt(unsigned char *ct, const unsigned char *msg, size_t len, int flags,
-                             const unsigned char *k, size_t piece)
+static size_t stream_encrypt(unsigned char *ct, const unsigned char *msg, size_t len, int flags, const unsigned char *k,
+                             size_t piece)
 {
     fastsm2_encrypt_stream s;
     size_t prelen = FASTSM2_CT_PREFIX_MAX;
@@ -282,12 +282,10 @@ static void test_errors(void)
     size_t derlen = wantlen[2], rawlen = wantlen[0];
     CHECK_STATUS(fastsm2_decrypt_stream_init(NULL, &c2off, &c2len, &c3off, &key, der, derlen, derlen, 0),
                  FASTSM2_ERR_ARG);
-    CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, NULL, &c2len, &c3off, &key, der, derlen, derlen, 0),
-                 FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, NULL, &c2len, &c3off, &key, der, derlen, derlen, 0), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &zero_key, der, derlen, derlen, 0),
                  FASTSM2_ERR_ARG);
-    CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &key, NULL, 0, derlen, 0),
-                 FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &key, NULL, 0, derlen, 0), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &key, der, derlen, derlen, 4),
                  FASTSM2_ERR_ARG);
     /* a prefix shorter than min(ctlen, FASTSM2_CT_PREFIX_MAX) */
@@ -304,8 +302,7 @@ static void test_errors(void)
                  FASTSM2_ERR_CIPHERTEXT);
     CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &key, raw, 0, 0, FASTSM2_CT_RAW),
                  FASTSM2_ERR_CIPHERTEXT);
-    CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &key, raw, 0, 0, 0),
-                 FASTSM2_ERR_CIPHERTEXT);
+    CHECK_STATUS(fastsm2_decrypt_stream_init(&ds, &c2off, &c2len, &c3off, &key, raw, 0, 0, 0), FASTSM2_ERR_CIPHERTEXT);
     /* non-strict DER: the SEQUENCE length in long form (81 xx) */
     memcpy(buf + 1, der, derlen);
     buf[0] = 0x30;

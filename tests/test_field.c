@@ -55,16 +55,41 @@ static void edge_value(uint64_t r[4], int i, const BIGNUM *m)
     switch (i) {
     case 0: BN_zero(t); break;
     case 1: BN_one(t); break;
-    case 2: BN_copy(t, m); BN_sub_word(t, 1); break;
-    case 3: BN_copy(t, m); break;          /* reduced below: 0 */
-    case 4: BN_copy(t, m); BN_add_word(t, 1); break;
-    case 5: BN_copy(t, R); BN_sub_word(t, 1); break;
+    case 2:
+        BN_copy(t, m);
+        BN_sub_word(t, 1);
+        break;
+    case 3: BN_copy(t, m); break; /* reduced below: 0 */
+    case 4:
+        BN_copy(t, m);
+        BN_add_word(t, 1);
+        break;
+    case 5:
+        BN_copy(t, R);
+        BN_sub_word(t, 1);
+        break;
     case 6: BN_set_word(t, 2); break;
-    case 7: BN_copy(t, m); BN_rshift1(t, t); break;
-    case 8: BN_copy(t, m); BN_sub_word(t, 2); break;
-    case 9: BN_one(t); BN_lshift(t, t, 255); break;
-    case 10: BN_one(t); BN_lshift(t, t, 128); BN_sub_word(t, 1); break;
-    default: BN_copy(t, R); BN_sub(t, t, m); break; /* 2^256 - m */
+    case 7:
+        BN_copy(t, m);
+        BN_rshift1(t, t);
+        break;
+    case 8:
+        BN_copy(t, m);
+        BN_sub_word(t, 2);
+        break;
+    case 9:
+        BN_one(t);
+        BN_lshift(t, t, 255);
+        break;
+    case 10:
+        BN_one(t);
+        BN_lshift(t, t, 128);
+        BN_sub_word(t, 1);
+        break;
+    default:
+        BN_copy(t, R);
+        BN_sub(t, t, m);
+        break; /* 2^256 - m */
     }
     limbs_from_bn(r, t);
     BN_free(t);
@@ -79,14 +104,15 @@ static void random_value(uint64_t r[4])
     case 1: r[2] = r[3] = ~(uint64_t)0; break;
     case 2: { /* limbs from the values at which carries and the halves of
                * m 2^32 in the reductions turn over */
-        static const uint64_t special[8] = {0, 1, 0xFFFFFFFFULL, 0x100000000ULL, 0xFFFFFFFF00000000ULL,
-                                            0x8000000000000000ULL, ~(uint64_t)0, ~(uint64_t)1};
+        static const uint64_t special[8] = {
+            0,           1, 0xFFFFFFFFULL, 0x100000000ULL, 0xFFFFFFFF00000000ULL, 0x8000000000000000ULL, ~(uint64_t)0,
+            ~(uint64_t)1};
         for (int i = 0; i < 4; i++)
             r[i] = special[fs2t_rand_u64() % 8];
         break;
     }
     case 3: r[1] = r[2] = r[3] = 0; break; /* short: few divsteps to gcd */
-    case 4: { /* one bit: a long run of zeros for the divsteps */
+    case 4: {                              /* one bit: a long run of zeros for the divsteps */
         unsigned bit = (unsigned)(fs2t_rand_u64() % 256);
         memset(r, 0, 32);
         r[bit / 64] = (uint64_t)1 << (bit % 64);
@@ -253,5 +279,8 @@ int main(void)
     return fs2t_finish(FS2T_NAME);
 }
 #else
-int main(void) { return fs2t_skip(FS2T_NAME, "this field is not for this target"); }
+int main(void)
+{
+    return fs2t_skip(FS2T_NAME, "this field is not for this target");
+}
 #endif

@@ -363,5 +363,8 @@ int main(void)
     return fs2t_finish(FS2T_NAME);
 }
 #else
-int main(void) { return fs2t_skip(FS2T_NAME, "this field is not for this target"); }
+int main(void)
+{
+    return fs2t_skip(FS2T_NAME, "this field is not for this target");
+}
 #endif

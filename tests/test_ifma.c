@@ -85,9 +85,7 @@ static void scalar_pick(uint64_t k[4], unsigned c)
                     k[(b + j) / 64] |= 1ULL << ((b + j) % 64);
         k[3] &= 0x7FFFFFFFFFFFFFFFULL;
         return;
-    case 4: /* one bit */
-        k[c / 12 % 4] = 1ULL << (c % 64);
-        return;
+    case 4: /* one bit */ k[c / 12 % 4] = 1ULL << (c % 64); return;
     default:
         do {
             for (int i = 0; i < 4; i++)
@@ -112,7 +110,7 @@ static void test_mul_base_batch(void)
         for (size_t i = 0; i < m; i++) {
             gen_ec->mul_base(&want, k[i]);
             CHECK(affine_eq(&got[i], &want));
-            CHECK(got[i].infinity == (uint64_t)!(k[i][0] | k[i][1] | k[i][2] | k[i][3]));
+            CHECK(got[i].infinity == (uint64_t) !(k[i][0] | k[i][1] | k[i][2] | k[i][3]));
         }
         groups++;
     }

@@ -217,8 +217,7 @@ static void test_sign(void)
         memcpy(bad_msg, msg, msglen);
         bad_msg[0] ^= 0x01;
         CHECK(fastsm2_verify(&pub, idbuf, idlen, bad_msg, msglen, want_sig) == 0);
-        CHECK_STATUS(fastsm2_verify_status(&pub, idbuf, idlen, bad_msg, msglen, want_sig),
-                     FASTSM2_ERR_BAD_SIGNATURE);
+        CHECK_STATUS(fastsm2_verify_status(&pub, idbuf, idlen, bad_msg, msglen, want_sig), FASTSM2_ERR_BAD_SIGNATURE);
         char bad_id[64];
         memcpy(bad_id, idbuf, idlen);
         bad_id[idlen - 1] ^= 0x01;
@@ -243,9 +242,9 @@ static void test_sign(void)
     size_t derlen = sizeof der;
     CHECK_STATUS(fastsm2_sig_to_der(der, &derlen, want_sig), FASTSM2_OK);
     /* r and s both have the top bit set: 30 46 02 21 00 r 02 21 00 s */
-    CHECK(derlen == 72 && der[0] == 0x30 && der[1] == 0x46 && der[2] == 0x02 && der[3] == 0x21 &&
-          der[4] == 0x00 && memcmp(der + 5, r, 32) == 0 && der[37] == 0x02 && der[38] == 0x21 &&
-          der[39] == 0x00 && memcmp(der + 40, s, 32) == 0);
+    CHECK(derlen == 72 && der[0] == 0x30 && der[1] == 0x46 && der[2] == 0x02 && der[3] == 0x21 && der[4] == 0x00 &&
+          memcmp(der + 5, r, 32) == 0 && der[37] == 0x02 && der[38] == 0x21 && der[39] == 0x00 &&
+          memcmp(der + 40, s, 32) == 0);
     CHECK_STATUS(fastsm2_sig_from_der(back, der, derlen), FASTSM2_OK);
     CHECK(memcmp(back, want_sig, 64) == 0);
 
@@ -313,14 +312,12 @@ static void test_encrypt(void)
         /* Decrypt the expected bytes (not only our own output). */
         size_t ptlen = sizeof pt;
         memset(pt, 0xAA, sizeof pt);
-        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, cases[i].want, cases[i].wantlen, cases[i].flags),
-                     FASTSM2_OK);
+        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, cases[i].want, cases[i].wantlen, cases[i].flags), FASTSM2_OK);
         CHECK(ptlen == msglen && memcmp(pt, msg, msglen) == 0);
 
         /* Exactly msglen bytes of room is enough. */
         ptlen = msglen;
-        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, cases[i].want, cases[i].wantlen, cases[i].flags),
-                     FASTSM2_OK);
+        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, cases[i].want, cases[i].wantlen, cases[i].flags), FASTSM2_OK);
         CHECK(ptlen == msglen && memcmp(pt, msg, msglen) == 0);
 
         /* A flipped bit in C3 is caught. */
@@ -333,8 +330,7 @@ static void test_encrypt(void)
         else
             bad[65] ^= 0x01;
         ptlen = sizeof pt;
-        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, bad, cases[i].wantlen, cases[i].flags),
-                     FASTSM2_ERR_DECRYPT);
+        CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, bad, cases[i].wantlen, cases[i].flags), FASTSM2_ERR_DECRYPT);
         CHECK(ptlen == 0 && all_zero(pt, sizeof pt));
     }
 

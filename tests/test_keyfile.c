@@ -23,23 +23,20 @@
 /* Files made by the openssl 3.0 command line: `openssl genpkey -algorithm
  * SM2`, `openssl ec -in k.pem` (OpenSSL 3.0 labels it SM2 PRIVATE KEY) and
  * `openssl pkey -in k.pem -pubout`. */
-static const char file_pkcs8_pem[] =
-    "-----BEGIN PRIVATE KEY-----\n"
-    "MIGHAgEAMBMGByqGSM49AgEGCCqBHM9VAYItBG0wawIBAQQgIR9dVybywS6XYse4\n"
-    "rYKyCFpYFdzmt6bOH5MLXY3o9bKhRANCAASIaTMLSpJMaSQyVEhQXYnV8Mx8vall\n"
-    "AH/nrSMyi4PnsciRZWYLnG8iq7Izhr5Lk9U8oWrX3476MVv95klSuDDM\n"
-    "-----END PRIVATE KEY-----\n";
-static const char file_sec1_pem[] =
-    "-----BEGIN SM2 PRIVATE KEY-----\n"
-    "MHcCAQEEICEfXVcm8sEul2LHuK2CsghaWBXc5remzh+TC12N6PWyoAoGCCqBHM9V\n"
-    "AYItoUQDQgAEiGkzC0qSTGkkMlRIUF2J1fDMfL2pZQB/560jMouD57HIkWVmC5xv\n"
-    "IquyM4a+S5PVPKFq19+O+jFb/eZJUrgwzA==\n"
-    "-----END SM2 PRIVATE KEY-----\n";
-static const char file_spki_pem[] =
-    "-----BEGIN PUBLIC KEY-----\n"
-    "MFkwEwYHKoZIzj0CAQYIKoEcz1UBgi0DQgAEiGkzC0qSTGkkMlRIUF2J1fDMfL2p\n"
-    "ZQB/560jMouD57HIkWVmC5xvIquyM4a+S5PVPKFq19+O+jFb/eZJUrgwzA==\n"
-    "-----END PUBLIC KEY-----\n";
+static const char file_pkcs8_pem[] = "-----BEGIN PRIVATE KEY-----\n"
+                                     "MIGHAgEAMBMGByqGSM49AgEGCCqBHM9VAYItBG0wawIBAQQgIR9dVybywS6XYse4\n"
+                                     "rYKyCFpYFdzmt6bOH5MLXY3o9bKhRANCAASIaTMLSpJMaSQyVEhQXYnV8Mx8vall\n"
+                                     "AH/nrSMyi4PnsciRZWYLnG8iq7Izhr5Lk9U8oWrX3476MVv95klSuDDM\n"
+                                     "-----END PRIVATE KEY-----\n";
+static const char file_sec1_pem[] = "-----BEGIN SM2 PRIVATE KEY-----\n"
+                                    "MHcCAQEEICEfXVcm8sEul2LHuK2CsghaWBXc5remzh+TC12N6PWyoAoGCCqBHM9V\n"
+                                    "AYItoUQDQgAEiGkzC0qSTGkkMlRIUF2J1fDMfL2pZQB/560jMouD57HIkWVmC5xv\n"
+                                    "IquyM4a+S5PVPKFq19+O+jFb/eZJUrgwzA==\n"
+                                    "-----END SM2 PRIVATE KEY-----\n";
+static const char file_spki_pem[] = "-----BEGIN PUBLIC KEY-----\n"
+                                    "MFkwEwYHKoZIzj0CAQYIKoEcz1UBgi0DQgAEiGkzC0qSTGkkMlRIUF2J1fDMfL2p\n"
+                                    "ZQB/560jMouD57HIkWVmC5xvIquyM4a+S5PVPKFq19+O+jFb/eZJUrgwzA==\n"
+                                    "-----END PUBLIC KEY-----\n";
 static const char file_d_hex[] = "211F5D5726F2C12E9762C7B8AD82B2085A5815DCE6B7A6CE1F930B5D8DE8F5B2";
 
 static const unsigned char oid_sm2[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
@@ -180,8 +177,7 @@ static void test_openssl_files(void)
     CHECK(memcmp(d, want_d, 32) == 0);
 
     /* Serialize: byte-identical to the files openssl wrote. */
-    CHECK_STATUS(fastsm2_privkey_parse(&key, (const unsigned char *)file_sec1_pem, strlen(file_sec1_pem)),
-                 FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_parse(&key, (const unsigned char *)file_sec1_pem, strlen(file_sec1_pem)), FASTSM2_OK);
     len = sizeof out;
     CHECK_STATUS(fastsm2_privkey_serialize(out, &len, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM), FASTSM2_OK);
     CHECK(len == strlen(file_pkcs8_pem) && memcmp(out, file_pkcs8_pem, len) == 0 && out[len] == 0);
@@ -271,7 +267,8 @@ static void test_pem_bad(void)
     /* Encrypted keys: PKCS#8 and the old OpenSSL headers. */
     t = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBAA==\n-----END ENCRYPTED PRIVATE KEY-----\n";
     CHECK_STATUS(parse_priv_text(t, d), FASTSM2_ERR_DER); /* labelled encrypted, not a key at all */
-    t = "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n"
+    t = "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: "
+        "AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n"
         "MHcCAQEEICEfXVcm8sEul2LHuK2CsghaWBXc5remzh+TC12N6PWyoAoGCCqBHM9V\n"
         "-----END EC PRIVATE KEY-----\n";
     CHECK_STATUS(parse_priv_text(t, d), FASTSM2_ERR_KEY_CIPHER);
@@ -308,11 +305,13 @@ static void test_keys_vs_openssl(void)
         /* PKCS#8 DER and PEM. */
         wlen = ossl_pkcs8_der(want, sizeof want, k);
         glen = sizeof got;
-        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
+                     FASTSM2_OK);
         CHECK(wlen == 138 && glen == wlen && memcmp(got, want, wlen) == 0);
         wlen = ossl_pkcs8_pem(want, sizeof want, k);
         glen = sizeof got;
-        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM),
+                     FASTSM2_OK);
         CHECK(glen == wlen && memcmp(got, want, wlen) == 0 && got[glen] == 0);
         /* ... and they load here. */
         fastsm2_privkey key2;
@@ -345,7 +344,8 @@ static void test_keys_vs_openssl(void)
             EVP_PKEY_free(back);
         }
         glen = sizeof got;
-        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
+                     FASTSM2_OK);
         const unsigned char *pp = got;
         back = d2i_AutoPrivateKey(NULL, &pp, (long)glen);
         CHECK(back != NULL && pp == got + glen);
@@ -453,8 +453,8 @@ static void test_keys_bad(void)
     size_t len, ptlen = 65, ptclen = 33;
     fastsm2_privkey key;
     fastsm2_pubkey pub;
-    static const unsigned char algid_ec[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
-                                             0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
+    static const unsigned char algid_ec[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06,
+                                             0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
 
     fs2t_unhex(d, 32, file_d_hex);
     CHECK_STATUS(fastsm2_privkey_from_bytes(&key, d), FASTSM2_OK);
@@ -587,7 +587,8 @@ static void test_keys_bad(void)
         memcpy(a4 + 10, oid_p256, 10);
         len = make_pkcs8(der, 0, a4, sizeof a4, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        static const unsigned char a5[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x02, 0x01, 0x01};
+        static const unsigned char a5[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55,
+                                           0x01, 0x82, 0x2D, 0x02, 0x01, 0x01};
         len = make_pkcs8(der, 0, a5, sizeof a5, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
         /* id-ecPublicKey with P-256, NULL, absent, explicit parameters. */
@@ -600,12 +601,13 @@ static void test_keys_bad(void)
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
         len = make_pkcs8(der, 0, a6, 9, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        static const unsigned char a7[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
-                                           0x30, 0x03, 0x02, 0x01, 0x01};
+        static const unsigned char a7[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D,
+                                           0x02, 0x01, 0x30, 0x03, 0x02, 0x01, 0x01};
         len = make_pkcs8(der, 0, a7, sizeof a7, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
         /* rsaEncryption with NULL. */
-        static const unsigned char a8[] = {0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00};
+        static const unsigned char a8[] = {0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7,
+                                           0x0D, 0x01, 0x01, 0x01, 0x05, 0x00};
         len = make_pkcs8(der, 0, a8, sizeof a8, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
         /* A third element in the AlgorithmIdentifier. */
@@ -785,7 +787,10 @@ static void test_keys_bad(void)
 
 /* ---- fuzz ------------------------------------------------------------------- */
 
-static int is_status(int r) { return r == FASTSM2_OK || (r < 0 && r >= FASTSM2_ERR_TOO_LARGE); }
+static int is_status(int r)
+{
+    return r == FASTSM2_OK || (r < 0 && r >= FASTSM2_ERR_TOO_LARGE);
+}
 
 static void test_fuzz(void)
 {

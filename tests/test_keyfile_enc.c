@@ -37,10 +37,16 @@ static void ossl_priv_bytes(unsigned char d[32], const EVP_PKEY *k)
     BN_clear_free(bn);
 }
 
-static int is_named_error(int r) { return r < 0 && r >= FASTSM2_ERR_TOO_LARGE; }
+static int is_named_error(int r)
+{
+    return r < 0 && r >= FASTSM2_ERR_TOO_LARGE;
+}
 
 /* The key's d. */
-static void key_d(unsigned char d[32], const fastsm2_privkey *k) { CHECK(fastsm2_privkey_to_bytes(d, k) == FASTSM2_OK); }
+static void key_d(unsigned char d[32], const fastsm2_privkey *k)
+{
+    CHECK(fastsm2_privkey_to_bytes(d, k) == FASTSM2_OK);
+}
 
 static int same_pub(const fastsm2_pubkey *a, const fastsm2_pubkey *b)
 {
@@ -73,9 +79,9 @@ static void test_gmssl_fixtures(void)
     for (int v = 0; v < 2; v++) {
         char name[64];
         size_t len, publen, siglen, ctlen, certlen, hlen;
-#define FIX(var, file, lenvar)                                  \
-        snprintf(name, sizeof name, "%s/%s", versions[v], file); \
-        unsigned char *var = fixture(name, &lenvar)
+#define FIX(var, file, lenvar)                               \
+    snprintf(name, sizeof name, "%s/%s", versions[v], file); \
+    unsigned char *var = fixture(name, &lenvar)
         FIX(keyfile, "key.pem", len);
         FIX(pubfile, "pub.pem", publen);
         FIX(sigfile, "sig.der", siglen);
@@ -157,19 +163,22 @@ static void test_round_trips(void)
             int fmt = pem ? FASTSM2_KEYFMT_PEM : FASTSM2_KEYFMT_DER;
             size_t len = sizeof out, len2 = sizeof out2;
             uint32_t iter = pem ? 0 : 1000; /* 0: the default count */
-            CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, fmt, schemes[s], iter, PASS, strlen(PASS)),
-                         FASTSM2_OK);
+            CHECK_STATUS(
+                fastsm2_privkey_serialize_encrypted(out, &len, &key, fmt, schemes[s], iter, PASS, strlen(PASS)),
+                FASTSM2_OK);
             CHECK(len > 0 && len < FASTSM2_PRIVKEY_ENCRYPTED_MAX);
             CHECK(!pem || memcmp(out, "-----BEGIN ENCRYPTED PRIVATE KEY-----\n", 38) == 0);
             /* Fresh salt and IV each time. */
-            CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out2, &len2, &key, fmt, schemes[s], iter, PASS, strlen(PASS)),
-                         FASTSM2_OK);
+            CHECK_STATUS(
+                fastsm2_privkey_serialize_encrypted(out2, &len2, &key, fmt, schemes[s], iter, PASS, strlen(PASS)),
+                FASTSM2_OK);
             CHECK(len2 == len && memcmp(out, out2, len) != 0);
             CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, out, len, PASS, strlen(PASS)), FASTSM2_OK);
             key_d(d2, &back);
             CHECK(memcmp(d, d2, 32) == 0);
             CHECK_STATUS(fastsm2_privkey_parse(&back, out, len), FASTSM2_ERR_ENCRYPTED_KEY);
-            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, out, len, PASS, strlen(PASS) - 1), FASTSM2_ERR_PASSWORD);
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, out, len, PASS, strlen(PASS) - 1),
+                         FASTSM2_ERR_PASSWORD);
             /* OpenSSL 3.0 reads the SHA-256 schemes (it has no hmacWithSM3). */
             BIO *b = BIO_new_mem_buf(out, (int)len);
             EVP_PKEY *k = pem ? PEM_read_bio_PrivateKey(b, NULL, NULL, (void *)PASS)
@@ -191,26 +200,31 @@ static void test_round_trips(void)
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, out, len, "x", 1), FASTSM2_OK);
     /* An empty password works both ways. */
     len = sizeof out;
-    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SM3_SM4, 1, NULL, 0),
-                 FASTSM2_OK);
+    CHECK_STATUS(
+        fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SM3_SM4, 1, NULL, 0),
+        FASTSM2_OK);
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, out, len, "", 0), FASTSM2_OK);
     /* Bad arguments. */
     len = sizeof out;
-    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_PEM, 0, 0, "p", 1), FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_PEM, 0, 0, "p", 1),
+                 FASTSM2_ERR_ARG);
     CHECK(len == 0);
     len = sizeof out;
-    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_SEC1, FASTSM2_PBE_SM3_SM4, 0, "p", 1),
-                 FASTSM2_ERR_ARG);
+    CHECK_STATUS(
+        fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_SEC1, FASTSM2_PBE_SM3_SM4, 0, "p", 1),
+        FASTSM2_ERR_ARG);
     len = sizeof out;
-    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SM3_SM4, 0, NULL, 1),
-                 FASTSM2_ERR_ARG);
+    CHECK_STATUS(
+        fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SM3_SM4, 0, NULL, 1),
+        FASTSM2_ERR_ARG);
     len = sizeof out;
     CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SM3_SM4,
                                                      FASTSM2_PBE_MAX_ITERATIONS + 1u, "p", 1),
                  FASTSM2_ERR_ARG);
     len = 100;
-    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_PEM, FASTSM2_PBE_SM3_SM4, 1, "p", 1),
-                 FASTSM2_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(
+        fastsm2_privkey_serialize_encrypted(out, &len, &key, FASTSM2_KEYFMT_PEM, FASTSM2_PBE_SM3_SM4, 1, "p", 1),
+        FASTSM2_ERR_BUFFER_TOO_SMALL);
     CHECK(len == 0 && fs2t_all_zero(out, 100));
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, out, 10, NULL, 3), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(NULL, out, 10, "p", 1), FASTSM2_ERR_ARG);
@@ -392,8 +406,8 @@ static void test_fuzz(void)
     unsigned char seed[FASTSM2_PRIVKEY_ENCRYPTED_MAX], buf[FASTSM2_PRIVKEY_ENCRYPTED_MAX + 64];
     size_t seedlen = sizeof seed;
     fs2t_keypair(&key, &pub);
-    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(seed, &seedlen, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SHA256_AES256,
-                                                     1, "p", 1),
+    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(seed, &seedlen, &key, FASTSM2_KEYFMT_DER,
+                                                     FASTSM2_PBE_SHA256_AES256, 1, "p", 1),
                  FASTSM2_OK);
     int bad = 0;
     for (int i = 0; i < 2000; i++) {

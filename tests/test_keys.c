@@ -16,10 +16,14 @@ static void test_privkey_range(void)
     struct {
         const char *name;
         int want;
-    } cases[] = {{"0", FASTSM2_ERR_PRIVATE_KEY},   {"n-1", FASTSM2_ERR_PRIVATE_KEY},
-                 {"n", FASTSM2_ERR_PRIVATE_KEY},   {"n+1", FASTSM2_ERR_PRIVATE_KEY},
-                 {"2^256-1", FASTSM2_ERR_PRIVATE_KEY}, {"1", FASTSM2_OK},
-                 {"n-2", FASTSM2_OK},              {"2", FASTSM2_OK}};
+    } cases[] = {{"0", FASTSM2_ERR_PRIVATE_KEY},
+                 {"n-1", FASTSM2_ERR_PRIVATE_KEY},
+                 {"n", FASTSM2_ERR_PRIVATE_KEY},
+                 {"n+1", FASTSM2_ERR_PRIVATE_KEY},
+                 {"2^256-1", FASTSM2_ERR_PRIVATE_KEY},
+                 {"1", FASTSM2_OK},
+                 {"n-2", FASTSM2_OK},
+                 {"2", FASTSM2_OK}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *s = cases[i].name;
         memset(d, 0, 32);
@@ -72,7 +76,6 @@ static void expect_pub(const unsigned char *in, size_t len, int want, const char
     if (want != FASTSM2_OK)
         CHECK(fs2t_all_zero(&pub, sizeof pub));
 }
-
 
 static void test_pubkey_bytes(void)
 {

@@ -37,9 +37,9 @@
  * 3 * ITERS random cases per direction. */
 #define ITERS 110
 
-static const unsigned char N_BYTES[32] = {
-    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0x72, 0x03, 0xDF, 0x6B, 0x21, 0xC6, 0x05, 0x2B, 0x53, 0xBB, 0xF4, 0x09, 0x39, 0xD5, 0x41, 0x23};
+static const unsigned char N_BYTES[32] = {0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                          0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x72, 0x03, 0xDF, 0x6B, 0x21, 0xC6,
+                                          0x05, 0x2B, 0x53, 0xBB, 0xF4, 0x09, 0x39, 0xD5, 0x41, 0x23};
 
 static unsigned long n_cases_out, n_cases_in;
 
@@ -63,16 +63,15 @@ static EVP_PKEY *ossl_keygen(void)
 }
 
 /* DER signature of SM3(Z(id) || msg). */
-static int ossl_sign(EVP_PKEY *pk, const void *id, size_t idlen, const void *msg, size_t msglen,
-                     unsigned char *sig, size_t *siglen)
+static int ossl_sign(EVP_PKEY *pk, const void *id, size_t idlen, const void *msg, size_t msglen, unsigned char *sig,
+                     size_t *siglen)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new(pk, NULL);
     int ok = m && pc && EVP_PKEY_CTX_set1_id(pc, id, idlen) > 0;
     if (ok) {
         EVP_MD_CTX_set_pkey_ctx(m, pc);
-        ok = EVP_DigestSignInit(m, NULL, EVP_sm3(), NULL, pk) > 0 &&
-             EVP_DigestSign(m, sig, siglen, msg, msglen) > 0;
+        ok = EVP_DigestSignInit(m, NULL, EVP_sm3(), NULL, pk) > 0 && EVP_DigestSign(m, sig, siglen, msg, msglen) > 0;
     }
     EVP_MD_CTX_free(m);
     EVP_PKEY_CTX_free(pc);
@@ -182,12 +181,8 @@ static unsigned char *ossl_write_priv(EVP_PKEY *pk, int form, size_t *len)
     BIO *b = BIO_new(BIO_s_mem());
     int ok;
     switch (form) {
-    case 0:
-        ok = PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL);
-        break;
-    case 1:
-        ok = PEM_write_bio_PrivateKey_traditional(b, pk, NULL, NULL, 0, NULL, NULL);
-        break;
+    case 0: ok = PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL); break;
+    case 1: ok = PEM_write_bio_PrivateKey_traditional(b, pk, NULL, NULL, 0, NULL, NULL); break;
     case 2: {
         unsigned char *der = NULL;
         int n = i2d_PrivateKey(pk, &der);
@@ -195,9 +190,7 @@ static unsigned char *ossl_write_priv(EVP_PKEY *pk, int form, size_t *len)
         OPENSSL_free(der);
         break;
     }
-    default:
-        ok = i2d_PKCS8PrivateKey_bio(b, pk, NULL, NULL, 0, NULL, NULL);
-        break;
+    default: ok = i2d_PKCS8PrivateKey_bio(b, pk, NULL, NULL, 0, NULL, NULL); break;
     }
     if (!ok)
         die_ossl("write private key");
@@ -240,7 +233,10 @@ static unsigned char *ossl_write_pub(EVP_PKEY *pk, int form, size_t *len)
 /* Small helpers                                                           */
 /* ---------------------------------------------------------------------- */
 
-static size_t rand_below(size_t n) { return (size_t)(fs2t_rand_u64() % n); }
+static size_t rand_below(size_t n)
+{
+    return (size_t)(fs2t_rand_u64() % n);
+}
 
 /* A random ID of 1..40 bytes that differs from the default. */
 static size_t rand_id(unsigned char *id)
@@ -263,9 +259,8 @@ static int our_pub_bytes(const fastsm2_pubkey *pub, unsigned char out[65])
 
 static void test_ours_to_openssl(void)
 {
-    static const int keyfmts[4] = {
-        FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM,
-        FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER};
+    static const int keyfmts[4] = {FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM,
+                                   FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER};
     unsigned long key_ok = 0, sig_ok = 0, sig_bad_rejected = 0, ct_ok = 0;
     unsigned long sigs = 0, cts = 0;
 
@@ -289,8 +284,8 @@ static void test_ours_to_openssl(void)
         if (pem)
             CHECK(buflen < sizeof buf && buf[buflen] == 0 && strlen((char *)buf) == buflen);
         EVP_PKEY *opk = ossl_load_priv(buf, buflen, pem);
-        int k_ok = opk != NULL && EVP_PKEY_is_a(opk, "SM2") && ossl_priv_bytes(opk, od) &&
-                   memcmp(od, d, 32) == 0 && ossl_pub_bytes(opk, oP) && memcmp(oP, P, 65) == 0;
+        int k_ok = opk != NULL && EVP_PKEY_is_a(opk, "SM2") && ossl_priv_bytes(opk, od) && memcmp(od, d, 32) == 0 &&
+                   ossl_pub_bytes(opk, oP) && memcmp(oP, P, 65) == 0;
         if (!k_ok && fs2t_failed < 10)
             fprintf(stderr, "ours->OpenSSL: private key (fmt %d) did not load or differs\n", fmt);
         key_ok += (unsigned long)k_ok;
@@ -328,8 +323,8 @@ static void test_ours_to_openssl(void)
             sigs++;
             int v = ossl_verify(opub, sid, sidlen, msg, msglen, der, derlen);
             if (!v && fs2t_failed < 10)
-                fprintf(stderr, "ours->OpenSSL: signature not accepted (it %d, custom %d, msglen %zu)\n", it,
-                        custom, msglen);
+                fprintf(stderr, "ours->OpenSSL: signature not accepted (it %d, custom %d, msglen %zu)\n", it, custom,
+                        msglen);
             sig_ok += (unsigned long)v;
             /* A wrong ID (one byte changed, or default vs custom) fails. */
             unsigned char wid[41];
@@ -337,8 +332,9 @@ static void test_ours_to_openssl(void)
             wid[sidlen - 1] ^= 0x20;
             int bad1 = ossl_verify(opub, wid, sidlen, msg, msglen, der, derlen);
             /* custom: the default ID; default: a 15-byte prefix of it. */
-            int bad2 = custom ? ossl_verify(opub, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, msglen, der, derlen)
-                              : ossl_verify(opub, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN - 1, msg, msglen, der, derlen);
+            int bad2 =
+                custom ? ossl_verify(opub, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, msglen, der, derlen)
+                       : ossl_verify(opub, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN - 1, msg, msglen, der, derlen);
             sig_bad_rejected += (unsigned long)(bad1 == 0 && bad2 == 0);
             /* And here too. */
             CHECK(fastsm2_verify(&pub, wid, sidlen, msg, msglen, sig) == 0);
@@ -369,8 +365,8 @@ static void test_ours_to_openssl(void)
     CHECK(sig_bad_rejected == sigs);
     CHECK(ct_ok == cts && cts == ITERS);
     n_cases_out += sigs + cts;
-    printf("ours -> OpenSSL: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n",
-           key_ok, ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
+    printf("ours -> OpenSSL: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n", key_ok,
+           ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -445,8 +441,8 @@ static void test_openssl_to_ours(void)
             fastsm2_sm3_final(e, &h);
             v = v && fastsm2_verify_digest(&pub, e, sig) == 1;
             if (!v && fs2t_failed < 10)
-                fprintf(stderr, "OpenSSL->ours: signature not accepted (it %d, custom %d, msglen %zu)\n", it,
-                        custom, msglen);
+                fprintf(stderr, "OpenSSL->ours: signature not accepted (it %d, custom %d, msglen %zu)\n", it, custom,
+                        msglen);
             sig_ok += (unsigned long)v;
 
             /* Wrong ID fails here and in OpenSSL. */
@@ -472,8 +468,7 @@ static void test_openssl_to_ours(void)
         st = fastsm2_decrypt(out, &outlen, &key, ct, ctlen, 0);
         int c_ok = st == FASTSM2_OK && outlen == ptlen && memcmp(out, pt, ptlen) == 0;
         if (!c_ok && fs2t_failed < 10)
-            fprintf(stderr, "OpenSSL->ours: ciphertext (ptlen %zu) not decrypted: %s\n", ptlen,
-                    fastsm2_error_name(st));
+            fprintf(stderr, "OpenSSL->ours: ciphertext (ptlen %zu) not decrypted: %s\n", ptlen, fastsm2_error_name(st));
         ct_ok += (unsigned long)c_ok;
         free(ct);
 
@@ -485,8 +480,8 @@ static void test_openssl_to_ours(void)
     CHECK(sig_bad_rejected == sigs);
     CHECK(ct_ok == cts && cts == ITERS);
     n_cases_in += sigs + cts;
-    printf("OpenSSL -> ours: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n",
-           key_ok, ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
+    printf("OpenSSL -> ours: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n", key_ok,
+           ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
 }
 
 /* Encrypt L bytes with the streaming API in pieces of `piece` bytes into
@@ -616,8 +611,7 @@ static void check_scalar(const EC_GROUP *g, BN_CTX *bctx, const unsigned char d[
              memcmp(got, want, 65) == 0;
     if (ok) {
         size_t clen = sizeof got;
-        ok = fastsm2_pubkey_to_bytes(got, &clen, &pub, 1) == FASTSM2_OK && clen == 33 &&
-             memcmp(got, wantc, 33) == 0;
+        ok = fastsm2_pubkey_to_bytes(got, &clen, &pub, 1) == FASTSM2_OK && clen == 33 && memcmp(got, wantc, 33) == 0;
     }
     if (!ok) {
         char hex[65];

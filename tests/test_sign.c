@@ -41,18 +41,39 @@ static void test_signature_ranges(void)
         int want = FASTSM2_ERR_SIG_RANGE;
         const char *what = "";
         switch (c) {
-        case 0: memset(sig, 0, 32); what = "r = 0"; break;
-        case 1: memset(sig + 32, 0, 32); what = "s = 0"; break;
-        case 2: memcpy(sig, fs2t_n, 32); what = "r = n"; break;
-        case 3: memcpy(sig + 32, fs2t_n, 32); what = "s = n"; break;
+        case 0:
+            memset(sig, 0, 32);
+            what = "r = 0";
+            break;
+        case 1:
+            memset(sig + 32, 0, 32);
+            what = "s = 0";
+            break;
+        case 2:
+            memcpy(sig, fs2t_n, 32);
+            what = "r = n";
+            break;
+        case 3:
+            memcpy(sig + 32, fs2t_n, 32);
+            what = "s = n";
+            break;
         case 4: /* s = n - r */
             memcpy(sig + 32, sig, 32);
             fs2t_be_rsub(sig + 32, fs2t_n);
             what = "r + s = n";
             break;
-        case 5: memset(sig, 0xFF, 32); what = "r = 2^256-1"; break;
-        case 6: memset(sig + 32, 0xFF, 32); what = "s = 2^256-1"; break;
-        case 7: memset(sig, 0, 64); what = "r = s = 0"; break;
+        case 5:
+            memset(sig, 0xFF, 32);
+            what = "r = 2^256-1";
+            break;
+        case 6:
+            memset(sig + 32, 0xFF, 32);
+            what = "s = 2^256-1";
+            break;
+        case 7:
+            memset(sig, 0, 64);
+            what = "r = s = 0";
+            break;
         case 8: /* valid ranges, wrong value */
             sig[40] ^= 0x10;
             want = FASTSM2_ERR_BAD_SIGNATURE;
@@ -83,8 +104,12 @@ static void test_signature_ranges(void)
         size_t n = 0;
         der[n++] = 0x30;
         der[n++] = 3 + 35;
-        der[n++] = 0x02; der[n++] = 0x01; der[n++] = 0x00; /* r = 0 */
-        der[n++] = 0x02; der[n++] = 0x21; der[n++] = 0x00;
+        der[n++] = 0x02;
+        der[n++] = 0x01;
+        der[n++] = 0x00; /* r = 0 */
+        der[n++] = 0x02;
+        der[n++] = 0x21;
+        der[n++] = 0x00;
         memcpy(der + n, good + 32, 32);
         n += 32;
         if (!(good[32] & 0x80)) { /* keep s minimal: drop the 00 */
@@ -119,10 +144,20 @@ static void test_signature_ranges(void)
         switch (c) {
         case 0: break;
         case 1: memcpy(k, fs2t_n, 32); break;
-        case 2: memcpy(k, fs2t_n, 32); k[31] += 1; break;
+        case 2:
+            memcpy(k, fs2t_n, 32);
+            k[31] += 1;
+            break;
         case 3: memset(k, 0xFF, 32); break;
-        case 4: k[31] = 1; want = FASTSM2_OK; break;
-        case 5: memcpy(k, fs2t_n, 32); k[31] -= 1; want = FASTSM2_OK; break;
+        case 4:
+            k[31] = 1;
+            want = FASTSM2_OK;
+            break;
+        case 5:
+            memcpy(k, fs2t_n, 32);
+            k[31] -= 1;
+            want = FASTSM2_OK;
+            break;
         }
         memset(sig, 0xAA, 64);
         CHECK_STATUS(fastsm2_sign_digest_with_nonce(sig, &key, e, k), want);

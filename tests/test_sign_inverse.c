@@ -73,7 +73,8 @@ int main(void)
         unsigned char file[256];
         size_t flen = sizeof file;
         fastsm2_privkey key3;
-        CHECK_STATUS(fastsm2_privkey_serialize(file, &flen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_serialize(file, &flen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
+                     FASTSM2_OK);
         CHECK_STATUS(fastsm2_privkey_parse(&key3, file, flen), FASTSM2_OK);
         CHECK(cached_ok(&key3));
         CHECK_STATUS(fastsm2_sign_digest_with_nonce(sig1, &key2, e, k), FASTSM2_OK);

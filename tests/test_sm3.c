@@ -162,7 +162,8 @@ static void test_random_lengths(void)
 
 static void test_kdf(void)
 {
-    static const size_t zlens[] = {0, 1, 2, 3, 4, 31, 32, 33, 51, 52, 55, 56, 59, 60, 63, 64, 65, 68, 96, 119, 120, 127, 128, 129, 130};
+    static const size_t zlens[] = {0,  1,  2,  3,  4,  31, 32,  33,  51,  52,  55,  56, 59,
+                                   60, 63, 64, 65, 68, 96, 119, 120, 127, 128, 129, 130};
     unsigned char z[130], want[300], got[300], in[300], x[300];
     unsigned long bad = 0;
     for (size_t zi = 0; zi < sizeof zlens / sizeof zlens[0]; zi++) {
@@ -233,15 +234,32 @@ static void test_errors(void)
     static const char *const names[] = {
         /* 1 */ "FASTSM2_OK",
         /* 0 */ "FASTSM2_ERR_UNKNOWN",
-        "FASTSM2_ERR_ARG", "FASTSM2_ERR_BUFFER_TOO_SMALL", "FASTSM2_ERR_DER",
-        "FASTSM2_ERR_PEM", "FASTSM2_ERR_LENGTH", "FASTSM2_ERR_SIG_RANGE",
-        "FASTSM2_ERR_PRIVATE_KEY", "FASTSM2_ERR_POINT", "FASTSM2_ERR_BAD_SIGNATURE",
-        "FASTSM2_ERR_DECRYPT", "FASTSM2_ERR_CIPHERTEXT", "FASTSM2_ERR_ID",
-        "FASTSM2_ERR_RANDOM", "FASTSM2_ERR_KEY_FORMAT", "FASTSM2_ERR_KDF_ZERO",
-        "FASTSM2_ERR_NO_MEMORY", "FASTSM2_ERR_CONFIRM", "FASTSM2_ERR_STATE",
-        "FASTSM2_ERR_UNSUPPORTED", "FASTSM2_ERR_SCALAR", "FASTSM2_ERR_ENCRYPTED_KEY",
-        "FASTSM2_ERR_PASSWORD", "FASTSM2_ERR_KEY_CIPHER", "FASTSM2_ERR_CURVE",
-        "FASTSM2_ERR_CERTIFICATE", "FASTSM2_ERR_TOO_LARGE",
+        "FASTSM2_ERR_ARG",
+        "FASTSM2_ERR_BUFFER_TOO_SMALL",
+        "FASTSM2_ERR_DER",
+        "FASTSM2_ERR_PEM",
+        "FASTSM2_ERR_LENGTH",
+        "FASTSM2_ERR_SIG_RANGE",
+        "FASTSM2_ERR_PRIVATE_KEY",
+        "FASTSM2_ERR_POINT",
+        "FASTSM2_ERR_BAD_SIGNATURE",
+        "FASTSM2_ERR_DECRYPT",
+        "FASTSM2_ERR_CIPHERTEXT",
+        "FASTSM2_ERR_ID",
+        "FASTSM2_ERR_RANDOM",
+        "FASTSM2_ERR_KEY_FORMAT",
+        "FASTSM2_ERR_KDF_ZERO",
+        "FASTSM2_ERR_NO_MEMORY",
+        "FASTSM2_ERR_CONFIRM",
+        "FASTSM2_ERR_STATE",
+        "FASTSM2_ERR_UNSUPPORTED",
+        "FASTSM2_ERR_SCALAR",
+        "FASTSM2_ERR_ENCRYPTED_KEY",
+        "FASTSM2_ERR_PASSWORD",
+        "FASTSM2_ERR_KEY_CIPHER",
+        "FASTSM2_ERR_CURVE",
+        "FASTSM2_ERR_CERTIFICATE",
+        "FASTSM2_ERR_TOO_LARGE",
     };
     for (int code = 1; code >= -26; code--) {
         const char *want = names[1 - code];

@@ -77,8 +77,8 @@ int main(void)
         return 0;
     }
     check_impl("fs2_sm3_x86_bmi2", fs2_sm3_x86_bmi2);
-    int has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                 __builtin_cpu_supports("avx512vl");
+    int has512 =
+        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
     CHECK(((fs2_cpu_features() & FS2_CPU_X86_AVX512) != 0) == has512);
     if (has512)
         check_impl("fs2_sm3_x86_avx512vl", fs2_sm3_x86_avx512vl);

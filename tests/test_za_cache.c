@@ -18,11 +18,10 @@
 #include "protocol/protocol.h"
 #include "testutil.h"
 
-static const char *CURVE_HEX =
-    "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFC" /* a */
-    "28E9FA9E9D9F5E344D5A9E4BCF6509A7F39789F515AB8F92DDBCBD414D940E93" /* b */
-    "32C4AE2C1F1981195F9904466A39C9948FE30BBFF2660BE1715A4589334C74C7" /* xG */
-    "BC3736A2F4F6779C59BDCEE36B692153D0A9877CC62A474002DF32E52139F0A0"; /* yG */
+static const char *CURVE_HEX = "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFC"  /* a */
+                               "28E9FA9E9D9F5E344D5A9E4BCF6509A7F39789F515AB8F92DDBCBD414D940E93"  /* b */
+                               "32C4AE2C1F1981195F9904466A39C9948FE30BBFF2660BE1715A4589334C74C7"  /* xG */
+                               "BC3736A2F4F6779C59BDCEE36B692153D0A9877CC62A474002DF32E52139F0A0"; /* yG */
 
 static void want_z(unsigned char z[32], const fastsm2_pubkey *pub, const unsigned char *id, size_t idlen)
 {
@@ -41,8 +40,14 @@ static void want_z(unsigned char z[32], const fastsm2_pubkey *pub, const unsigne
     fastsm2_sm3(z, buf, n);
 }
 
-static const unsigned char *za_priv(const fastsm2_privkey *k) { return fs2_priv_get(k)->pub.za; }
-static const unsigned char *za_pub(const fastsm2_pubkey *p) { return fs2_pub_get(p)->pub.za; }
+static const unsigned char *za_priv(const fastsm2_privkey *k)
+{
+    return fs2_priv_get(k)->pub.za;
+}
+static const unsigned char *za_pub(const fastsm2_pubkey *p)
+{
+    return fs2_pub_get(p)->pub.za;
+}
 
 /* e = SM3(z || msg) */
 static void digest(unsigned char e[32], const unsigned char z[32], const unsigned char *msg, size_t len)

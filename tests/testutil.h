@@ -12,29 +12,29 @@
 
 extern unsigned long fs2t_passed, fs2t_failed;
 
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (cond) {                                                              \
-            fs2t_passed++;                                                       \
-        } else {                                                                 \
-            fs2t_failed++;                                                       \
-            if (fs2t_failed <= 30)                                               \
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (cond) {                                                                      \
+            fs2t_passed++;                                                               \
+        } else {                                                                         \
+            fs2t_failed++;                                                               \
+            if (fs2t_failed <= 30)                                                       \
                 fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                        \
+        }                                                                                \
     } while (0)
 
 /* CHECK that a call returned a given status, printing both names if not. */
-#define CHECK_STATUS(call, want)                                                 \
-    do {                                                                         \
-        int fs2t_got_ = (call);                                                  \
-        if (fs2t_got_ == (want)) {                                               \
-            fs2t_passed++;                                                       \
-        } else {                                                                 \
-            fs2t_failed++;                                                       \
-            if (fs2t_failed <= 30)                                               \
-                fprintf(stderr, "%s:%d: %s returned %s, want %s\n", __FILE__, __LINE__, \
-                        #call, fastsm2_error_name(fs2t_got_), fastsm2_error_name(want)); \
-        }                                                                        \
+#define CHECK_STATUS(call, want)                                                               \
+    do {                                                                                       \
+        int fs2t_got_ = (call);                                                                \
+        if (fs2t_got_ == (want)) {                                                             \
+            fs2t_passed++;                                                                     \
+        } else {                                                                               \
+            fs2t_failed++;                                                                     \
+            if (fs2t_failed <= 30)                                                             \
+                fprintf(stderr, "%s:%d: %s returned %s, want %s\n", __FILE__, __LINE__, #call, \
+                        fastsm2_error_name(fs2t_got_), fastsm2_error_name(want));              \
+        }                                                                                      \
     } while (0)
 
 /* Print the summary line and return the exit code for main(). */

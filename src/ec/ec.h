@@ -57,8 +57,8 @@ typedef struct fs2_ec_ops {
      * Variable time: s, t, P and v are public. The comparison is made on
      * the projective point (as BoringSSL's cmp_x_coordinate), without an
      * inversion. tab as for mul. */
-    int (*mul_public_cmp_x_var)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p,
-                                const fs2_pubtab *tab, const uint64_t v[4]);
+    int (*mul_public_cmp_x_var)(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
+                                const uint64_t v[4]);
     /* u = t (P + xR), the key exchange's U (GB/T 32918.3 6.1 A7 / B5, h =
      * 1); P and R validated points, x and t < n. Constant time in t; the
      * sum P + xR is public and made in variable time (x is 128 bits: 128
@@ -91,8 +91,8 @@ typedef struct fs2_ec_ops {
     /* ok[i] = mul_public_cmp_x_var(s[i], t[i], p[i], tab[i], v[i]) for
      * i < n <= FS2_CMP_X_BATCH_MAX, several at a time. Variable time. */
     void (*mul_public_cmp_x_batch_var)(int *ok, const uint64_t (*s)[4], const uint64_t (*t)[4],
-                                       const fs2_affine *const *p, const fs2_pubtab *const *tab,
-                                       const uint64_t (*v)[4], size_t n);
+                                       const fs2_affine *const *p, const fs2_pubtab *const *tab, const uint64_t (*v)[4],
+                                       size_t n);
 } fs2_ec_ops;
 
 /* The most verifications one mul_public_cmp_x_batch_var call takes. */

@@ -48,24 +48,24 @@
 #if FS2_FIELD_HERE
 
 #if FS2_FIELD == FS2_FIELD_GENERIC
-#define FS2_EC_OPS fs2_ec_ops_generic
-#define FS2_EC_NAME "generic"
+#define FS2_EC_OPS   fs2_ec_ops_generic
+#define FS2_EC_NAME  "generic"
 #define FS2_EC_NEEDS 0
 #elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2 && FS2_EC_IFMA
-#define FS2_EC_OPS fs2_ec_ops_avx512ifma
-#define FS2_EC_NAME "avx512ifma"
+#define FS2_EC_OPS   fs2_ec_ops_avx512ifma
+#define FS2_EC_NAME  "avx512ifma"
 #define FS2_EC_NEEDS (FS2_FIELD_CPU_NEEDS | FS2_CPU_X86_AVX2 | FS2_CPU_X86_AVX512 | FS2_CPU_X86_IFMA)
 #elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2
-#define FS2_EC_OPS fs2_ec_ops_avx2
-#define FS2_EC_NAME "avx2"
+#define FS2_EC_OPS   fs2_ec_ops_avx2
+#define FS2_EC_NAME  "avx2"
 #define FS2_EC_NEEDS (FS2_FIELD_CPU_NEEDS | FS2_CPU_X86_AVX2)
 #elif FS2_FIELD == FS2_FIELD_X86
-#define FS2_EC_OPS fs2_ec_ops_adx
-#define FS2_EC_NAME "adx"
+#define FS2_EC_OPS   fs2_ec_ops_adx
+#define FS2_EC_NAME  "adx"
 #define FS2_EC_NEEDS FS2_FIELD_CPU_NEEDS
 #elif FS2_FIELD == FS2_FIELD_AARCH64
-#define FS2_EC_OPS fs2_ec_ops_armv8
-#define FS2_EC_NAME "armv8"
+#define FS2_EC_OPS   fs2_ec_ops_armv8
+#define FS2_EC_NAME  "armv8"
 #define FS2_EC_NEEDS (FS2_FIELD_CPU_NEEDS | FS2_CPU_ARM_ASIMD) /* NEON table scans */
 #endif
 
@@ -209,8 +209,8 @@ static void ec_mul_base_and_mul(fs2_affine *r, fs2_affine *s, const fs2_affine *
     fs2_wipe(acc, sizeof acc);
 }
 
-static int ec_mul_public_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p,
-                                   const fs2_pubtab *tab, const uint64_t v[4])
+static int ec_mul_public_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_affine *p, const fs2_pubtab *tab,
+                                   const uint64_t v[4])
 {
     fs2_ge g;
     ge_from_affine(&g, p);
@@ -259,9 +259,9 @@ static void ec_mul_public_cmp_x_batch_var(int *ok, const uint64_t (*s)[4], const
     }
     if (m == 0)
         return;
-    unsigned exc = fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])sd, (const uint8_t(*)[FS2_IFMA_LANES])sn,
-                                    (const uint8_t(*)[26][FS2_IFMA_LANES])td,
-                                    (const uint8_t(*)[26][FS2_IFMA_LANES])tn, lt, m);
+    unsigned exc =
+        fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])sd, (const uint8_t(*)[FS2_IFMA_LANES])sn,
+                         (const uint8_t(*)[26][FS2_IFMA_LANES])td, (const uint8_t(*)[26][FS2_IFMA_LANES])tn, lt, m);
     for (size_t l = 0; l < m; l++) {
         size_t i = lane_of[l];
         if (exc >> l & 1) {

@@ -52,7 +52,7 @@ static inline unsigned fs2_scalar_bits(const uint64_t k[4], unsigned pos, unsign
 static inline unsigned fs2_recode_step(unsigned v, unsigned w, unsigned *neg, unsigned *carry)
 {
     unsigned half = 1u << (w - 1);
-    unsigned c = (v + half - 1) >> w;   /* 1 iff v > half */
+    unsigned c = (v + half - 1) >> w; /* 1 iff v > half */
     unsigned mask = fs2_ct_mask_u32(c);
     *carry = c;
     *neg = c;
@@ -302,7 +302,7 @@ static int fs2_gej_x_mod_n_is_var(const fs2_gej *acc, const uint64_t v[4])
 
 /* 1 iff sG + tP (fs2_ecmult_sum_var) is finite and its x mod n equals v. */
 static int fs2_ecmult_cmp_x_var(const uint64_t s[4], const uint64_t t[4], const fs2_ge *p, const fs2_ge (*tab)[16],
-                                 const uint64_t v[4])
+                                const uint64_t v[4])
 {
     fs2_gej acc;
     fs2_ecmult_sum_var(&acc, s, t, p, tab);

@@ -148,8 +148,7 @@ static inline void fs2_gej_add_ge_masks(fs2_gej *r, const fs2_gej *a, const fs2_
 }
 
 /* r = a + b, both Jacobian (12M + 4S), no special cases; masks as above. */
-static inline void fs2_gej_add_masks(fs2_gej *r, const fs2_gej *a, const fs2_gej *b, uint64_t *h_zero,
-                                     uint64_t *r_zero)
+static inline void fs2_gej_add_masks(fs2_gej *r, const fs2_gej *a, const fs2_gej *b, uint64_t *h_zero, uint64_t *r_zero)
 {
     fs2_fe z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
     fs2_fe_sqr(&z1z1, &a->z);

@@ -34,8 +34,7 @@ static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)
  * operations instead of 384 (a compare and a counter step per entry), and
  * a kG's 37 scans about three quarters of the time. idx = 0 wraps idx - 1
  * to all ones, whose high bits match no group. */
-static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width,
-                                    unsigned idx)
+static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width, unsigned idx)
 {
     __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     unsigned vecs = width / 4;
@@ -79,8 +78,7 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
  * idx = 0. Every entry is loaded; a lane mask (CMEQ against a running
  * counter) and BSL keep the wanted one, so neither the addresses nor the
  * branches depend on idx. */
-static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width,
-                                    unsigned idx)
+static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width, unsigned idx)
 {
     const uint64x2_t one = vdupq_n_u64(1), want = vdupq_n_u64(idx);
     uint64x2_t cnt = one;
@@ -149,8 +147,7 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
 #else
 /* Portable: every entry ANDed with a mask that is all ones for entry
  * idx - 1 only. Inlined with a constant width, the inner loop vectorizes. */
-static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width,
-                                    unsigned idx)
+static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width, unsigned idx)
 {
     uint64_t acc[12] = {0};
     for (unsigned j = 0; j < entries; j++) {

@@ -47,8 +47,8 @@ static int find_spki(const unsigned char *der, size_t derlen, fs2_der_in *spki)
     fs2_der_init(spki, start, (size_t)(tbs.p - start));
     /* The optional fields after it: [1], [2] IMPLICIT, [3] EXPLICIT. */
     while (!fs2_der_at_end(&tbs))
-        if (!fs2_der_get_any(&tbs, &tag, &el) || (tag != 0x81u && tag != 0x82u && tag != 0xA1u && tag != 0xA2u &&
-                                                  tag != 0xA3u))
+        if (!fs2_der_get_any(&tbs, &tag, &el) ||
+            (tag != 0x81u && tag != 0x82u && tag != 0xA1u && tag != 0xA2u && tag != 0xA3u))
             return 0;
     return 1;
 }

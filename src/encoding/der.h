@@ -27,16 +27,16 @@
 
 #include "internal.h"
 
-#define FS2_DER_INTEGER 0x02u
-#define FS2_DER_BIT_STRING 0x03u
+#define FS2_DER_INTEGER      0x02u
+#define FS2_DER_BIT_STRING   0x03u
 #define FS2_DER_OCTET_STRING 0x04u
-#define FS2_DER_NULL 0x05u
-#define FS2_DER_OID 0x06u
-#define FS2_DER_SEQUENCE 0x30u
-#define FS2_DER_SET 0x31u
-#define FS2_DER_CTX0_CONS 0xA0u /* [0] constructed (EXPLICIT, or IMPLICIT SET) */
-#define FS2_DER_CTX1_CONS 0xA1u /* [1] constructed (EXPLICIT) */
-#define FS2_DER_CTX1_PRIM 0x81u /* [1] IMPLICIT BIT STRING (PKCS#8 v2) */
+#define FS2_DER_NULL         0x05u
+#define FS2_DER_OID          0x06u
+#define FS2_DER_SEQUENCE     0x30u
+#define FS2_DER_SET          0x31u
+#define FS2_DER_CTX0_CONS    0xA0u /* [0] constructed (EXPLICIT, or IMPLICIT SET) */
+#define FS2_DER_CTX1_CONS    0xA1u /* [1] constructed (EXPLICIT) */
+#define FS2_DER_CTX1_PRIM    0x81u /* [1] IMPLICIT BIT STRING (PKCS#8 v2) */
 
 /* A read cursor: n bytes left at p. */
 typedef struct {
@@ -50,10 +50,16 @@ static inline void fs2_der_init(fs2_der_in *in, const unsigned char *p, size_t n
     in->n = n;
 }
 
-static inline int fs2_der_at_end(const fs2_der_in *in) { return in->n == 0; }
+static inline int fs2_der_at_end(const fs2_der_in *in)
+{
+    return in->n == 0;
+}
 
 /* The tag byte of the next element, or -1 when the cursor is empty. */
-static inline int fs2_der_peek_tag(const fs2_der_in *in) { return in->n ? (int)in->p[0] : -1; }
+static inline int fs2_der_peek_tag(const fs2_der_in *in)
+{
+    return in->n ? (int)in->p[0] : -1;
+}
 
 /* Whether the contents in `body` are exactly the n bytes at b. */
 static inline int fs2_der_body_is(const fs2_der_in *body, const unsigned char *b, size_t n)

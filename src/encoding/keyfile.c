@@ -31,8 +31,8 @@ static const unsigned char oid_ec_public_key[] = {0x2A, 0x86, 0x48, 0xCE, 0x3D, 
 static const unsigned char oid_sm2p256v1[] = {0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
 
 #define PRIV_DER_MAX FS2_PRIV_DER_MAX
-#define PUB_DER_MAX 96   /* SPKI is 91 bytes */
-#define PEM_DER_MAX 4096 /* a PEM body larger than this is no SM2 key */
+#define PUB_DER_MAX  96   /* SPKI is 91 bytes */
+#define PEM_DER_MAX  4096 /* a PEM body larger than this is no SM2 key */
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -341,7 +341,8 @@ int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t in
 
 static void put_algid(fs2_der_out *o)
 {
-    fs2_der_put_hdr(o, FS2_DER_SEQUENCE, fs2_der_tlv_len(sizeof oid_ec_public_key) + fs2_der_tlv_len(sizeof oid_sm2p256v1));
+    fs2_der_put_hdr(o, FS2_DER_SEQUENCE,
+                    fs2_der_tlv_len(sizeof oid_ec_public_key) + fs2_der_tlv_len(sizeof oid_sm2p256v1));
     fs2_der_put_tlv(o, FS2_DER_OID, oid_ec_public_key, sizeof oid_ec_public_key);
     fs2_der_put_tlv(o, FS2_DER_OID, oid_sm2p256v1, sizeof oid_sm2p256v1);
 }
@@ -436,7 +437,8 @@ static int emit(unsigned char *out, size_t *outlen, const unsigned char *der, si
     return FASTSM2_OK;
 }
 
-int fs2_keyfile_emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem, const char *label)
+int fs2_keyfile_emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem,
+                     const char *label)
 {
     return emit(out, outlen, der, derlen, pem, label);
 }

@@ -23,14 +23,17 @@ FS2_HIDDEN int fs2_keyfile_pkcs8_algid_status(const unsigned char *der, size_t d
 FS2_HIDDEN int fs2_keyfile_parse_spki(fastsm2_pubkey *pub, const unsigned char *der, size_t derlen);
 /* PKCS#8 PrivateKeyInfo of key, the ECPrivateKey with [0] sm2p256v1 when
  * inner_params (GmSSL 3 requires it), into der; *derlen its length. */
-FS2_HIDDEN int fs2_keyfile_pkcs8(unsigned char der[FS2_PRIV_DER_MAX], size_t *derlen, const fastsm2_privkey *key, int inner_params);
+FS2_HIDDEN int fs2_keyfile_pkcs8(unsigned char der[FS2_PRIV_DER_MAX], size_t *derlen, const fastsm2_privkey *key,
+                                 int inner_params);
 /* Copy der to out as DER, or as PEM under label; the public API's output
  * conventions (out zeroed and *outlen = 0 on failure). */
-FS2_HIDDEN int fs2_keyfile_emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem, const char *label);
+FS2_HIDDEN int fs2_keyfile_emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem,
+                                const char *label);
 
 /* keyfile_enc.c: decrypt an EncryptedPrivateKeyInfo (DER) with the
  * password and parse the key inside. */
-FS2_HIDDEN int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen, const void *pw, size_t pwlen);
+FS2_HIDDEN int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen, const void *pw,
+                                       size_t pwlen);
 
 /* cert.c: whether der is shaped as an X.509 Certificate (three elements:
  * SEQUENCE, SEQUENCE, BIT STRING), to name the error when one is given as

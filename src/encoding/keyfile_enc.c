@@ -101,7 +101,7 @@ static int parse_pbes2(const unsigned char *der, size_t derlen, pbes2_params *p)
         return FASTSM2_ERR_DER;
     if (fs2_der_peek_tag(&kdfp) != (int)FS2_DER_OCTET_STRING)
         return fs2_der_peek_tag(&kdfp) == (int)FS2_DER_SEQUENCE ? FASTSM2_ERR_KEY_CIPHER /* otherSource */
-                                                                 : FASTSM2_ERR_DER;
+                                                                : FASTSM2_ERR_DER;
     if (!fs2_der_get(&kdfp, FS2_DER_OCTET_STRING, &p->salt) || !get_u32(&kdfp, &p->iterations))
         return FASTSM2_ERR_DER;
     if (fs2_der_peek_tag(&kdfp) == (int)FS2_DER_INTEGER) {
@@ -165,9 +165,8 @@ int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size
          * whose algorithm names another curve or algorithm keeps that
          * error (a garbled block passes that shape check with a
          * probability of about 2^-40). */
-        if (ret != FASTSM2_OK &&
-            !((ret == FASTSM2_ERR_CURVE || ret == FASTSM2_ERR_KEY_FORMAT) &&
-              fs2_keyfile_pkcs8_algid_status(plain, plainlen) == ret))
+        if (ret != FASTSM2_OK && !((ret == FASTSM2_ERR_CURVE || ret == FASTSM2_ERR_KEY_FORMAT) &&
+                                   fs2_keyfile_pkcs8_algid_status(plain, plainlen) == ret))
             ret = FASTSM2_ERR_PASSWORD;
     }
     fs2_wipe(dk, sizeof dk);

@@ -43,7 +43,10 @@ static int b64_value(unsigned char ch)
     return (int)((v & valid) | ~valid);
 }
 
-static int is_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static int is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 /* A line [p, p + n) of the input, without its '\n'. */
 typedef struct {
@@ -125,8 +128,8 @@ static int contains(const line_t *l, const char *s)
  * the END line. FASTSM2_ERR_PEM if there is none, if another BEGIN comes
  * first, or if the END label differs.
  */
-static int find_end(const unsigned char *in, size_t inlen, size_t *pos, const line_t *label,
-                    const unsigned char **body, size_t *bodylen)
+static int find_end(const unsigned char *in, size_t inlen, size_t *pos, const line_t *label, const unsigned char **body,
+                    size_t *bodylen)
 {
     line_t l, endlabel;
     size_t start = *pos;

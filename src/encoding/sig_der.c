@@ -54,8 +54,8 @@ int fs2_sig_der_decode(unsigned char r[32], unsigned char s[32], const unsigned 
         return FASTSM2_ERR_ARG;
     }
     fs2_der_init(&in, der, derlen);
-    if (!fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) || !fs2_der_at_end(&in) ||
-        !fs2_der_get_uint(&seq, r, 32) || !fs2_der_get_uint(&seq, s, 32) || !fs2_der_at_end(&seq)) {
+    if (!fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) || !fs2_der_at_end(&in) || !fs2_der_get_uint(&seq, r, 32) ||
+        !fs2_der_get_uint(&seq, s, 32) || !fs2_der_at_end(&seq)) {
         memset(r, 0, 32);
         memset(s, 0, 32);
         return FASTSM2_ERR_DER;

@@ -36,7 +36,7 @@
 #include "field/u256.h"
 
 #define FS2_FIELD_GENERIC 1
-#define FS2_FIELD_X86 2
+#define FS2_FIELD_X86     2
 #define FS2_FIELD_AARCH64 3
 
 #if !defined(FS2_FIELD)
@@ -69,13 +69,13 @@ typedef struct {
 } fs2_fe;
 
 /* The Montgomery form of 1 (R mod p). */
-static const fs2_fe FS2_FE_ONE = {{0x0000000000000001ULL, 0x00000000FFFFFFFFULL, 0x0000000000000000ULL,
-                                   0x0000000100000000ULL}};
+static const fs2_fe FS2_FE_ONE = {
+    {0x0000000000000001ULL, 0x00000000FFFFFFFFULL, 0x0000000000000000ULL, 0x0000000100000000ULL}};
 
 /* R^3 mod p. The divstep inversions (field/safegcd.h) invert the integer
  * y = a R itself: y^-1 = a^-1 R^-1, and its product with R^3 is a^-1 R. */
-static const fs2_fe FS2_FE_R3 = {{0x0000001200000016ULL, 0x0000000EFFFFFFF8ULL, 0x0000000A0000000CULL,
-                                  0x0000001B00000009ULL}};
+static const fs2_fe FS2_FE_R3 = {
+    {0x0000001200000016ULL, 0x0000000EFFFFFFF8ULL, 0x0000000A0000000CULL, 0x0000001B00000009ULL}};
 
 /* Every operation is declared here, and defined by the implementation
  * (primitives) or by field_impl.h (the rest). "unused": a translation unit

@@ -33,6 +33,9 @@
 #ifndef FS2_FIELD_AARCH64_IMPL_H
 #define FS2_FIELD_AARCH64_IMPL_H
 
+/* Hand-laid inline assembly: its operand columns are kept as written. */
+/* clang-format off */
+
 /* 2^256 - p = (1, FS2_A64_K1, 0, FS2_A64_K3): register inputs of the
  * final subtractions, so that the compiler materialises them once per
  * function the primitives are inlined into, not once per product. */
@@ -598,4 +601,5 @@ static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
 #define FS2_FE_HAVE_INV_VAR 1
 static inline void fs2_fe_inv_var(fs2_fe *r, const fs2_fe *a) { fs2_fe_inv(r, a); }
 
+/* clang-format on */
 #endif

@@ -62,8 +62,14 @@ static inline void fs2_fe_cneg(fs2_fe *r, uint64_t mask)
     fs2_fe_cmov(r, &n, mask);
 }
 
-static inline uint64_t fs2_fe_is_zero_mask(const fs2_fe *a) { return fs2_is_zero_mask4(a->v); }
-static inline uint64_t fs2_fe_eq_mask(const fs2_fe *a, const fs2_fe *b) { return fs2_eq_mask4(a->v, b->v); }
+static inline uint64_t fs2_fe_is_zero_mask(const fs2_fe *a)
+{
+    return fs2_is_zero_mask4(a->v);
+}
+static inline uint64_t fs2_fe_eq_mask(const fs2_fe *a, const fs2_fe *b)
+{
+    return fs2_eq_mask4(a->v, b->v);
+}
 
 /* Fixed 4-bit windows: the same sequence of operations for every a. */
 static inline void fs2_fe_pow_pub(fs2_fe *r, const fs2_fe *a, const uint64_t e[4])

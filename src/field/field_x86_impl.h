@@ -35,6 +35,9 @@
 #ifndef FS2_FIELD_X86_IMPL_H
 #define FS2_FIELD_X86_IMPL_H
 
+/* Hand-laid inline assembly: its operand columns are kept as written. */
+/* clang-format off */
+
 /* 2^256 - p, for the final subtraction. */
 static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - p */
     0x0000000000000001ULL, 0x00000000FFFFFFFFULL, 0x0000000000000000ULL, 0x0000000100000000ULL};
@@ -391,4 +394,5 @@ static inline void fs2_fe_inv(fs2_fe *r, const fs2_fe *a)
     fs2_fe_mul(r, &y, &FS2_FE_R3);
 }
 
+/* clang-format on */
 #endif

@@ -299,7 +299,10 @@ static inline void fs2_modinv_start(fs2_modinv_state *s, const uint64_t x[4], co
 }
 
 /* The low 64 bits of f and g, where a batch of steps starts. */
-static inline uint64_t fs2_s62_low64(const fs2_s62 *a) { return (uint64_t)a->v[0] | ((uint64_t)a->v[1] << 62); }
+static inline uint64_t fs2_s62_low64(const fs2_s62 *a)
+{
+    return (uint64_t)a->v[0] | ((uint64_t)a->v[1] << 62);
+}
 
 /* Apply a batch's matrix t to the whole state. */
 static inline void fs2_modinv_apply(fs2_modinv_state *s, const int64_t t[4], const fs2_modinfo *mi)

@@ -21,8 +21,14 @@ typedef struct {
 
 /* r = a + b mod n, r = a - b mod n; inputs in [0, n), either form (the
  * same in both). */
-static inline void fs2_sc_add(fs2_sc *r, const fs2_sc *a, const fs2_sc *b) { fs2_modadd(r->v, a->v, b->v, FS2_N); }
-static inline void fs2_sc_sub(fs2_sc *r, const fs2_sc *a, const fs2_sc *b) { fs2_modsub(r->v, a->v, b->v, FS2_N); }
+static inline void fs2_sc_add(fs2_sc *r, const fs2_sc *a, const fs2_sc *b)
+{
+    fs2_modadd(r->v, a->v, b->v, FS2_N);
+}
+static inline void fs2_sc_sub(fs2_sc *r, const fs2_sc *a, const fs2_sc *b)
+{
+    fs2_modsub(r->v, a->v, b->v, FS2_N);
+}
 
 /* Montgomery product r = a b 2^-256 mod n, inputs in [0, n). With a in
  * Montgomery form and b canonical, r = a b is canonical. */

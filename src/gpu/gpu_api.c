@@ -21,7 +21,10 @@ struct fastsm2_gpu {
     int w;
 };
 
-int fastsm2_gpu_device_count(void) { return fs2_cuda_device_count(); }
+int fastsm2_gpu_device_count(void)
+{
+    return fs2_cuda_device_count();
+}
 
 /* FASTSM2_GPU_TABLE_BITS: the fast mode's table width, 2..16 (docs/GPU.md). */
 static int table_bits(void)
@@ -87,13 +90,25 @@ void fastsm2_gpu_free(fastsm2_gpu *ctx)
     free(ctx);
 }
 
-const char *fastsm2_gpu_device_name(const fastsm2_gpu *ctx) { return ctx ? fs2_cuda_name(ctx->cu) : "none"; }
+const char *fastsm2_gpu_device_name(const fastsm2_gpu *ctx)
+{
+    return ctx ? fs2_cuda_name(ctx->cu) : "none";
+}
 
-const char *fs2_gpu_last_error(const fastsm2_gpu *ctx) { return ctx ? fs2_cuda_error(ctx->cu) : ""; }
+const char *fs2_gpu_last_error(const fastsm2_gpu *ctx)
+{
+    return ctx ? fs2_cuda_error(ctx->cu) : "";
+}
 
-int fs2_gpu_table_bits(const fastsm2_gpu *ctx) { return ctx ? ctx->w : 0; }
+int fs2_gpu_table_bits(const fastsm2_gpu *ctx)
+{
+    return ctx ? ctx->w : 0;
+}
 
-size_t fs2_gpu_chunk_items(void) { return fs2_cuda_chunk_items(); }
+size_t fs2_gpu_chunk_items(void)
+{
+    return fs2_cuda_chunk_items();
+}
 
 /* d and (1 + d)^-1 * 2^256 mod n of a key as 16 words. */
 static void key_words(uint32_t w[16], const fs2_priv *k)
@@ -243,8 +258,7 @@ int fastsm2_gpu_verify_digest_batch(fastsm2_gpu *ctx, int *results, const fastsm
     return fs2_gpu_verify_timed(ctx, results, pubs, npubs, digests, sigs, n, NULL);
 }
 
-int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned char *privs, size_t n,
-                         double *kernel_s)
+int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned char *privs, size_t n, double *kernel_s)
 {
     if (!pubs && n)
         return FASTSM2_ERR_ARG;
@@ -300,8 +314,7 @@ int fs2_gpu_verify_timed(fastsm2_gpu *ctx, int *results, const fastsm2_pubkey *p
     return fastsm2_gpu_verify_digest_batch(ctx, results, pubs, npubs, digests, sigs, n);
 }
 
-int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned char *privs, size_t n,
-                         double *kernel_s)
+int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned char *privs, size_t n, double *kernel_s)
 {
     (void)kernel_s;
     return fastsm2_gpu_keygen_batch(ctx, pubs, privs, n);
@@ -319,6 +332,9 @@ int fs2_gpu_table_bits(const fastsm2_gpu *ctx)
     return 0;
 }
 
-size_t fs2_gpu_chunk_items(void) { return 0; }
+size_t fs2_gpu_chunk_items(void)
+{
+    return 0;
+}
 
 #endif

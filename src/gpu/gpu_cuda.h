@@ -25,7 +25,7 @@ typedef struct fs2_cuda fs2_cuda;
 /* Table widths: the fast mode's (FASTSM2_GPU_TABLE_BITS, default below) and
  * the constant-time mode's. */
 #define FS2_CUDA_TABLE_BITS_DEFAULT 16
-#define FS2_CUDA_CT_TABLE_BITS 4
+#define FS2_CUDA_CT_TABLE_BITS      4
 
 FS2_CUDA_HIDDEN int fs2_cuda_device_count(void);
 

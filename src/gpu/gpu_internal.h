@@ -10,10 +10,9 @@
  * each in [1, n-1], else FASTSM2_ERR_SCALAR; FASTSM2_ERR_SCALAR too when a
  * k gives r = 0, r + k = n or s = 0), so that the GPU's (r, s) can be
  * compared bit for bit with fastsm2_sign_digest_with_nonce. TESTS ONLY. */
-FS2_HIDDEN int fs2_gpu_sign_digest_batch_with_nonces(fastsm2_gpu *ctx, unsigned char *sigs,
-                                                     const fastsm2_privkey *keys, size_t nkeys,
-                                                     const unsigned char *digests, const unsigned char *nonces,
-                                                     size_t n);
+FS2_HIDDEN int fs2_gpu_sign_digest_batch_with_nonces(fastsm2_gpu *ctx, unsigned char *sigs, const fastsm2_privkey *keys,
+                                                     size_t nkeys, const unsigned char *digests,
+                                                     const unsigned char *nonces, size_t n);
 
 /* The three batch calls, also reporting the kernel's own time in seconds
  * (*kernel_s, the batch then runs as one chunk) when kernel_s is non-NULL. */

@@ -5,7 +5,10 @@
 #include "../internal.h"
 
 #if !defined(FASTSM2_WITH_CUDA)
-int fastsm2_gpu_device_count(void) { return 0; }
+int fastsm2_gpu_device_count(void)
+{
+    return 0;
+}
 
 int fastsm2_gpu_new(fastsm2_gpu **ctx, int device, unsigned flags)
 {
@@ -16,7 +19,10 @@ int fastsm2_gpu_new(fastsm2_gpu **ctx, int device, unsigned flags)
     return FASTSM2_ERR_UNSUPPORTED;
 }
 
-void fastsm2_gpu_free(fastsm2_gpu *ctx) { (void)ctx; }
+void fastsm2_gpu_free(fastsm2_gpu *ctx)
+{
+    (void)ctx;
+}
 
 const char *fastsm2_gpu_device_name(const fastsm2_gpu *ctx)
 {

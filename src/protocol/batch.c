@@ -161,9 +161,8 @@ int fastsm2_sign_digest_batch(unsigned char *sigs, const fastsm2_privkey *keys, 
     return ret;
 }
 
-int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs,
-                                const unsigned char *digests, const unsigned char *sigs, size_t n,
-                                unsigned threads)
+int fastsm2_verify_digest_batch(int *results, const fastsm2_pubkey *pubs, size_t npubs, const unsigned char *digests,
+                                const unsigned char *sigs, size_t n, unsigned threads)
 {
     if (!array_ok(results, n) || n > SIZE_MAX / 64)
         return FASTSM2_ERR_ARG;

@@ -15,7 +15,7 @@
 
 #include "protocol/protocol.h"
 
-#define FS2_CT_CHUNK 4096
+#define FS2_CT_CHUNK   4096
 /* The KDF's 32-bit counter bounds klen (GB/T 32918.4 5.4.3). */
 #define FS2_CT_MSG_MAX ((uint64_t)0xFFFFFFFFu * 32u - 1u)
 
@@ -48,10 +48,10 @@ static void fail_out(unsigned char *out, size_t *outlen, size_t cap)
  * objects (fastsm2_encrypt_stream / fastsm2_decrypt_stream). */
 typedef struct {
     uint64_t magic;
-    uint64_t total;      /* length of M */
-    uint64_t done;       /* bytes of M through so far */
-    fs2_kdf_ctx kdf;     /* t = KDF(x2 || y2, klen) */
-    fastsm2_sm3_ctx c3;  /* SM3(x2 || M || y2) so far */
+    uint64_t total;     /* length of M */
+    uint64_t done;      /* bytes of M through so far */
+    fs2_kdf_ctx kdf;    /* t = KDF(x2 || y2, klen) */
+    fastsm2_sm3_ctx c3; /* SM3(x2 || M || y2) so far */
     unsigned char y2[32];
 } __attribute__((may_alias)) fs2_ct_engine;
 
@@ -218,8 +218,8 @@ static void decrypt_begin(fs2_ct_engine *e, const fs2_priv *k, const fs2_affine 
 /* One-shot encryption and decryption                                   */
 /* ------------------------------------------------------------------ */
 
-static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg,
-                        size_t msglen, int flags, const unsigned char *kb)
+static int encrypt_impl(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg, size_t msglen,
+                        int flags, const unsigned char *kb)
 {
     if (!out || !outlen)
         return FASTSM2_ERR_ARG;
@@ -271,7 +271,6 @@ int fastsm2_encrypt(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pu
 {
     return encrypt_impl(out, outlen, pub, msg, msglen, flags, NULL);
 }
-
 
 int fastsm2_encrypt_with_nonce(unsigned char *out, size_t *outlen, const fastsm2_pubkey *pub, const void *msg,
                                size_t msglen, int flags, const unsigned char k[32])
@@ -327,7 +326,6 @@ int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *k
 {
     return decrypt_impl(out, outlen, key, ct, ctlen, flags);
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Streaming                                                            */

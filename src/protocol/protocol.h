@@ -8,8 +8,8 @@
 #include "field/scalar.h"
 
 #define FS2_PRIV_MAGIC 0x66733270726976ULL /* "fs2priv" */
-#define FS2_PUB_MAGIC 0x6673327075626bULL  /* "fs2pubk" */
-#define FS2_KX_MAGIC 0x6673326b785f6dULL   /* "fs2kx_m" */
+#define FS2_PUB_MAGIC  0x6673327075626bULL /* "fs2pubk" */
+#define FS2_KX_MAGIC   0x6673326b785f6dULL /* "fs2kx_m" */
 
 /* Public half shared by both key objects: the point and Z_A for its ID.
  * Made with the key (and by set_id); never written after. */
@@ -87,6 +87,7 @@ FS2_HIDDEN int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const 
                                const uint64_t k[4], const fs2_affine *c);
 /* Sign e with nonce k (canonical, in [1, n-1]). FASTSM2_OK, or
  * FASTSM2_ERR_SCALAR when this k gives r = 0, r + k = n or s = 0. */
-FS2_HIDDEN int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32], const uint64_t k[4]);
+FS2_HIDDEN int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32],
+                             const uint64_t k[4]);
 
 #endif

@@ -166,7 +166,8 @@ int fastsm2_verify_digest_status(const fastsm2_pubkey *pub, const unsigned char 
     int ret = fs2_verify_prepare(s, t, v, e, sig);
     if (ret != FASTSM2_OK)
         return ret;
-    return fs2_ec()->mul_public_cmp_x_var(s, t, &p->pub.pt, fs2_pub_tables(p), v) ? FASTSM2_OK : FASTSM2_ERR_BAD_SIGNATURE;
+    return fs2_ec()->mul_public_cmp_x_var(s, t, &p->pub.pt, fs2_pub_tables(p), v) ? FASTSM2_OK
+                                                                                  : FASTSM2_ERR_BAD_SIGNATURE;
 }
 
 int fastsm2_verify_status(const fastsm2_pubkey *pub, const void *id, size_t idlen, const void *msg, size_t msglen,

@@ -35,10 +35,10 @@ const fs2_sm3_ops fs2_sm3_ops_generic = {
 /* What fastsm2_sm3_ctx holds. may_alias: the public type is a uint64_t
  * array and we reach it through a pointer cast. */
 typedef struct {
-    uint32_t h[8];       /* chaining value V(i) */
-    uint64_t nbytes;     /* bytes absorbed so far */
+    uint32_t h[8];   /* chaining value V(i) */
+    uint64_t nbytes; /* bytes absorbed so far */
     unsigned char buf[64];
-    uint32_t buflen;     /* bytes waiting in buf, always < 64 */
+    uint32_t buflen; /* bytes waiting in buf, always < 64 */
 } __attribute__((may_alias)) fs2_sm3_state;
 
 _Static_assert(sizeof(fs2_sm3_state) <= sizeof(fastsm2_sm3_ctx), "fastsm2_sm3_ctx too small");
@@ -48,8 +48,7 @@ static void fs2_sm3_state_init(fs2_sm3_state *s)
 {
     /* GB/T 32905 4.1: IV */
     static const uint32_t iv[8] = {
-        0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u,
-        0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
+        0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u, 0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
     };
     memcpy(s->h, iv, sizeof iv);
     s->nbytes = 0;

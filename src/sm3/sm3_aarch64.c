@@ -53,35 +53,35 @@ static inline uint32x4_t fs2_load_be4(const unsigned char *p)
 #define FS2_A64_K(j) vsetq_lane_u32(fs2_sm3_k[j], vdupq_n_u32(0), 3)
 
 /* Round j = 4 g + i with the lane-i words of W and W' = W ^ W_next. */
-#define FS2_A64_RND(TT1, TT2, wv, wp, i, j)                                  \
-    do {                                                                     \
-        uint32x4_t ss1_ = vsm3ss1q_u32(abcd, efgh, FS2_A64_K(j));            \
-        abcd = TT1(abcd, ss1_, wp, i);                                       \
-        efgh = TT2(efgh, ss1_, wv, i);                                       \
+#define FS2_A64_RND(TT1, TT2, wv, wp, i, j)                       \
+    do {                                                          \
+        uint32x4_t ss1_ = vsm3ss1q_u32(abcd, efgh, FS2_A64_K(j)); \
+        abcd = TT1(abcd, ss1_, wp, i);                            \
+        efgh = TT2(efgh, ss1_, wv, i);                            \
     } while (0)
 
-#define FS2_A64_RND4(TT1, TT2, w0, w1, g)                                    \
-    do {                                                                     \
-        uint32x4_t wp_ = veorq_u32(w0, w1);                                  \
-        FS2_A64_RND(TT1, TT2, w0, wp_, 0, 4 * (g));                          \
-        FS2_A64_RND(TT1, TT2, w0, wp_, 1, 4 * (g) + 1);                      \
-        FS2_A64_RND(TT1, TT2, w0, wp_, 2, 4 * (g) + 2);                      \
-        FS2_A64_RND(TT1, TT2, w0, wp_, 3, 4 * (g) + 3);                      \
+#define FS2_A64_RND4(TT1, TT2, w0, w1, g)               \
+    do {                                                \
+        uint32x4_t wp_ = veorq_u32(w0, w1);             \
+        FS2_A64_RND(TT1, TT2, w0, wp_, 0, 4 * (g));     \
+        FS2_A64_RND(TT1, TT2, w0, wp_, 1, 4 * (g) + 1); \
+        FS2_A64_RND(TT1, TT2, w0, wp_, 2, 4 * (g) + 2); \
+        FS2_A64_RND(TT1, TT2, w0, wp_, 3, 4 * (g) + 3); \
     } while (0)
 
 /* w0 <- W[j+16 ..] from w0..w3 = W[j ..], W[j+4 ..], W[j+8 ..], W[j+12 ..] */
-#define FS2_A64_EXPAND(w0, w1, w2, w3)                                       \
-    w0 = vsm3partw2q_u32(vsm3partw1q_u32(w0, vextq_u32(w1, w2, 3), w3),      \
-                         vextq_u32(w2, w3, 2), vextq_u32(w0, w1, 3))
+#define FS2_A64_EXPAND(w0, w1, w2, w3) \
+    w0 = vsm3partw2q_u32(vsm3partw1q_u32(w0, vextq_u32(w1, w2, 3), w3), vextq_u32(w2, w3, 2), vextq_u32(w0, w1, 3))
 
 /* Four rounds on w0 (with w1 for W'), then w0 becomes the words 16 on. */
-#define FS2_A64_STEP(TT1, TT2, w0, w1, w2, w3, g)                            \
-    do {                                                                     \
-        FS2_A64_RND4(TT1, TT2, w0, w1, g);                                   \
-        FS2_A64_EXPAND(w0, w1, w2, w3);                                      \
+#define FS2_A64_STEP(TT1, TT2, w0, w1, w2, w3, g) \
+    do {                                          \
+        FS2_A64_RND4(TT1, TT2, w0, w1, g);        \
+        FS2_A64_EXPAND(w0, w1, w2, w3);           \
     } while (0)
 
-static FS2_A64_SM3_TARGET void fs2_sm3_compress_armv8_sm3(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
+static FS2_A64_SM3_TARGET void fs2_sm3_compress_armv8_sm3(uint32_t state[8], const unsigned char *blocks,
+                                                          size_t nblocks)
 {
     uint32x4_t abcd = fs2_rev4(vld1q_u32(state)), efgh = fs2_rev4(vld1q_u32(state + 4));
     for (; nblocks; nblocks--, blocks += 64) {
@@ -125,14 +125,10 @@ static inline void fs2_load4x16(uint32x4_t *w, const unsigned char *const *block
         uint32x4_t r2 = fs2_load_be4(blocks[2] + off + 16 * k), r3 = fs2_load_be4(blocks[3] + off + 16 * k);
         uint32x4_t t0 = vtrn1q_u32(r0, r1), t1 = vtrn2q_u32(r0, r1);
         uint32x4_t t2 = vtrn1q_u32(r2, r3), t3 = vtrn2q_u32(r2, r3);
-        w[4 * k + 0] = vreinterpretq_u32_u64(
-            vtrn1q_u64(vreinterpretq_u64_u32(t0), vreinterpretq_u64_u32(t2)));
-        w[4 * k + 1] = vreinterpretq_u32_u64(
-            vtrn1q_u64(vreinterpretq_u64_u32(t1), vreinterpretq_u64_u32(t3)));
-        w[4 * k + 2] = vreinterpretq_u32_u64(
-            vtrn2q_u64(vreinterpretq_u64_u32(t0), vreinterpretq_u64_u32(t2)));
-        w[4 * k + 3] = vreinterpretq_u32_u64(
-            vtrn2q_u64(vreinterpretq_u64_u32(t1), vreinterpretq_u64_u32(t3)));
+        w[4 * k + 0] = vreinterpretq_u32_u64(vtrn1q_u64(vreinterpretq_u64_u32(t0), vreinterpretq_u64_u32(t2)));
+        w[4 * k + 1] = vreinterpretq_u32_u64(vtrn1q_u64(vreinterpretq_u64_u32(t1), vreinterpretq_u64_u32(t3)));
+        w[4 * k + 2] = vreinterpretq_u32_u64(vtrn2q_u64(vreinterpretq_u64_u32(t0), vreinterpretq_u64_u32(t2)));
+        w[4 * k + 3] = vreinterpretq_u32_u64(vtrn2q_u64(vreinterpretq_u64_u32(t1), vreinterpretq_u64_u32(t3)));
     }
 }
 
@@ -143,20 +139,20 @@ static inline uint32x4_t fs2_rotl8_x4(uint32x4_t x)
     return vreinterpretq_u32_u8(vqtbl1q_u8(vreinterpretq_u8_u32(x), vld1q_u8(idx)));
 }
 
-#define FS2_V uint32x4_t
+#define FS2_V  uint32x4_t
 #define FS2_VN 4
 #define FS2_VTARGET
-#define FS2_VNAME fs2_sm3_compress_x4_neon
-#define FS2_VADD(a, b) vaddq_u32((a), (b))
-#define FS2_VXOR(a, b) veorq_u32((a), (b))
-#define FS2_VROTL(a, n) vsliq_n_u32(vshrq_n_u32((a), 32 - (n)), (a), (n))
-#define FS2_VSET1(k) vdupq_n_u32(k)
-#define FS2_VXOR3(a, b, c) veorq_u32(veorq_u32((a), (b)), (c))
+#define FS2_VNAME                   fs2_sm3_compress_x4_neon
+#define FS2_VADD(a, b)              vaddq_u32((a), (b))
+#define FS2_VXOR(a, b)              veorq_u32((a), (b))
+#define FS2_VROTL(a, n)             vsliq_n_u32(vshrq_n_u32((a), 32 - (n)), (a), (n))
+#define FS2_VSET1(k)                vdupq_n_u32(k)
+#define FS2_VXOR3(a, b, c)          veorq_u32(veorq_u32((a), (b)), (c))
 /* majority: where a and b differ, c decides */
-#define FS2_VMAJ(a, b, c) vbslq_u32(veorq_u32((a), (b)), (c), (a))
+#define FS2_VMAJ(a, b, c)           vbslq_u32(veorq_u32((a), (b)), (c), (a))
 /* (a & b) | (~a & c) is one bit select */
-#define FS2_VCH(a, b, c) vbslq_u32((a), (b), (c))
-#define FS2_VROTL8(a) fs2_rotl8_x4(a)
+#define FS2_VCH(a, b, c)            vbslq_u32((a), (b), (c))
+#define FS2_VROTL8(a)               fs2_rotl8_x4(a)
 #define FS2_VLOAD_BLOCKS(w, p, off) fs2_load4x16((w), (p), (off))
 #include "sm3_lanes_tmpl.h"
 

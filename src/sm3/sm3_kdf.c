@@ -36,8 +36,7 @@ void fs2_kdf_init(fs2_kdf_ctx *k, const unsigned char *z, size_t zlen, int engin
 {
     /* GB/T 32905 4.1: IV */
     static const uint32_t iv[8] = {
-        0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u,
-        0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
+        0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u, 0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
     };
     const fs2_sm3_ops *sm3 = fs2_sm3();
     size_t whole = zlen / 64, rem = zlen % 64;

@@ -18,17 +18,16 @@
 #define FS2_MANY_MAX_LANES 16
 
 typedef struct {
-    size_t msg;              /* index of the message in this lane */
-    const unsigned char *p;  /* next block */
-    size_t left;             /* blocks left in the current run */
-    int phase;               /* 0 idle, 1 message blocks, 2 padding blocks */
+    size_t msg;             /* index of the message in this lane */
+    const unsigned char *p; /* next block */
+    size_t left;            /* blocks left in the current run */
+    int phase;              /* 0 idle, 1 message blocks, 2 padding blocks */
     size_t padblocks;
     unsigned char pad[128];
 } fs2_many_lane;
 
 static const uint32_t fs2_sm3_iv[8] = {
-    0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u,
-    0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
+    0x7380166Fu, 0x4914B2B9u, 0x172442D7u, 0xDA8A0600u, 0xA96F30BCu, 0x163138AAu, 0xE38DEE4Du, 0xB0FB0E4Eu,
 };
 
 /* Put message i into lane l (state h): its whole blocks first, then the

@@ -48,46 +48,46 @@
 #endif
 
 /* One round j with the registers in the roles a..h (see sm3_scalar.h). */
-#define FS2_VROUND(FF, GG, a, b, c, d, e, f, g, h, j)                                                    \
-    do {                                                                                                 \
-        FS2_V a12_ = FS2_VROTL(a, 12);                                                                   \
-        FS2_V ak_ = FS2_VADD(a12_, FS2_VSET1(fs2_sm3_k[j]));                                             \
-        FS2_V dw_ = FS2_VADD(d, FS2_VXOR(w[j], w[(j) + 4]));                                             \
-        FS2_V hw_ = FS2_VADD(h, w[j]);                                                                   \
-        FS2_VPIN(ak_);                                                                                   \
-        FS2_VPIN(dw_);                                                                                   \
-        FS2_VPIN(hw_);                                                                                   \
-        FS2_V ss1_ = FS2_VROTL(FS2_VADD(ak_, e), 7);                                                     \
-        FS2_V t1_ = FS2_VADD(FF(a, b, c), dw_);                                                          \
-        FS2_V t2_ = FS2_VADD(GG(e, f, g), hw_);                                                          \
-        FS2_VPIN(t1_);                                                                                   \
-        FS2_VPIN(t2_);                                                                                   \
-        b = FS2_VROTL(b, 9);                                                                             \
-        f = FS2_VROTL(f, 19);                                                                            \
-        d = FS2_VADD(t1_, FS2_VXOR(ss1_, a12_));                                                         \
-        h = FS2_VP0(FS2_VADD(t2_, ss1_));                                                                \
+#define FS2_VROUND(FF, GG, a, b, c, d, e, f, g, h, j)        \
+    do {                                                     \
+        FS2_V a12_ = FS2_VROTL(a, 12);                       \
+        FS2_V ak_ = FS2_VADD(a12_, FS2_VSET1(fs2_sm3_k[j])); \
+        FS2_V dw_ = FS2_VADD(d, FS2_VXOR(w[j], w[(j) + 4])); \
+        FS2_V hw_ = FS2_VADD(h, w[j]);                       \
+        FS2_VPIN(ak_);                                       \
+        FS2_VPIN(dw_);                                       \
+        FS2_VPIN(hw_);                                       \
+        FS2_V ss1_ = FS2_VROTL(FS2_VADD(ak_, e), 7);         \
+        FS2_V t1_ = FS2_VADD(FF(a, b, c), dw_);              \
+        FS2_V t2_ = FS2_VADD(GG(e, f, g), hw_);              \
+        FS2_VPIN(t1_);                                       \
+        FS2_VPIN(t2_);                                       \
+        b = FS2_VROTL(b, 9);                                 \
+        f = FS2_VROTL(f, 19);                                \
+        d = FS2_VADD(t1_, FS2_VXOR(ss1_, a12_));             \
+        h = FS2_VP0(FS2_VADD(t2_, ss1_));                    \
     } while (0)
 
-#define FS2_VROUND4(FF, GG, j)                                      \
-    do {                                                            \
-        FS2_VROUND(FF, GG, A, B, C, D, E, F, G, H, (j));            \
-        FS2_VROUND(FF, GG, D, A, B, C, H, E, F, G, (j) + 1);        \
-        FS2_VROUND(FF, GG, C, D, A, B, G, H, E, F, (j) + 2);        \
-        FS2_VROUND(FF, GG, B, C, D, A, F, G, H, E, (j) + 3);        \
+#define FS2_VROUND4(FF, GG, j)                               \
+    do {                                                     \
+        FS2_VROUND(FF, GG, A, B, C, D, E, F, G, H, (j));     \
+        FS2_VROUND(FF, GG, D, A, B, C, H, E, F, G, (j) + 1); \
+        FS2_VROUND(FF, GG, C, D, A, B, G, H, E, F, (j) + 2); \
+        FS2_VROUND(FF, GG, B, C, D, A, F, G, H, E, (j) + 3); \
     } while (0)
 
 /* GB/T 32905 5.3.2 message expansion. */
-#define FS2_VEXPAND(j)                                                                                   \
-    (w[j] = FS2_VXOR3(FS2_VP1(FS2_VXOR3(w[(j) - 16], w[(j) - 9], FS2_VROTL(w[(j) - 3], 15))),            \
-                      FS2_VROTL(w[(j) - 13], 7), w[(j) - 6]))
+#define FS2_VEXPAND(j)                                                                                           \
+    (w[j] = FS2_VXOR3(FS2_VP1(FS2_VXOR3(w[(j)-16], w[(j)-9], FS2_VROTL(w[(j)-3], 15))), FS2_VROTL(w[(j)-13], 7), \
+                      w[(j)-6]))
 
-#define FS2_VEXPAND_ROUND4(FF, GG, j)                               \
-    do {                                                            \
-        FS2_VEXPAND((j) + 4);                                       \
-        FS2_VEXPAND((j) + 5);                                       \
-        FS2_VEXPAND((j) + 6);                                       \
-        FS2_VEXPAND((j) + 7);                                       \
-        FS2_VROUND4(FF, GG, j);                                     \
+#define FS2_VEXPAND_ROUND4(FF, GG, j) \
+    do {                              \
+        FS2_VEXPAND((j) + 4);         \
+        FS2_VEXPAND((j) + 5);         \
+        FS2_VEXPAND((j) + 6);         \
+        FS2_VEXPAND((j) + 7);         \
+        FS2_VROUND4(FF, GG, j);       \
     } while (0)
 
 static FS2_VTARGET void FS2_VNAME(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks)

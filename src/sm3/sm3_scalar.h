@@ -26,40 +26,43 @@
 
 #include "../internal.h"
 
-#define FS2_ROTL32(x, n) ((uint32_t)((x) << ((n) & 31)) | (uint32_t)((x) >> ((32 - ((n) & 31)) & 31)))
+#define FS2_ROTL32(x, n) ((uint32_t)((x) << ((n)&31)) | (uint32_t)((x) >> ((32 - ((n)&31)) & 31)))
 
 /* GB/T 32905 4.2: T_j = 79CC4519 for 0 <= j <= 15, 7A879D8A for 16 <= j <= 63. */
-#define FS2_SM3_T(j) ((j) < 16 ? 0x79CC4519u : 0x7A879D8Au)
+#define FS2_SM3_T(j)   ((j) < 16 ? 0x79CC4519u : 0x7A879D8Au)
 /* The round constant of round j: T_j <<< (j mod 32) (GB/T 32905 5.3.3). */
-#define FS2_SM3_K(j) FS2_ROTL32(FS2_SM3_T(j), (j) % 32)
-#define FS2_SM3_K4(j) FS2_SM3_K(j), FS2_SM3_K((j) + 1), FS2_SM3_K((j) + 2), FS2_SM3_K((j) + 3)
+#define FS2_SM3_K(j)   FS2_ROTL32(FS2_SM3_T(j), (j) % 32)
+#define FS2_SM3_K4(j)  FS2_SM3_K(j), FS2_SM3_K((j) + 1), FS2_SM3_K((j) + 2), FS2_SM3_K((j) + 3)
 #define FS2_SM3_K16(j) FS2_SM3_K4(j), FS2_SM3_K4((j) + 4), FS2_SM3_K4((j) + 8), FS2_SM3_K4((j) + 12)
 
 /* V(i+1) = ABCDEFGH xor V(i) (GB/T 32905 5.3.2), the working variables
  * reloaded with the new state for the next block. */
-#define FS2_SM3_FEED_FORWARD(state)                                                              \
-    do {                                                                                         \
-        A = (state)[0] ^= A;                                                                     \
-        B = (state)[1] ^= B;                                                                     \
-        C = (state)[2] ^= C;                                                                     \
-        D = (state)[3] ^= D;                                                                     \
-        E = (state)[4] ^= E;                                                                     \
-        F = (state)[5] ^= F;                                                                     \
-        G = (state)[6] ^= G;                                                                     \
-        H = (state)[7] ^= H;                                                                     \
+#define FS2_SM3_FEED_FORWARD(state) \
+    do {                            \
+        A = (state)[0] ^= A;        \
+        B = (state)[1] ^= B;        \
+        C = (state)[2] ^= C;        \
+        D = (state)[3] ^= D;        \
+        E = (state)[4] ^= E;        \
+        F = (state)[5] ^= F;        \
+        G = (state)[6] ^= G;        \
+        H = (state)[7] ^= H;        \
     } while (0)
 
 static const uint32_t fs2_sm3_k[64] = {
-    FS2_SM3_K16(0), FS2_SM3_K16(16), FS2_SM3_K16(32), FS2_SM3_K16(48),
+    FS2_SM3_K16(0),
+    FS2_SM3_K16(16),
+    FS2_SM3_K16(32),
+    FS2_SM3_K16(48),
 };
 
 /* GB/T 32905 4.3 boolean functions and 4.4 permutations. */
 #define FS2_FF0(x, y, z) ((x) ^ (y) ^ (z))
 #define FS2_GG0(x, y, z) ((x) ^ (y) ^ (z))
 #define FS2_FF1(x, y, z) (((x) & (y)) | (((x) | (y)) & (z))) /* majority */
-#define FS2_GG1(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))          /* x ? y : z */
-#define FS2_P0(x) ((x) ^ FS2_ROTL32((x), 9) ^ FS2_ROTL32((x), 17))
-#define FS2_P1(x) ((x) ^ FS2_ROTL32((x), 15) ^ FS2_ROTL32((x), 23))
+#define FS2_GG1(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))         /* x ? y : z */
+#define FS2_P0(x)        ((x) ^ FS2_ROTL32((x), 9) ^ FS2_ROTL32((x), 17))
+#define FS2_P1(x)        ((x) ^ FS2_ROTL32((x), 15) ^ FS2_ROTL32((x), 23))
 
 /* FS2_SM3_PIN(x): an empty asm statement that makes x opaque, so that the
  * compiler cannot reassociate the sums of the round. Without it GCC adds
@@ -76,33 +79,33 @@ static const uint32_t fs2_sm3_k[64] = {
 
 /* One round j with the registers in the roles a..h. Afterwards the roles
  * are (d, a, b, c, h, e, f, g): d holds the new A and h the new E. */
-#define FS2_SM3_ROUND(FF, GG, a, b, c, d, e, f, g, h, j)                     \
-    do {                                                                     \
-        uint32_t a12_ = FS2_ROTL32(a, 12);                                   \
-        uint32_t ak_ = a12_ + fs2_sm3_k[j];                                  \
-        uint32_t dw_ = (d) + (w[j] ^ w[(j) + 4]);                            \
-        uint32_t hw_ = (h) + w[j];                                           \
-        FS2_SM3_PIN(ak_);                                                    \
-        FS2_SM3_PIN(dw_);                                                    \
-        FS2_SM3_PIN(hw_);                                                    \
-        uint32_t ss1_ = FS2_ROTL32(ak_ + (e), 7);                            \
-        uint32_t t1_ = FF(a, b, c) + dw_;                                    \
-        uint32_t t2_ = GG(e, f, g) + hw_;                                    \
-        FS2_SM3_PIN(t1_);                                                    \
-        FS2_SM3_PIN(t2_);                                                    \
-        b = FS2_ROTL32(b, 9);                                                \
-        f = FS2_ROTL32(f, 19);                                               \
-        d = t1_ + (ss1_ ^ a12_);                                             \
-        h = FS2_P0(t2_ + ss1_);                                              \
+#define FS2_SM3_ROUND(FF, GG, a, b, c, d, e, f, g, h, j) \
+    do {                                                 \
+        uint32_t a12_ = FS2_ROTL32(a, 12);               \
+        uint32_t ak_ = a12_ + fs2_sm3_k[j];              \
+        uint32_t dw_ = (d) + (w[j] ^ w[(j) + 4]);        \
+        uint32_t hw_ = (h) + w[j];                       \
+        FS2_SM3_PIN(ak_);                                \
+        FS2_SM3_PIN(dw_);                                \
+        FS2_SM3_PIN(hw_);                                \
+        uint32_t ss1_ = FS2_ROTL32(ak_ + (e), 7);        \
+        uint32_t t1_ = FF(a, b, c) + dw_;                \
+        uint32_t t2_ = GG(e, f, g) + hw_;                \
+        FS2_SM3_PIN(t1_);                                \
+        FS2_SM3_PIN(t2_);                                \
+        b = FS2_ROTL32(b, 9);                            \
+        f = FS2_ROTL32(f, 19);                           \
+        d = t1_ + (ss1_ ^ a12_);                         \
+        h = FS2_P0(t2_ + ss1_);                          \
     } while (0)
 
 /* Four rounds j..j+3; the roles come back to (A, ..., H). */
-#define FS2_SM3_ROUND4(FF, GG, j)                                 \
-    do {                                                          \
-        FS2_SM3_ROUND(FF, GG, A, B, C, D, E, F, G, H, (j));       \
-        FS2_SM3_ROUND(FF, GG, D, A, B, C, H, E, F, G, (j) + 1);   \
-        FS2_SM3_ROUND(FF, GG, C, D, A, B, G, H, E, F, (j) + 2);   \
-        FS2_SM3_ROUND(FF, GG, B, C, D, A, F, G, H, E, (j) + 3);   \
+#define FS2_SM3_ROUND4(FF, GG, j)                               \
+    do {                                                        \
+        FS2_SM3_ROUND(FF, GG, A, B, C, D, E, F, G, H, (j));     \
+        FS2_SM3_ROUND(FF, GG, D, A, B, C, H, E, F, G, (j) + 1); \
+        FS2_SM3_ROUND(FF, GG, C, D, A, B, G, H, E, F, (j) + 2); \
+        FS2_SM3_ROUND(FF, GG, B, C, D, A, F, G, H, E, (j) + 3); \
     } while (0)
 
 /* The same for j >= 12, expanding W_{j+4} .. W_{j+7} (needed by W'_j ..
@@ -111,22 +114,21 @@ static const uint32_t fs2_sm3_k[64] = {
  * auto-vectorized 2 words wide by GCC 12, whose 8-byte loads of W_{j-3}
  * then straddle two earlier stores and miss store forwarding on every
  * step: the whole compression ran 2.5x slower.) */
-#define FS2_SM3_EXPAND_ROUND4(FF, GG, j)                          \
-    do {                                                          \
-        FS2_SM3_EXPAND((j) + 4);                                  \
-        FS2_SM3_EXPAND((j) + 5);                                  \
-        FS2_SM3_EXPAND((j) + 6);                                  \
-        FS2_SM3_EXPAND((j) + 7);                                  \
-        FS2_SM3_ROUND4(FF, GG, j);                                \
+#define FS2_SM3_EXPAND_ROUND4(FF, GG, j) \
+    do {                                 \
+        FS2_SM3_EXPAND((j) + 4);         \
+        FS2_SM3_EXPAND((j) + 5);         \
+        FS2_SM3_EXPAND((j) + 6);         \
+        FS2_SM3_EXPAND((j) + 7);         \
+        FS2_SM3_ROUND4(FF, GG, j);       \
     } while (0)
 
 /* GB/T 32905 5.3.2 message expansion: W_j for 16 <= j <= 67. */
-#define FS2_SM3_EXPAND(j)                                                              \
-    (w[j] = FS2_P1(w[(j) - 16] ^ w[(j) - 9] ^ FS2_ROTL32(w[(j) - 3], 15)) ^            \
-            FS2_ROTL32(w[(j) - 13], 7) ^ w[(j) - 6])
+#define FS2_SM3_EXPAND(j) \
+    (w[j] = FS2_P1(w[(j)-16] ^ w[(j)-9] ^ FS2_ROTL32(w[(j)-3], 15)) ^ FS2_ROTL32(w[(j)-13], 7) ^ w[(j)-6])
 
-static inline __attribute__((always_inline)) void fs2_sm3_compress_scalar_body(uint32_t state[8], const unsigned char *blocks,
-                                                                             size_t nblocks)
+static inline __attribute__((always_inline)) void
+fs2_sm3_compress_scalar_body(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
 {
     uint32_t w[68];
     uint32_t A = state[0], B = state[1], C = state[2], D = state[3];

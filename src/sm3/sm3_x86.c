@@ -34,7 +34,7 @@
 #endif
 
 FS2_SM3_SCHED __attribute__((target("bmi2"))) void fs2_sm3_x86_bmi2(uint32_t state[8], const unsigned char *blocks,
-                                                                   size_t nblocks)
+                                                                    size_t nblocks)
 {
     fs2_sm3_compress_scalar_body(state, blocks, nblocks);
 }
@@ -42,9 +42,9 @@ FS2_SM3_SCHED __attribute__((target("bmi2"))) void fs2_sm3_x86_bmi2(uint32_t sta
 /* The expansion in EVEX-encoded XMM operations: VPROLD, VPTERNLOGD. (An
  * SSSE3 build of the same, three instructions a rotation, measured no faster
  * than fs2_sm3_x86_bmi2 on Zen 5, so CPUs without AVX-512 keep the C code.) */
-#define FS2_1W_NAME fs2_sm3_x86_avx512vl
-#define FS2_1W_TARGET "bmi2,avx512f,avx512vl"
-#define FS2_1W_ROTL(x, n) _mm_rol_epi32((x), (n))
+#define FS2_1W_NAME          fs2_sm3_x86_avx512vl
+#define FS2_1W_TARGET        "bmi2,avx512f,avx512vl"
+#define FS2_1W_ROTL(x, n)    _mm_rol_epi32((x), (n))
 #define FS2_1W_XOR3(a, b, c) _mm_ternarylogic_epi32((a), (b), (c), 0x96)
 #include "sm3_x86_1w.h"
 
@@ -68,16 +68,16 @@ static void fs2_sm3_x86_avx512_compress(uint32_t state[8], const unsigned char *
 /* Reverse the bytes of every 32-bit word (big-endian message words). */
 static FS2_AVX2 inline __m256i fs2_bswap32_x8(__m256i x)
 {
-    const __m256i m = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4,
-                                       11, 10, 9, 8, 15, 14, 13, 12);
+    const __m256i m = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11,
+                                       10, 9, 8, 15, 14, 13, 12);
     return _mm256_shuffle_epi8(x, m);
 }
 
 /* Rotate every 32-bit word left by 8 bits: one byte shuffle. */
 static FS2_AVX2 inline __m256i fs2_rotl8_x8(__m256i x)
 {
-    const __m256i m = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6,
-                                       11, 8, 9, 10, 15, 12, 13, 14);
+    const __m256i m = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11,
+                                       8, 9, 10, 15, 12, 13, 14);
     return _mm256_shuffle_epi8(x, m);
 }
 
@@ -111,21 +111,22 @@ static FS2_AVX2 inline void fs2_load8x8(__m256i *w, const unsigned char *const *
     w[7] = fs2_bswap32_x8(_mm256_permute2x128_si256(u3, u7, 0x31));
 }
 
-#define FS2_V __m256i
-#define FS2_VN 8
-#define FS2_VTARGET FS2_AVX2
-#define FS2_VNAME fs2_sm3_compress_x8_avx2
-#define FS2_VADD(a, b) _mm256_add_epi32((a), (b))
-#define FS2_VXOR(a, b) _mm256_xor_si256((a), (b))
-#define FS2_VROTL(a, n) _mm256_or_si256(_mm256_slli_epi32((a), (n)), _mm256_srli_epi32((a), 32 - (n)))
-#define FS2_VSET1(k) _mm256_set1_epi32((int)(k))
+#define FS2_V              __m256i
+#define FS2_VN             8
+#define FS2_VTARGET        FS2_AVX2
+#define FS2_VNAME          fs2_sm3_compress_x8_avx2
+#define FS2_VADD(a, b)     _mm256_add_epi32((a), (b))
+#define FS2_VXOR(a, b)     _mm256_xor_si256((a), (b))
+#define FS2_VROTL(a, n)    _mm256_or_si256(_mm256_slli_epi32((a), (n)), _mm256_srli_epi32((a), 32 - (n)))
+#define FS2_VSET1(k)       _mm256_set1_epi32((int)(k))
 #define FS2_VXOR3(a, b, c) _mm256_xor_si256(_mm256_xor_si256((a), (b)), (c))
 /* (a & (b ^ c)) ^ (b & c): two steps from a, which comes last */
-#define FS2_VMAJ(a, b, c) _mm256_xor_si256(_mm256_and_si256((a), _mm256_xor_si256((b), (c))), _mm256_and_si256((b), (c)))
+#define FS2_VMAJ(a, b, c) \
+    _mm256_xor_si256(_mm256_and_si256((a), _mm256_xor_si256((b), (c))), _mm256_and_si256((b), (c)))
 /* ((b ^ c) & a) ^ c */
 #define FS2_VCH(a, b, c) _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256((b), (c)), (a)), (c))
-#define FS2_VROTL8(a) fs2_rotl8_x8(a)
-#define FS2_VPIN(x) __asm__("" : "+x"(x))
+#define FS2_VROTL8(a)    fs2_rotl8_x8(a)
+#define FS2_VPIN(x)      __asm__("" : "+x"(x))
 #define FS2_VLOAD_BLOCKS(w, p, off)            \
     do {                                       \
         fs2_load8x8((w), (p), (off));          \
@@ -176,19 +177,19 @@ static FS2_AVX512 inline void fs2_load16x16(__m512i *w, const unsigned char *con
     }
 }
 
-#define FS2_V __m512i
-#define FS2_VN 16
-#define FS2_VTARGET FS2_AVX512
-#define FS2_VNAME fs2_sm3_compress_x16_avx512
-#define FS2_VADD(a, b) _mm512_add_epi32((a), (b))
-#define FS2_VXOR(a, b) _mm512_xor_si512((a), (b))
-#define FS2_VROTL(a, n) _mm512_rol_epi32((a), (n))
-#define FS2_VSET1(k) _mm512_set1_epi32((int)(k))
-#define FS2_VXOR3(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0x96)
-#define FS2_VMAJ(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xe8)
-#define FS2_VCH(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xca)
+#define FS2_V                       __m512i
+#define FS2_VN                      16
+#define FS2_VTARGET                 FS2_AVX512
+#define FS2_VNAME                   fs2_sm3_compress_x16_avx512
+#define FS2_VADD(a, b)              _mm512_add_epi32((a), (b))
+#define FS2_VXOR(a, b)              _mm512_xor_si512((a), (b))
+#define FS2_VROTL(a, n)             _mm512_rol_epi32((a), (n))
+#define FS2_VSET1(k)                _mm512_set1_epi32((int)(k))
+#define FS2_VXOR3(a, b, c)          _mm512_ternarylogic_epi32((a), (b), (c), 0x96)
+#define FS2_VMAJ(a, b, c)           _mm512_ternarylogic_epi32((a), (b), (c), 0xe8)
+#define FS2_VCH(a, b, c)            _mm512_ternarylogic_epi32((a), (b), (c), 0xca)
 #define FS2_VLOAD_BLOCKS(w, p, off) fs2_load16x16((w), (p), (off))
-#define FS2_VPIN(x) __asm__("" : "+v"(x))
+#define FS2_VPIN(x)                 __asm__("" : "+v"(x))
 #include "sm3_lanes_tmpl.h"
 
 /* ---------------------------------------------------------------------- */

@@ -35,6 +35,9 @@
  * message or the state (the only branches are on the block count).
  */
 
+/* Hand-laid inline assembly: its operand columns are kept as written. */
+/* clang-format off */
+
 #ifndef FS2_SM3_X86_1W_ROUNDS
 #define FS2_SM3_X86_1W_ROUNDS
 
@@ -265,3 +268,4 @@ __attribute__((target(FS2_1W_TARGET))) void FS2_1W_NAME(uint32_t state[8], const
 #undef FS2_1W_TARGET
 #undef FS2_1W_ROTL
 #undef FS2_1W_XOR3
+/* clang-format on */

@@ -17,8 +17,7 @@
 static uint64_t aes_sub8(uint64_t x)
 {
     uint64_t b = fs2_gf_inv(x, AES_RED);
-    return b ^ fs2_gf_rotr(b, 4) ^ fs2_gf_rotr(b, 5) ^ fs2_gf_rotr(b, 6) ^ fs2_gf_rotr(b, 7) ^
-           (0x63u * FS2_GF_LSB);
+    return b ^ fs2_gf_rotr(b, 4) ^ fs2_gf_rotr(b, 5) ^ fs2_gf_rotr(b, 6) ^ fs2_gf_rotr(b, 7) ^ (0x63u * FS2_GF_LSB);
 }
 
 /* InvSubBytes (clause 5.3.2): the inverse of the affine map, then the
@@ -64,7 +63,10 @@ static void shift_rows(unsigned char s[16], int inverse)
     fs2_wipe(t, sizeof t);
 }
 
-static unsigned char xt(unsigned char a) { return (unsigned char)fs2_gf_xtime(a, AES_RED); }
+static unsigned char xt(unsigned char a)
+{
+    return (unsigned char)fs2_gf_xtime(a, AES_RED);
+}
 
 /* MixColumns (5.1.3) or InvMixColumns (5.3.3) on each column. */
 static void mix_columns(unsigned char s[16], int inverse)
@@ -83,10 +85,10 @@ static void mix_columns(unsigned char s[16], int inverse)
             }
             for (int i = 0; i < 4; i++) {
                 int j = (i + 1) % 4, k = (i + 2) % 4, l = (i + 3) % 4;
-                a[i] = (unsigned char)((x8[i] ^ x4[i] ^ x2[i]) ^            /* 0e */
-                                       (x8[j] ^ x2[j] ^ v[j]) ^             /* 0b */
-                                       (x8[k] ^ x4[k] ^ v[k]) ^             /* 0d */
-                                       (x8[l] ^ v[l]));                     /* 09 */
+                a[i] = (unsigned char)((x8[i] ^ x4[i] ^ x2[i]) ^ /* 0e */
+                                       (x8[j] ^ x2[j] ^ v[j]) ^  /* 0b */
+                                       (x8[k] ^ x4[k] ^ v[k]) ^  /* 0d */
+                                       (x8[l] ^ v[l]));          /* 09 */
             }
             fs2_wipe(x2, 4);
             fs2_wipe(x4, 4);

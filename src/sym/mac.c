@@ -77,8 +77,8 @@ void fs2_hmac_final(unsigned char out[32], fs2_hmac_ctx *h)
 
 /* ---- PBKDF2 ----------------------------------------------------------- */
 
-void fs2_pbkdf2(unsigned char *out, size_t outlen, int hash, const void *pw, size_t pwlen,
-                const unsigned char *salt, size_t saltlen, uint32_t iterations)
+void fs2_pbkdf2(unsigned char *out, size_t outlen, int hash, const void *pw, size_t pwlen, const unsigned char *salt,
+                size_t saltlen, uint32_t iterations)
 {
     fs2_hmac_ctx keyed, h;
     unsigned char u[32], t[32], be[4];

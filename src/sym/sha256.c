@@ -3,7 +3,10 @@
  * OpenSSL's encrypted key files). No branch or index depends on the data. */
 #include "sym.h"
 
-static inline uint32_t rotr32(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
+static inline uint32_t rotr32(uint32_t x, unsigned n)
+{
+    return (x >> n) | (x << (32 - n));
+}
 
 /* K (clause 4.2.2): the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */

@@ -20,8 +20,7 @@
  * (bit indices mod 8; the set bits of 0xA7), then + 0xD3. */
 static uint64_t sm4_affine(uint64_t x)
 {
-    return x ^ fs2_gf_rotr(x, 1) ^ fs2_gf_rotr(x, 2) ^ fs2_gf_rotr(x, 5) ^ fs2_gf_rotr(x, 7) ^
-           (0xD3u * FS2_GF_LSB);
+    return x ^ fs2_gf_rotr(x, 1) ^ fs2_gf_rotr(x, 2) ^ fs2_gf_rotr(x, 5) ^ fs2_gf_rotr(x, 7) ^ (0xD3u * FS2_GF_LSB);
 }
 
 /* tau (clause 6.2): the S-box on each byte of a word. */
@@ -32,7 +31,10 @@ static uint32_t sm4_tau(uint32_t a)
     return (uint32_t)y; /* the upper four lanes held S(0) */
 }
 
-static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
+static inline uint32_t rotl32(uint32_t x, unsigned n)
+{
+    return (x << n) | (x >> (32 - n));
+}
 
 /* T (clause 6.2): L(tau(.)) with L(B) = B + B<<<2 + B<<<10 + B<<<18 + B<<<24. */
 static uint32_t sm4_t(uint32_t a)

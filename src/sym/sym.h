@@ -40,7 +40,7 @@ FS2_HIDDEN void fs2_aes256_decrypt(const fs2_aes256_key *k, unsigned char out[16
 
 /* ---- CBC with PKCS#7 padding (RFC 8018 B.2.5), either cipher ------------- */
 
-#define FS2_CIPHER_SM4 1
+#define FS2_CIPHER_SM4    1
 #define FS2_CIPHER_AES256 2
 
 typedef struct {
@@ -56,12 +56,14 @@ FS2_HIDDEN size_t fs2_cipher_key_len(int cipher);
 FS2_HIDDEN void fs2_block_set_key(fs2_block_key *bk, int cipher, const unsigned char *key);
 /* Encrypt len bytes padded to a whole number of blocks: out gets
  * (len / 16 + 1) * 16 bytes. */
-FS2_HIDDEN void fs2_cbc_encrypt_pad(const fs2_block_key *bk, unsigned char *out, const unsigned char iv[16], const unsigned char *in, size_t len);
+FS2_HIDDEN void fs2_cbc_encrypt_pad(const fs2_block_key *bk, unsigned char *out, const unsigned char iv[16],
+                                    const unsigned char *in, size_t len);
 /* Decrypt len bytes (a non-zero multiple of 16) into out (len bytes) and
  * check the padding in constant time; *outlen = length without it.
  * Returns 1 if the padding is well formed, else 0 (and *outlen = 0). The
  * outcome is declassified: it is what a wrong password reveals anyway. */
-FS2_HIDDEN int fs2_cbc_decrypt_unpad(const fs2_block_key *bk, unsigned char *out, size_t *outlen, const unsigned char iv[16], const unsigned char *in, size_t len);
+FS2_HIDDEN int fs2_cbc_decrypt_unpad(const fs2_block_key *bk, unsigned char *out, size_t *outlen,
+                                     const unsigned char iv[16], const unsigned char *in, size_t len);
 
 /* ---- SHA-256, FIPS 180-4 --------------------------------------------------- */
 
@@ -80,7 +82,7 @@ FS2_HIDDEN void fs2_sha256(unsigned char out[32], const void *data, size_t len);
 
 /* ---- HMAC (RFC 2104) and PBKDF2 (RFC 8018 5.2) over SM3 or SHA-256 ------- */
 
-#define FS2_HASH_SM3 1
+#define FS2_HASH_SM3    1
 #define FS2_HASH_SHA256 2
 
 typedef union {

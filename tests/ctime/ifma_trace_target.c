@@ -78,9 +78,10 @@ int main(int argc, char **argv)
     /* warm-up: the base-point table is made at the first call */
     uint8_t zero[37][FS2_IFMA_LANES] = {{0}};
     fs2_ifma_gen(xyz, (const uint8_t(*)[FS2_IFMA_LANES])zero, (const uint8_t(*)[FS2_IFMA_LANES])zero, 8);
-    fs2_ec_ops_generic.precompute_var(&tab, &(fs2_affine){
-        .x = {0x715A4589334C74C7ULL, 0x8FE30BBFF2660BE1ULL, 0x5F9904466A39C994ULL, 0x32C4AE2C1F198119ULL},
-        .y = {0x02DF32E52139F0A0ULL, 0xD0A9877CC62A4740ULL, 0x59BDCEE36B692153ULL, 0xBC3736A2F4F6779CULL}});
+    fs2_ec_ops_generic.precompute_var(
+        &tab, &(fs2_affine){
+                  .x = {0x715A4589334C74C7ULL, 0x8FE30BBFF2660BE1ULL, 0x5F9904466A39C994ULL, 0x32C4AE2C1F198119ULL},
+                  .y = {0x02DF32E52139F0A0ULL, 0xD0A9877CC62A4740ULL, 0x59BDCEE36B692153ULL, 0xBC3736A2F4F6779CULL}});
     /* the control: windows whose digits are zero in every lane (about one
      * in three) are skipped, a branch on the digits */
     if (!strcmp(argv[1], "sumvar"))
@@ -97,8 +98,8 @@ int main(int argc, char **argv)
         fs2_ifma_gen(xyz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg, 8);
     else
         (void)fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg,
-                               (const uint8_t(*)[26][FS2_IFMA_LANES])td, (const uint8_t(*)[26][FS2_IFMA_LANES])tn,
-                               tabs, 8);
+                               (const uint8_t(*)[26][FS2_IFMA_LANES])td, (const uint8_t(*)[26][FS2_IFMA_LANES])tn, tabs,
+                               8);
     raise(SIGSTOP);
     return 0;
 }

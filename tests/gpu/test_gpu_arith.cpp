@@ -67,7 +67,10 @@ static void u64_from_words(uint64_t v[4], const uint32_t w[8])
         v[i] = (uint64_t)w[2 * i] | ((uint64_t)w[2 * i + 1] << 32);
 }
 
-static void rand_words(uint32_t w[8]) { fs2t_rand_bytes(w, 32); }
+static void rand_words(uint32_t w[8])
+{
+    fs2t_rand_bytes(w, 32);
+}
 
 /* A random value below m (by rejection on a random bit length). */
 static void rand_below(uint32_t w[8], const BIGNUM *m)
@@ -90,8 +93,15 @@ static void rand_below(uint32_t w[8], const BIGNUM *m)
 static std::vector<std::vector<uint32_t>> edges(const BIGNUM *m)
 {
     std::vector<std::vector<uint32_t>> out;
-    const char *hex[] = {"0", "1", "2", "3", "FFFFFFFF", "100000000", "8000000000000000000000000000000000000000000000000000000000000000",
-                         "100000000000000000000000000000000000000000000000000000000", "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF"};
+    const char *hex[] = {"0",
+                         "1",
+                         "2",
+                         "3",
+                         "FFFFFFFF",
+                         "100000000",
+                         "8000000000000000000000000000000000000000000000000000000000000000",
+                         "100000000000000000000000000000000000000000000000000000000",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF"};
     for (const char *h : hex) {
         BIGNUM *x = NULL;
         BN_hex2bn(&x, h);
@@ -667,16 +677,22 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
                 switch (m) {
                 case 0: bad[fs2t_rand_u64() % 64] ^= (unsigned char)(1u << (fs2t_rand_u64() % 8)); break;
                 case 1: be[fs2t_rand_u64() % 32] ^= 1; break;
-                case 2: memset(bad, 0, 32); break;            /* r = 0 */
-                case 3: memset(bad + 32, 0, 32); break;       /* s = 0 */
-                case 4: { uint32_t n[8] = FS2G_N_WORDS; fs2g_to_be(bad, n); } break; /* r = n */
-                case 5: { uint32_t n[8] = FS2G_N_WORDS; fs2g_to_be(bad + 32, n); } break; /* s = n */
+                case 2: memset(bad, 0, 32); break;      /* r = 0 */
+                case 3: memset(bad + 32, 0, 32); break; /* s = 0 */
+                case 4: {
+                    uint32_t n[8] = FS2G_N_WORDS;
+                    fs2g_to_be(bad, n);
+                } break; /* r = n */
+                case 5: {
+                    uint32_t n[8] = FS2G_N_WORDS;
+                    fs2g_to_be(bad + 32, n);
+                } break;  /* s = n */
                 case 6: { /* s = n - r: r + s = n */
                     uint32_t n[8] = FS2G_N_WORDS, t[8];
                     fs2g_sub256(t, n, rr);
                     fs2g_to_be(bad + 32, t);
                 } break;
-                case 7: memset(bad, 0xFF, 64); break;         /* r, s >= n */
+                case 7: memset(bad, 0xFF, 64); break; /* r, s >= n */
                 }
                 uint32_t br[8], bs[8], bew[8];
                 fs2g_from_be(br, bad);

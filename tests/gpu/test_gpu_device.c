@@ -99,8 +99,8 @@ static void test_fixed_nonces(fastsm2_gpu *g, const fastsm2_privkey *keys)
     }
     memset(e, 0, 32);
     memset(e + 32, 0xFF, 32);
-    memset(k, 0, 32), k[31] = 1;   /* k = 1 */
-    n_minus(k + 32, 1);            /* k = n - 1 */
+    memset(k, 0, 32), k[31] = 1; /* k = 1 */
+    n_minus(k + 32, 1);          /* k = n - 1 */
     memset(k + 64, 0, 32), k[95] = 2;
     n_minus(k + 96, 2);
     for (int one = 0; one < 2; one++) {
@@ -149,8 +149,8 @@ static void test_sign_verify(fastsm2_gpu *g, const fastsm2_privkey *keys, const 
         same += memcmp(s1 + 64 * i, s2 + 64 * i, 64) == 0;
     }
     CHECK(bad == 0);
-    CHECK(same == 0);                         /* a fresh seed per call */
-    CHECK(memcmp(s1, s1 + 64, 64) != 0);      /* equal items, different nonces */
+    CHECK(same == 0);                    /* a fresh seed per call */
+    CHECK(memcmp(s1, s1 + 64, 64) != 0); /* equal items, different nonces */
     /* GPU verifies its own and the CPU's */
     CHECK_STATUS(fastsm2_gpu_verify_digest_batch(g, res, pubs, 1, e, s1, n), FASTSM2_OK);
     bad = 0;
@@ -291,7 +291,6 @@ static void test_big(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_
     CHECK(checked >= 4 * (n / chunk));
     free(e), free(s), free(res);
 }
-
 
 #ifdef FS2_GPU_EMU
 /* ---- through the emulated runtime: injected failures, rejected nonces --- */
@@ -463,8 +462,7 @@ static void test_faults(const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
         c.perp[i] = pubs[i % NKEYS];
         for (;;) {
             rand_scalar(c.k + 32 * i);
-            if (fastsm2_sign_digest_with_nonce(c.sig_want + 64 * i, &keys[0], c.e + 32 * i, c.k + 32 * i) ==
-                FASTSM2_OK)
+            if (fastsm2_sign_digest_with_nonce(c.sig_want + 64 * i, &keys[0], c.e + 32 * i, c.k + 32 * i) == FASTSM2_OK)
                 break;
         }
         CHECK_STATUS(fastsm2_sign_digest(c.sig_cpu + 64 * i, &c.per[i], c.e + 32 * i), FASTSM2_OK);

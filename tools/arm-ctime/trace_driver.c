@@ -48,9 +48,9 @@
 #include "fastsm2.h"
 #include "testutil.h"
 
-#define NSETS 12
+#define NSETS  12
 #define MSGLEN 19
-#define CTLEN (97 + MSGLEN)
+#define CTLEN  (97 + MSGLEN)
 
 /* The segment boundary: the plugin cuts the trace each time this runs. */
 __attribute__((noinline, noipa, used)) void trace_mark(void)
@@ -364,8 +364,7 @@ int main(void)
         CHECK(fastsm2_privkey_from_bytes(&k, sets[s].d) == FASTSM2_OK);
         CHECK(fastsm2_privkey_pubkey(&p, &k) == FASTSM2_OK);
         len = CTLEN;
-        CHECK(fastsm2_encrypt_with_nonce(ct_sets[s], &len, &p, sets[s].msg, MSGLEN, FASTSM2_CT_RAW, k0) ==
-                  FASTSM2_OK &&
+        CHECK(fastsm2_encrypt_with_nonce(ct_sets[s], &len, &p, sets[s].msg, MSGLEN, FASTSM2_CT_RAW, k0) == FASTSM2_OK &&
               len == CTLEN);
         CHECK(s == 0 || memcmp(ct_sets[s], ct_sets[0], 65) == 0);
         fastsm2_privkey_clear(&k);

@@ -132,11 +132,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
     (void)id;
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec, FS2_CB_NO_REGS,
-                                         (void *)(uintptr_t)qemu_plugin_tb_vaddr(tb));
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec, FS2_CB_NO_REGS, (void *)(uintptr_t)qemu_plugin_tb_vaddr(tb));
     for (size_t i = 0; i < n; i++)
-        qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i), mem_access, FS2_CB_NO_REGS, FS2_MEM_RW,
-                                         NULL);
+        qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i), mem_access, FS2_CB_NO_REGS, FS2_MEM_RW, NULL);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
@@ -146,8 +144,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
     end_segment();
 }
 
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-                                                               int argc, char **argv)
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
+                                                               char **argv)
 {
     (void)info;
     for (int i = 0; i < argc; i++) {

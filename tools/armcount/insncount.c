@@ -102,8 +102,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
     qemu_plugin_outs(buf);
 }
 
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-                                                               int argc, char **argv)
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
+                                                               char **argv)
 {
     (void)info;
     for (int i = 0; i < argc; i++)

@@ -51,8 +51,7 @@ static void u256_from_be(uint64_t r[4], const unsigned char b[32])
     }
 }
 
-static int run_fastsm2(const char *op, long n, const unsigned char e[32], const unsigned char k[32],
-                       unsigned char *buf)
+static int run_fastsm2(const char *op, long n, const unsigned char e[32], const unsigned char k[32], unsigned char *buf)
 {
     fastsm2_privkey key;
     fastsm2_pubkey pub;
@@ -121,8 +120,7 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
     return 1;
 }
 
-static int run_openssl(const char *op, long n, const unsigned char e[32], const unsigned char k[32],
-                       unsigned char *buf)
+static int run_openssl(const char *op, long n, const unsigned char e[32], const unsigned char k[32], unsigned char *buf)
 {
     unsigned sink = 0;
     EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "SM2");
@@ -154,8 +152,7 @@ static int run_openssl(const char *op, long n, const unsigned char e[32], const 
         EVP_PKEY_CTX_free(vctx);
     } else if (!strcmp(op, "kg")) {
         for (long i = 0; i < n; i++) {
-            if (!EC_POINT_mul(grp, pt, kb, NULL, NULL, bn) ||
-                !EC_POINT_get_affine_coordinates(grp, pt, x, y, bn))
+            if (!EC_POINT_mul(grp, pt, kb, NULL, NULL, bn) || !EC_POINT_get_affine_coordinates(grp, pt, x, y, bn))
                 die("openssl kg");
             sink += (unsigned)BN_is_odd(x);
         }

@@ -149,10 +149,14 @@ static const struct {
     int (*run)(void);
     int bytes; /* > 0: MB/s of this many bytes a call */
 } ops[] = {
-    {"keygen", op_keygen, 0},         {"sign", op_sign, 0},
-    {"verify", op_verify, 0},         {"sign-digest", op_sign_digest, 0},
-    {"verify-digest", op_verify_digest, 0}, {"encrypt-32", op_encrypt, 0},
-    {"decrypt-32", op_decrypt, 0},    {"sm3-8192", op_sm3, (int)sizeof buf},
+    {"keygen", op_keygen, 0},
+    {"sign", op_sign, 0},
+    {"verify", op_verify, 0},
+    {"sign-digest", op_sign_digest, 0},
+    {"verify-digest", op_verify_digest, 0},
+    {"encrypt-32", op_encrypt, 0},
+    {"decrypt-32", op_decrypt, 0},
+    {"sm3-8192", op_sm3, (int)sizeof buf},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
@@ -180,8 +184,7 @@ int main(int argc, char **argv)
         return 2;
     }
     setup_checks();
-    if (json)
-        {
+    if (json) {
         const char *v = gmssl_version_str(); /* "GmSSL 3.3.0-dev..." */
         printf("{\n  \"impl\": \"gmssl\",\n  \"version\": \"%s\",\n  \"results\": [",
                strncmp(v, "GmSSL ", 6) ? v : v + 6);

@@ -36,7 +36,7 @@
 #pragma GCC target("avx512f,avx512vl,avx512ifma,avx2,bmi2")
 #endif
 
-#define FI static inline __attribute__((always_inline))
+#define FI  static inline __attribute__((always_inline))
 #define M52 0xFFFFFFFFFFFFFULL
 
 typedef struct {
@@ -199,7 +199,8 @@ FI __mmask8 fe8_is_zero_var(const fe8 *a)
     fe8 t = *a;
     fe8_reduce_once(&t);
     fe8_reduce_once(&t);
-    __m512i o = _mm512_or_si512(_mm512_or_si512(t.v[0], t.v[1]), _mm512_or_si512(_mm512_or_si512(t.v[2], t.v[3]), t.v[4]));
+    __m512i o =
+        _mm512_or_si512(_mm512_or_si512(t.v[0], t.v[1]), _mm512_or_si512(_mm512_or_si512(t.v[2], t.v[3]), t.v[4]));
     return _mm512_cmpeq_epi64_mask(o, _mm512_setzero_si512());
 }
 
@@ -410,7 +411,7 @@ FI void add_tracked_var(gej8 *acc, __mmask8 *acc_inf, __mmask8 *exc, const ge8 *
     if (!nz)
         return;
     gej8_add_ge(&sum, acc, t, &h);
-    __mmask8 take_sum = nz & (__mmask8)~*acc_inf, take_t = nz & *acc_inf;
+    __mmask8 take_sum = nz & (__mmask8) ~*acc_inf, take_t = nz & *acc_inf;
     *exc |= take_sum & fe8_is_zero_var(&h);
     fe8_blend(&acc->x, take_sum, &sum.x);
     fe8_blend(&acc->y, take_sum, &sum.y);
@@ -431,7 +432,8 @@ FI void gather_lanes(ge8 *t, const uint64_t *base, __m512i d, __m512i neg, long 
         idx = _mm512_add_epi64(idx, _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
     for (int i = 0; i < 5; i++) {
         t->x.v[i] = _mm512_i64gather_epi64(idx, (const long long *)(base + (size_t)i * (lanes_stride ? 8 : 1)), 8);
-        t->y.v[i] = _mm512_i64gather_epi64(idx, (const long long *)(base + (size_t)(5 + i) * (lanes_stride ? 8 : 1)), 8);
+        t->y.v[i] =
+            _mm512_i64gather_epi64(idx, (const long long *)(base + (size_t)(5 + i) * (lanes_stride ? 8 : 1)), 8);
     }
     fe8 ny;
     fe8_neg_canonical(&ny, &t->y);

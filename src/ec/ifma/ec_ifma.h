@@ -41,10 +41,8 @@ FS2_HIDDEN void fs2_ifma_gen(uint64_t (*xyz)[12], const uint8_t (*dig)[FS2_IFMA_
  * opposite points (which the incomplete formula cannot make): the caller
  * recomputes those lanes another way. i < n <= 8. */
 FS2_HIDDEN unsigned fs2_ifma_sum_var(uint64_t (*xz)[8], const uint8_t (*sd)[FS2_IFMA_LANES],
-                                     const uint8_t (*sneg)[FS2_IFMA_LANES],
-                                     const uint8_t (*td)[26][FS2_IFMA_LANES],
-                                     const uint8_t (*tneg)[26][FS2_IFMA_LANES], const fs2_pubtab *const *tab,
-                                     size_t n);
+                                     const uint8_t (*sneg)[FS2_IFMA_LANES], const uint8_t (*td)[26][FS2_IFMA_LANES],
+                                     const uint8_t (*tneg)[26][FS2_IFMA_LANES], const fs2_pubtab *const *tab, size_t n);
 #endif
 
 #endif

@@ -8,8 +8,15 @@
 extern "C" {
 #endif
 
-enum { FS2_CUDA_EMU_ALLOCS, FS2_CUDA_EMU_STREAMS, FS2_CUDA_EMU_EVENTS, FS2_CUDA_EMU_PENDING,
-       FS2_CUDA_EMU_VIOLATIONS, FS2_CUDA_EMU_FAIL_CALLS, FS2_CUDA_EMU_NSTATS };
+enum {
+    FS2_CUDA_EMU_ALLOCS,
+    FS2_CUDA_EMU_STREAMS,
+    FS2_CUDA_EMU_EVENTS,
+    FS2_CUDA_EMU_PENDING,
+    FS2_CUDA_EMU_VIOLATIONS,
+    FS2_CUDA_EMU_FAIL_CALLS,
+    FS2_CUDA_EMU_NSTATS
+};
 
 /* Live device allocations, streams, events; operations queued on streams and
  * not run; out-of-bounds or stale copies so far; calls of the kind

@@ -80,7 +80,10 @@ static inline uint32_t __byte_perm(uint32_t x, uint32_t y, uint32_t s)
     return r;
 }
 
-static inline unsigned atomicAdd(unsigned *p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+static inline unsigned atomicAdd(unsigned *p, unsigned v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
 
 /* ---- the runtime's types ------------------------------------------------- */
 typedef enum {
@@ -374,7 +377,10 @@ static inline cudaError_t cudaGetDeviceCount(int *n)
     return cudaSuccess;
 }
 
-static inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : fs2emu_ret(cudaErrorInvalidDevice); }
+static inline cudaError_t cudaSetDevice(int d)
+{
+    return d == 0 ? cudaSuccess : fs2emu_ret(cudaErrorInvalidDevice);
+}
 
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d)
 {
@@ -592,7 +598,10 @@ extern "C" __attribute__((visibility("hidden"))) void fs2_cuda_emu_stats(long ou
     out[5] = fs2emu.fail_kind >= 0 ? (long)fs2emu.calls[fs2emu.fail_kind] : 0;
 }
 
-extern "C" __attribute__((visibility("hidden"))) void fs2_cuda_emu_rearm(void) { fs2emu_arm(); }
+extern "C" __attribute__((visibility("hidden"))) void fs2_cuda_emu_rearm(void)
+{
+    fs2emu_arm();
+}
 
 extern "C" __attribute__((visibility("hidden"))) unsigned long fs2_cuda_emu_calls(int kind)
 {
@@ -605,8 +614,9 @@ __attribute__((destructor)) static void fs2emu_report(void)
     long s[6];
     fs2_cuda_emu_stats(s);
     if (s[0] || s[1] || s[2] || s[3])
-        fprintf(stderr, "cuda-emu: at exit, leaked: %ld device allocations, %ld streams, %ld events; %ld queued "
-                        "operations never ran\n",
+        fprintf(stderr,
+                "cuda-emu: at exit, leaked: %ld device allocations, %ld streams, %ld events; %ld queued "
+                "operations never ran\n",
                 s[0], s[1], s[2], s[3]);
     if (s[4])
         fprintf(stderr, "cuda-emu: %ld out-of-bounds or stale copies\n", s[4]);
