@@ -277,6 +277,19 @@ unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len)
     return h;
 }
 
+size_t fs2t_rand_below(size_t n)
+{
+    return (size_t)(fs2t_rand_u64() % n);
+}
+
+size_t fs2t_rand_id(unsigned char id[40])
+{
+    size_t len = 1 + fs2t_rand_below(40);
+    fs2t_rand_bytes(id, len);
+    id[0] = (unsigned char)('a' + fs2t_rand_below(26));
+    return len;
+}
+
 void fs2t_rand_int256(unsigned char a[32])
 {
     fs2t_rand_bytes(a, 32);

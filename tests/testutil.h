@@ -52,6 +52,11 @@ void fs2t_hex(char *out, const unsigned char *in, size_t len);
  * fixed default, printed once so failures can be replayed). */
 void fs2t_rand_bytes(void *buf, size_t n);
 uint64_t fs2t_rand_u64(void);
+/* A draw in [0, n), n > 0. */
+size_t fs2t_rand_below(size_t n);
+/* A random ID of 1..40 bytes into id, never the default ID (its first
+ * byte a lower-case letter); returns its length. */
+size_t fs2t_rand_id(unsigned char id[40]);
 
 /* Look up "key = value" in section [section] of
  * tests/vectors/gbt32918-examples.txt (its path compiled in as
