@@ -49,7 +49,7 @@ static EVP_PKEY *to_ours(EVP_PKEY *pk, int selection)
 
 static void test_ours_to_openssl(void)
 {
-    unsigned long key_ok = 0, sig_ok = 0, sig_bad_rejected = 0, ct_ok = 0, sigs = 0, cts = 0;
+    struct fs2t_tally t = {0};
     for (int it = 0; it < ITERS; it++) {
         EVP_PKEY *pk = fs2t_ossl_keygen(lc_ours, PQ_OURS);
         unsigned char d[32], P[65], od[32], oP[65];
@@ -63,9 +63,7 @@ static void test_ours_to_openssl(void)
         free(file);
         int k_ok = opk && EVP_PKEY_is_a(opk, "SM2") && fs2t_ossl_priv_bytes(opk, od) && memcmp(od, d, 32) == 0 &&
                    fs2t_ossl_pub_bytes(opk, oP) && memcmp(oP, P, 65) == 0;
-        if (!k_ok && fs2t_failed < 10)
-            fprintf(stderr, "ours->OpenSSL: private key form %d did not load or differs\n", form);
-        key_ok += (unsigned long)k_ok;
+        fs2t_count(&t.key_ok, k_ok, "ours->OpenSSL: private key form %d did not load or differs\n", form);
         if (!opk) {
             EVP_PKEY_free(pk);
             continue;
@@ -79,70 +77,50 @@ static void test_ours_to_openssl(void)
             opub = opk, EVP_PKEY_up_ref(opk);
 
         unsigned char msg[300], id[40];
-        size_t msglen = fs2t_rand_below(301);
-        fs2t_rand_bytes(msg, msglen);
+        size_t msglen = fs2t_rand_len_bytes(msg, 0, 300);
         for (int kind = 0; kind < 3; kind++) { /* default ID, custom ID, none */
-            const unsigned char *sid = (const unsigned char *)FASTSM2_DEFAULT_ID;
-            size_t sidlen = FASTSM2_DEFAULT_ID_LEN;
-            if (kind == 1)
-                sidlen = fs2t_rand_id(id), sid = id;
-            if (kind == 2)
-                sid = NULL, sidlen = 0;
+            size_t sidlen;
+            const unsigned char *sid = fs2t_sig_id(kind, id, &sidlen);
             unsigned char sig[80];
             size_t siglen = sizeof sig;
             CHECK(fs2t_ossl_sign(lc_ours, PQ_OURS, pk, sid, sidlen, msg, msglen, sig, &siglen));
-            sigs++;
+            t.sigs++;
             int v = fs2t_ossl_verify(lc_ref, PQ_REF, opub, sid, sidlen, msg, msglen, sig, siglen);
-            if (!v && fs2t_failed < 10)
-                fprintf(stderr, "ours->OpenSSL: signature not accepted (it %d, kind %d)\n", it, kind);
-            sig_ok += (unsigned long)v;
+            fs2t_count(&t.sig_ok, v, "ours->OpenSSL: signature not accepted (it %d, kind %d)\n", it, kind);
             /* a wrong ID fails there and here */
-            unsigned char wid[41] = {'x'};
-            size_t widlen = sidlen ? sidlen : 1;
-            if (sidlen)
-                memcpy(wid, sid, sidlen), wid[sidlen - 1] ^= 0x20;
+            unsigned char wid[40];
+            size_t widlen = fs2t_wrong_id(wid, sid, sidlen, 0);
             int bad1 = fs2t_ossl_verify(lc_ref, PQ_REF, opub, wid, widlen, msg, msglen, sig, siglen);
             int bad2 = kind == 2
                            ? fs2t_ossl_verify(lc_ref, PQ_REF, opub, FASTSM2_DEFAULT_ID, 16, msg, msglen, sig, siglen)
                            : fs2t_ossl_verify(lc_ref, PQ_REF, opub, NULL, 0, msg, msglen, sig, siglen);
             int bad3 = fs2t_ossl_verify(lc_ours, PQ_OURS, pk, wid, widlen, msg, msglen, sig, siglen);
-            sig_bad_rejected += (unsigned long)(bad1 == 0 && bad2 == 0 && bad3 == 0);
+            t.sig_bad_rejected += (unsigned long)(bad1 == 0 && bad2 == 0 && bad3 == 0);
         }
 
-        size_t ptlen = 1 + fs2t_rand_below(300), ctlen = 0, declen = 0;
         unsigned char pt[300];
-        fs2t_rand_bytes(pt, ptlen);
+        size_t ptlen = fs2t_rand_len_bytes(pt, 1, 300), ctlen = 0, declen = 0;
         unsigned char *ct = fs2t_ossl_crypt(lc_ours, PQ_OURS, pk, 1, pt, ptlen, &ctlen);
         CHECK(ct != NULL);
-        cts++;
+        t.cts++;
         unsigned char *dec = ct ? fs2t_ossl_crypt(lc_ref, PQ_REF, opk, 0, ct, ctlen, &declen) : NULL;
         int c_ok = dec && declen == ptlen && memcmp(dec, pt, ptlen) == 0;
-        if (!c_ok && fs2t_failed < 10)
-            fprintf(stderr, "ours->OpenSSL: ciphertext (ptlen %zu) not decrypted\n", ptlen);
-        ct_ok += (unsigned long)c_ok;
+        fs2t_count(&t.ct_ok, c_ok, "ours->OpenSSL: ciphertext (ptlen %zu) not decrypted\n", ptlen);
         free(ct);
         free(dec);
         EVP_PKEY_free(opub);
         EVP_PKEY_free(opk);
         EVP_PKEY_free(pk);
     }
-    CHECK(key_ok == ITERS);
-    CHECK(sig_ok == sigs && sigs == 3 * ITERS);
-    CHECK(sig_bad_rejected == sigs);
-    CHECK(ct_ok == cts && cts == ITERS);
-    n_cases_out += sigs + cts;
-    printf("fastsm2prov -> OpenSSL: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n",
-           key_ok, ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
+    n_cases_out += fs2t_tally_finish(&t, "fastsm2prov -> OpenSSL", ITERS, 3);
 }
 
 static void test_openssl_to_ours(void)
 {
-    unsigned long key_ok = 0, sig_ok = 0, sig_bad_rejected = 0, ct_ok = 0, sigs = 0, cts = 0;
+    struct fs2t_tally t = {0};
     for (int it = 0; it < ITERS; it++) {
-        EVP_PKEY *opk = fs2t_ossl_keygen(lc_ref, PQ_REF);
         unsigned char od[32], oP[65], d[32], P[65];
-        if (!fs2t_ossl_priv_bytes(opk, od) || !fs2t_ossl_pub_bytes(opk, oP))
-            fs2t_ossl_die("key bytes");
+        EVP_PKEY *opk = fs2t_ossl_keygen_bytes(lc_ref, PQ_REF, od, oP);
         /* the key by file (OpenSSL's decoders in our context), and by its
          * parameters into our key management */
         int form = it % 4;
@@ -153,9 +131,7 @@ static void test_openssl_to_ours(void)
         EVP_PKEY *pk = to_ours(fk ? fk : opk, EVP_PKEY_KEYPAIR);
         int k_ok = fk != NULL && fs2t_ossl_priv_bytes(pk, d) && memcmp(d, od, 32) == 0 && fs2t_ossl_pub_bytes(pk, P) &&
                    memcmp(P, oP, 65) == 0;
-        if (!k_ok && fs2t_failed < 10)
-            fprintf(stderr, "OpenSSL->ours: private key form %d did not load or differs\n", form);
-        key_ok += (unsigned long)k_ok;
+        fs2t_count(&t.key_ok, k_ok, "OpenSSL->ours: private key form %d did not load or differs\n", form);
         file = fs2t_ossl_write_key(opk, 4 + (it & 1), &len);
         EVP_PKEY *fpub = fs2t_ossl_read_key(lc_ours, file, len, 4 + (it & 1));
         free(file);
@@ -166,20 +142,15 @@ static void test_openssl_to_ours(void)
         fastsm2_pubkey lpub;
         CHECK_STATUS(fastsm2_pubkey_from_bytes(&lpub, oP, 65), FASTSM2_OK);
         unsigned char msg[300], id[40];
-        size_t msglen = fs2t_rand_below(301);
-        fs2t_rand_bytes(msg, msglen);
+        size_t msglen = fs2t_rand_len_bytes(msg, 0, 300);
         for (int kind = 0; kind < 3; kind++) {
-            const unsigned char *sid = (const unsigned char *)FASTSM2_DEFAULT_ID;
-            size_t sidlen = FASTSM2_DEFAULT_ID_LEN;
-            if (kind == 1)
-                sidlen = fs2t_rand_id(id), sid = id;
-            if (kind == 2)
-                sid = NULL, sidlen = 0;
+            size_t sidlen;
+            const unsigned char *sid = fs2t_sig_id(kind, id, &sidlen);
             unsigned char sig[80];
             size_t siglen = sizeof sig;
             if (!fs2t_ossl_sign(lc_ref, PQ_REF, opk, sid, sidlen, msg, msglen, sig, &siglen))
                 fs2t_ossl_die("sign");
-            sigs++;
+            t.sigs++;
             /* by the message, with the public key and with the key pair
              * (the file's key: the operation moves it across itself) */
             int v = fs2t_ossl_verify(lc_ours, PQ_OURS, pub, sid, sidlen, msg, msglen, sig, siglen) &&
@@ -207,33 +178,26 @@ static void test_openssl_to_ours(void)
             v = v && c && EVP_PKEY_verify_init(c) == 1 && fs2t_ossl_runs_in(c, "fastsm2prov") &&
                 EVP_PKEY_verify(c, sig, siglen, e, 32) == 1;
             EVP_PKEY_CTX_free(c);
-            if (!v && fs2t_failed < 10)
-                fprintf(stderr, "OpenSSL->ours: signature not accepted (it %d, kind %d)\n", it, kind);
-            sig_ok += (unsigned long)v;
-            unsigned char wid[41] = {'x'};
-            size_t widlen = sidlen ? sidlen : 1;
-            if (sidlen)
-                memcpy(wid, sid, sidlen), wid[0] ^= 0x01;
+            fs2t_count(&t.sig_ok, v, "OpenSSL->ours: signature not accepted (it %d, kind %d)\n", it, kind);
+            unsigned char wid[40];
+            size_t widlen = fs2t_wrong_id(wid, sid, sidlen, 1);
             int bad_here = fs2t_ossl_verify(lc_ours, PQ_OURS, pub, wid, widlen, msg, msglen, sig, siglen);
             int bad_here2 =
                 kind == 2 ? fs2t_ossl_verify(lc_ours, PQ_OURS, pub, FASTSM2_DEFAULT_ID, 16, msg, msglen, sig, siglen)
                           : fs2t_ossl_verify(lc_ours, PQ_OURS, pub, sid, sidlen - 1, msg, msglen, sig, siglen);
             int bad_there = fs2t_ossl_verify(lc_ref, PQ_REF, opk, wid, widlen, msg, msglen, sig, siglen);
-            sig_bad_rejected += (unsigned long)(bad_here == 0 && bad_here2 == 0 && bad_there == 0);
+            t.sig_bad_rejected += (unsigned long)(bad_here == 0 && bad_here2 == 0 && bad_there == 0);
         }
 
-        size_t ptlen = 1 + fs2t_rand_below(300), ctlen = 0, outlen = 0;
         unsigned char pt[300];
-        fs2t_rand_bytes(pt, ptlen);
+        size_t ptlen = fs2t_rand_len_bytes(pt, 1, 300), ctlen = 0, outlen = 0;
         unsigned char *ct = fs2t_ossl_crypt(lc_ref, PQ_REF, opk, 1, pt, ptlen, &ctlen);
         if (!ct)
             fs2t_ossl_die("encrypt");
-        cts++;
+        t.cts++;
         unsigned char *out = fs2t_ossl_crypt(lc_ours, PQ_OURS, pk, 0, ct, ctlen, &outlen);
         int c_ok = out && outlen == ptlen && memcmp(out, pt, ptlen) == 0;
-        if (!c_ok && fs2t_failed < 10)
-            fprintf(stderr, "OpenSSL->ours: ciphertext (ptlen %zu) not decrypted\n", ptlen);
-        ct_ok += (unsigned long)c_ok;
+        fs2t_count(&t.ct_ok, c_ok, "OpenSSL->ours: ciphertext (ptlen %zu) not decrypted\n", ptlen);
         free(out);
         free(ct);
         EVP_PKEY_free(fk);
@@ -242,13 +206,7 @@ static void test_openssl_to_ours(void)
         EVP_PKEY_free(pk);
         EVP_PKEY_free(opk);
     }
-    CHECK(key_ok == ITERS);
-    CHECK(sig_ok == sigs && sigs == 3 * ITERS);
-    CHECK(sig_bad_rejected == sigs);
-    CHECK(ct_ok == cts && cts == ITERS);
-    n_cases_in += sigs + cts;
-    printf("OpenSSL -> fastsm2prov: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n",
-           key_ok, ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
+    n_cases_in += fs2t_tally_finish(&t, "OpenSSL -> fastsm2prov", ITERS, 3);
 }
 
 static void test_long_plaintext(size_t L)

@@ -46,8 +46,7 @@ static void test_ours_to_openssl(void)
                                       {FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_PEM, FS2T_PEM_SEC1},
                                       {FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER, FS2T_DER_PKCS8},
                                       {FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER, FS2T_DER_SEC1}};
-    unsigned long key_ok = 0, sig_ok = 0, sig_bad_rejected = 0, ct_ok = 0;
-    unsigned long sigs = 0, cts = 0;
+    struct fs2t_tally t = {0};
 
     for (int it = 0; it < ITERS; it++) {
         fastsm2_privkey key;
@@ -71,9 +70,7 @@ static void test_ours_to_openssl(void)
         EVP_PKEY *opk = fs2t_ossl_read_key(NULL, buf, buflen, keyfmts[it % 4][1]);
         int k_ok = opk != NULL && EVP_PKEY_is_a(opk, "SM2") && fs2t_ossl_priv_bytes(opk, od) &&
                    memcmp(od, d, 32) == 0 && fs2t_ossl_pub_bytes(opk, oP) && memcmp(oP, P, 65) == 0;
-        if (!k_ok && fs2t_failed < 10)
-            fprintf(stderr, "ours->OpenSSL: private key (fmt %d) did not load or differs\n", fmt);
-        key_ok += (unsigned long)k_ok;
+        fs2t_count(&t.key_ok, k_ok, "ours->OpenSSL: private key (fmt %d) did not load or differs\n", fmt);
         if (!opk) {
             fastsm2_privkey_clear(&key);
             continue;
@@ -91,69 +88,52 @@ static void test_ours_to_openssl(void)
 
         /* Signatures, default ID (ours: the key's ID) and a custom ID. */
         unsigned char msg[300], id[40];
-        size_t msglen = fs2t_rand_below(301);
-        fs2t_rand_bytes(msg, msglen);
+        size_t msglen = fs2t_rand_len_bytes(msg, 0, 300);
         for (int custom = 0; custom < 2; custom++) {
-            const unsigned char *sid = (const unsigned char *)FASTSM2_DEFAULT_ID;
-            size_t sidlen = FASTSM2_DEFAULT_ID_LEN;
-            if (custom) {
-                sidlen = fs2t_rand_id(id);
-                sid = id;
-            }
+            size_t sidlen;
+            const unsigned char *sid = fs2t_sig_id(custom, id, &sidlen);
             unsigned char sig[64], der[FASTSM2_SIG_DER_MAX];
             size_t derlen = sizeof der;
             int st = custom ? fastsm2_sign(sig, &key, sid, sidlen, msg, msglen)
                             : fastsm2_sign(sig, &key, NULL, 0, msg, msglen);
             CHECK_STATUS(st, FASTSM2_OK);
             CHECK_STATUS(fastsm2_sig_to_der(der, &derlen, sig), FASTSM2_OK);
-            sigs++;
+            t.sigs++;
             int v = fs2t_ossl_verify(NULL, NULL, opub, sid, sidlen, msg, msglen, der, derlen);
-            if (!v && fs2t_failed < 10)
-                fprintf(stderr, "ours->OpenSSL: signature not accepted (it %d, custom %d, msglen %zu)\n", it, custom,
-                        msglen);
-            sig_ok += (unsigned long)v;
+            fs2t_count(&t.sig_ok, v, "ours->OpenSSL: signature not accepted (it %d, custom %d, msglen %zu)\n", it,
+                       custom, msglen);
             /* A wrong ID (one byte changed, or default vs custom) fails. */
-            unsigned char wid[41];
-            memcpy(wid, sid, sidlen);
-            wid[sidlen - 1] ^= 0x20;
+            unsigned char wid[40];
+            fs2t_wrong_id(wid, sid, sidlen, 0);
             int bad1 = fs2t_ossl_verify(NULL, NULL, opub, wid, sidlen, msg, msglen, der, derlen);
             /* custom: the default ID; default: a 15-byte prefix of it. */
             int bad2 = custom ? fs2t_ossl_verify(NULL, NULL, opub, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg,
                                                  msglen, der, derlen)
                               : fs2t_ossl_verify(NULL, NULL, opub, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN - 1, msg,
                                                  msglen, der, derlen);
-            sig_bad_rejected += (unsigned long)(bad1 == 0 && bad2 == 0);
+            t.sig_bad_rejected += (unsigned long)(bad1 == 0 && bad2 == 0);
             /* And here too. */
             CHECK(fastsm2_verify(&pub, wid, sidlen, msg, msglen, sig) == 0);
         }
 
         /* Encryption, default flags (DER, C1C3C2), 1..300 bytes. */
-        size_t ptlen = 1 + fs2t_rand_below(300);
         unsigned char pt[300];
-        fs2t_rand_bytes(pt, ptlen);
+        size_t ptlen = fs2t_rand_len_bytes(pt, 1, 300);
         unsigned char ct[600];
         size_t ctlen = sizeof ct;
         CHECK_STATUS(fastsm2_encrypt(ct, &ctlen, &pub, pt, ptlen, 0), FASTSM2_OK);
-        cts++;
+        t.cts++;
         size_t declen = 0;
         unsigned char *dec = fs2t_ossl_crypt(NULL, NULL, opk, 0, ct, ctlen, &declen);
         int c_ok = dec && declen == ptlen && memcmp(dec, pt, ptlen) == 0;
-        if (!c_ok && fs2t_failed < 10)
-            fprintf(stderr, "ours->OpenSSL: ciphertext (ptlen %zu) not decrypted\n", ptlen);
-        ct_ok += (unsigned long)c_ok;
+        fs2t_count(&t.ct_ok, c_ok, "ours->OpenSSL: ciphertext (ptlen %zu) not decrypted\n", ptlen);
         free(dec);
 
         EVP_PKEY_free(opub);
         EVP_PKEY_free(opk);
         fastsm2_privkey_clear(&key);
     }
-    CHECK(key_ok == ITERS);
-    CHECK(sig_ok == sigs && sigs == 2 * ITERS);
-    CHECK(sig_bad_rejected == sigs);
-    CHECK(ct_ok == cts && cts == ITERS);
-    n_cases_out += sigs + cts;
-    printf("ours -> OpenSSL: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n", key_ok,
-           ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
+    n_cases_out += fs2t_tally_finish(&t, "ours -> OpenSSL", ITERS, 2);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -162,14 +142,11 @@ static void test_ours_to_openssl(void)
 
 static void test_openssl_to_ours(void)
 {
-    unsigned long key_ok = 0, sig_ok = 0, sig_bad_rejected = 0, ct_ok = 0;
-    unsigned long sigs = 0, cts = 0;
+    struct fs2t_tally t = {0};
 
     for (int it = 0; it < ITERS; it++) {
-        EVP_PKEY *opk = fs2t_ossl_keygen(NULL, NULL);
         unsigned char od[32], oP[65], P[65], d[32];
-        if (!fs2t_ossl_priv_bytes(opk, od) || !fs2t_ossl_pub_bytes(opk, oP))
-            fs2t_ossl_die("key bytes");
+        EVP_PKEY *opk = fs2t_ossl_keygen_bytes(NULL, NULL, od, oP);
 
         /* Private key file -> ours. */
         size_t len;
@@ -181,9 +158,7 @@ static void test_openssl_to_ours(void)
         int k_ok = st == FASTSM2_OK && fastsm2_privkey_to_bytes(d, &key) == FASTSM2_OK && memcmp(d, od, 32) == 0 &&
                    fastsm2_privkey_pubkey(&pub2, &key) == FASTSM2_OK && our_pub_bytes(&pub2, P) &&
                    memcmp(P, oP, 65) == 0;
-        if (!k_ok && fs2t_failed < 10)
-            fprintf(stderr, "OpenSSL->ours: private key form %d: %s\n", it % 4, fastsm2_error_name(st));
-        key_ok += (unsigned long)k_ok;
+        fs2t_count(&t.key_ok, k_ok, "OpenSSL->ours: private key form %d: %s\n", it % 4, fastsm2_error_name(st));
         if (st != FASTSM2_OK) {
             EVP_PKEY_free(opk);
             continue;
@@ -204,20 +179,15 @@ static void test_openssl_to_ours(void)
 
         /* OpenSSL's signatures verify here. */
         unsigned char msg[300], id[40];
-        size_t msglen = fs2t_rand_below(301);
-        fs2t_rand_bytes(msg, msglen);
+        size_t msglen = fs2t_rand_len_bytes(msg, 0, 300);
         for (int custom = 0; custom < 2; custom++) {
-            const unsigned char *sid = (const unsigned char *)FASTSM2_DEFAULT_ID;
-            size_t sidlen = FASTSM2_DEFAULT_ID_LEN;
-            if (custom) {
-                sidlen = fs2t_rand_id(id);
-                sid = id;
-            }
+            size_t sidlen;
+            const unsigned char *sid = fs2t_sig_id(custom, id, &sidlen);
             unsigned char der[128], sig[64];
             size_t derlen = sizeof der;
             if (!fs2t_ossl_sign(NULL, NULL, opk, sid, sidlen, msg, msglen, der, &derlen))
                 fs2t_ossl_die("sign");
-            sigs++;
+            t.sigs++;
             st = fastsm2_sig_from_der(sig, der, derlen);
             CHECK_STATUS(st, FASTSM2_OK);
             int v = st == FASTSM2_OK && (custom ? fastsm2_verify(&pub, sid, sidlen, msg, msglen, sig)
@@ -231,48 +201,37 @@ static void test_openssl_to_ours(void)
             fastsm2_sm3_update(&h, msg, msglen);
             fastsm2_sm3_final(e, &h);
             v = v && fastsm2_verify_digest(&pub, e, sig) == 1;
-            if (!v && fs2t_failed < 10)
-                fprintf(stderr, "OpenSSL->ours: signature not accepted (it %d, custom %d, msglen %zu)\n", it, custom,
-                        msglen);
-            sig_ok += (unsigned long)v;
+            fs2t_count(&t.sig_ok, v, "OpenSSL->ours: signature not accepted (it %d, custom %d, msglen %zu)\n", it,
+                       custom, msglen);
 
             /* Wrong ID fails here and in OpenSSL. */
-            unsigned char wid[41];
-            memcpy(wid, sid, sidlen);
-            wid[0] ^= 0x01;
+            unsigned char wid[40];
+            fs2t_wrong_id(wid, sid, sidlen, 1);
             int bad_here = fastsm2_verify(&pub, wid, sidlen, msg, msglen, sig);
             int bad_here2 = fastsm2_verify(&pub, sid, sidlen - 1, msg, msglen, sig);
             int bad_there = fs2t_ossl_verify(NULL, NULL, opk, wid, sidlen, msg, msglen, der, derlen);
-            sig_bad_rejected += (unsigned long)(bad_here == 0 && bad_here2 == 0 && bad_there == 0);
+            t.sig_bad_rejected += (unsigned long)(bad_here == 0 && bad_here2 == 0 && bad_there == 0);
         }
 
         /* OpenSSL's ciphertexts decrypt here. */
-        size_t ptlen = 1 + fs2t_rand_below(300);
         unsigned char pt[300], out[300];
-        fs2t_rand_bytes(pt, ptlen);
+        size_t ptlen = fs2t_rand_len_bytes(pt, 1, 300);
         size_t ctlen = 0;
         unsigned char *ct = fs2t_ossl_crypt(NULL, NULL, opk, 1, pt, ptlen, &ctlen);
         if (!ct)
             fs2t_ossl_die("encrypt");
-        cts++;
+        t.cts++;
         size_t outlen = sizeof out;
         st = fastsm2_decrypt(out, &outlen, &key, ct, ctlen, 0);
         int c_ok = st == FASTSM2_OK && outlen == ptlen && memcmp(out, pt, ptlen) == 0;
-        if (!c_ok && fs2t_failed < 10)
-            fprintf(stderr, "OpenSSL->ours: ciphertext (ptlen %zu) not decrypted: %s\n", ptlen, fastsm2_error_name(st));
-        ct_ok += (unsigned long)c_ok;
+        fs2t_count(&t.ct_ok, c_ok, "OpenSSL->ours: ciphertext (ptlen %zu) not decrypted: %s\n", ptlen,
+                   fastsm2_error_name(st));
         free(ct);
 
         fastsm2_privkey_clear(&key);
         EVP_PKEY_free(opk);
     }
-    CHECK(key_ok == ITERS);
-    CHECK(sig_ok == sigs && sigs == 2 * ITERS);
-    CHECK(sig_bad_rejected == sigs);
-    CHECK(ct_ok == cts && cts == ITERS);
-    n_cases_in += sigs + cts;
-    printf("OpenSSL -> ours: %lu/%d keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n", key_ok,
-           ITERS, sig_ok, sigs, sig_bad_rejected, ct_ok, cts);
+    n_cases_in += fs2t_tally_finish(&t, "OpenSSL -> ours", ITERS, 2);
 }
 
 /* Encrypt L bytes with the streaming API in pieces of `piece` bytes into

@@ -48,6 +48,14 @@ EVP_PKEY *fs2t_ossl_keygen(OSSL_LIB_CTX *lc, const char *pq)
     return pk;
 }
 
+EVP_PKEY *fs2t_ossl_keygen_bytes(OSSL_LIB_CTX *lc, const char *pq, unsigned char d[32], unsigned char P[65])
+{
+    EVP_PKEY *pk = fs2t_ossl_keygen(lc, pq);
+    if (!fs2t_ossl_priv_bytes(pk, d) || !fs2t_ossl_pub_bytes(pk, P))
+        fs2t_ossl_die("key bytes");
+    return pk;
+}
+
 static EVP_MD_CTX *sig_ctx(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void *id, size_t idlen, int sign)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();

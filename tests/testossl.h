@@ -20,6 +20,8 @@ int fs2t_ossl_runs_in(const EVP_PKEY_CTX *pc, const char *name);
 
 /* A fresh SM2 key pair; exits on failure. */
 EVP_PKEY *fs2t_ossl_keygen(OSSL_LIB_CTX *lc, const char *pq);
+/* The same, its private scalar into d and public point into P. */
+EVP_PKEY *fs2t_ossl_keygen_bytes(OSSL_LIB_CTX *lc, const char *pq, unsigned char d[32], unsigned char P[65]);
 /* DER signature of SM3(Z(id) || msg) (id NULL: none set); 0 on failure. */
 int fs2t_ossl_sign(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void *id, size_t idlen, const void *msg,
                    size_t msglen, unsigned char *sig, size_t *siglen);
