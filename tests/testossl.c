@@ -280,3 +280,19 @@ void fs2t_limbs_of_bn(uint64_t r[4], const BIGNUM *a)
     BN_bn2binpad(a, b, 32);
     fs2_u256_from_be(r, b);
 }
+
+int fs2t_point_limbs(const EC_GROUP *g, const EC_POINT *pt, uint64_t x[4], uint64_t y[4], BN_CTX *bctx)
+{
+    memset(x, 0, 32);
+    memset(y, 0, 32);
+    if (EC_POINT_is_at_infinity(g, pt))
+        return 0;
+    BIGNUM *bx = BN_new(), *by = BN_new();
+    if (!bx || !by || EC_POINT_get_affine_coordinates(g, pt, bx, by, bctx) != 1)
+        fs2t_ossl_die("EC_POINT_get_affine_coordinates");
+    fs2t_limbs_of_bn(x, bx);
+    fs2t_limbs_of_bn(y, by);
+    BN_free(bx);
+    BN_free(by);
+    return 1;
+}

@@ -8,6 +8,7 @@
 #define FS2T_TESTOSSL_H
 
 #include <openssl/bn.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 
 #include "testutil.h"
@@ -57,5 +58,7 @@ void fs2t_ossl_scalars(fs2t_scalar_check *check, int nrandom);
 /* Four 64-bit limbs (least significant first) to and from a BIGNUM. */
 BIGNUM *fs2t_bn_of_limbs(const uint64_t a[4]);
 void fs2t_limbs_of_bn(uint64_t r[4], const BIGNUM *a);
+/* A point's affine coordinates as limbs; 0 (and zeros) for infinity. */
+int fs2t_point_limbs(const EC_GROUP *g, const EC_POINT *pt, uint64_t x[4], uint64_t y[4], BN_CTX *bctx);
 
 #endif
