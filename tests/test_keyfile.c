@@ -6,7 +6,7 @@
  * table of bad inputs with the exact error each must give, and a mutation
  * fuzz (run under ASan too).
  */
-#include "testutil.h"
+#include "testossl.h"
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -44,92 +44,12 @@ static const unsigned char oid_p256[] = {0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3
 
 /* ---- helpers --------------------------------------------------------------- */
 
-/* Move the contents of a memory BIO into out; frees the BIO. */
-static size_t bio_drain(BIO *b, unsigned char *out, size_t cap)
-{
-    char *data;
-    long n = BIO_get_mem_data(b, &data);
-    size_t k = n > 0 ? (size_t)n : 0;
-    if (k > cap)
-        k = 0;
-    memcpy(out, data, k);
-    BIO_free(b);
-    return k;
-}
-
-static EVP_PKEY *ossl_sm2_key(void)
-{
-    EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "SM2");
-    if (k == NULL) {
-        fprintf(stderr, "OpenSSL cannot make SM2 keys\n");
-        exit(2);
-    }
-    return k;
-}
-
-static void ossl_priv_bytes(unsigned char d[32], const EVP_PKEY *k)
-{
-    BIGNUM *bn = NULL;
-    CHECK(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, &bn) == 1);
-    CHECK(BN_bn2binpad(bn, d, 32) == 32);
-    BN_clear_free(bn);
-}
-
-static size_t ossl_pkcs8_der(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    CHECK(i2d_PKCS8PrivateKey_bio(b, k, NULL, NULL, 0, NULL, NULL) == 1);
-    return bio_drain(b, out, cap);
-}
-
-static size_t ossl_pkcs8_pem(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    CHECK(PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL) == 1);
-    return bio_drain(b, out, cap);
-}
-
-static size_t ossl_sec1_der(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    unsigned char *p = NULL;
-    int n = i2d_PrivateKey(k, &p);
-    CHECK(n > 0 && (size_t)n <= cap);
-    if (n <= 0 || (size_t)n > cap) {
-        OPENSSL_free(p);
-        return 0;
-    }
-    memcpy(out, p, (size_t)n);
-    OPENSSL_clear_free(p, (size_t)n);
-    return (size_t)n;
-}
-
 /* PEM armour as OpenSSL's generic writer makes it, for any label. */
 static size_t ossl_pem(unsigned char *out, size_t cap, const char *label, const unsigned char *der, size_t derlen)
 {
     BIO *b = BIO_new(BIO_s_mem());
     CHECK(PEM_write_bio(b, label, "", der, (long)derlen) > 0);
-    return bio_drain(b, out, cap);
-}
-
-static size_t ossl_spki_der(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    unsigned char *p = NULL;
-    int n = i2d_PUBKEY(k, &p);
-    CHECK(n > 0 && (size_t)n <= cap);
-    if (n <= 0 || (size_t)n > cap) {
-        OPENSSL_free(p);
-        return 0;
-    }
-    memcpy(out, p, (size_t)n);
-    OPENSSL_free(p);
-    return (size_t)n;
-}
-
-static size_t ossl_spki_pem(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    CHECK(PEM_write_bio_PUBKEY(b, k) == 1);
-    return bio_drain(b, out, cap);
+    return fs2t_bio_drain(b, out, cap);
 }
 
 /* ---- PEM armour ----------------------------------------------------------- */
@@ -292,23 +212,23 @@ static void test_pem_bad(void)
 static void test_keys_vs_openssl(void)
 {
     for (int iter = 0; iter < 12; iter++) {
-        EVP_PKEY *k = ossl_sm2_key();
+        EVP_PKEY *k = fs2t_ossl_keygen(NULL, NULL);
         unsigned char want[1024], got[1024], d[32], d2[32];
         size_t wlen, glen;
         fastsm2_privkey key;
         fastsm2_pubkey pub;
 
-        ossl_priv_bytes(d, k);
+        CHECK(fs2t_ossl_priv_bytes(k, d));
         CHECK_STATUS(fastsm2_privkey_from_bytes(&key, d), FASTSM2_OK);
         CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
 
         /* PKCS#8 DER and PEM. */
-        wlen = ossl_pkcs8_der(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_DER_PKCS8);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
                      FASTSM2_OK);
         CHECK(wlen == 138 && glen == wlen && memcmp(got, want, wlen) == 0);
-        wlen = ossl_pkcs8_pem(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_PEM_PKCS8);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM),
                      FASTSM2_OK);
@@ -319,7 +239,7 @@ static void test_keys_vs_openssl(void)
         CHECK(fastsm2_privkey_to_bytes(d2, &key2) == FASTSM2_OK && memcmp(d, d2, 32) == 0);
 
         /* SEC1 DER (openssl ec -outform DER) and PEM. */
-        wlen = ossl_sec1_der(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_DER_SEC1);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
         CHECK(wlen == 121 && glen == wlen && memcmp(got, want, wlen) == 0);
@@ -334,29 +254,26 @@ static void test_keys_vs_openssl(void)
         CHECK(glen == wlen && memcmp(got, want, wlen) == 0);
 
         /* Ours load in OpenSSL. */
-        BIO *b = BIO_new_mem_buf(got, (int)glen);
-        EVP_PKEY *back = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
-        BIO_free(b);
+        EVP_PKEY *back = fs2t_ossl_read_key(NULL, got, glen, FS2T_PEM_SEC1);
         CHECK(back != NULL);
         if (back != NULL) {
-            ossl_priv_bytes(d2, back);
+            CHECK(fs2t_ossl_priv_bytes(back, d2));
             CHECK(memcmp(d, d2, 32) == 0);
             EVP_PKEY_free(back);
         }
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
                      FASTSM2_OK);
-        const unsigned char *pp = got;
-        back = d2i_AutoPrivateKey(NULL, &pp, (long)glen);
-        CHECK(back != NULL && pp == got + glen);
+        back = fs2t_ossl_read_key(NULL, got, glen, FS2T_DER_PKCS8); /* no bytes after the key */
+        CHECK(back != NULL);
         if (back != NULL) {
-            ossl_priv_bytes(d2, back);
+            CHECK(fs2t_ossl_priv_bytes(back, d2));
             CHECK(memcmp(d, d2, 32) == 0);
             EVP_PKEY_free(back);
         }
 
         /* SPKI DER and PEM, both ways. */
-        wlen = ossl_spki_der(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_DER_SPKI);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_pubkey_serialize(got, &glen, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
         CHECK(wlen == 91 && glen == wlen && memcmp(got, want, wlen) == 0);
@@ -366,11 +283,10 @@ static void test_keys_vs_openssl(void)
         CHECK_STATUS(fastsm2_pubkey_parse(&pub2, want, wlen), FASTSM2_OK);
         CHECK(fastsm2_pubkey_to_bytes(p1, &l1, &pub, 0) == FASTSM2_OK);
         CHECK(fastsm2_pubkey_to_bytes(p2, &l2, &pub2, 0) == FASTSM2_OK && memcmp(p1, p2, 65) == 0);
-        pp = got;
-        back = d2i_PUBKEY(NULL, &pp, (long)glen);
+        back = fs2t_ossl_read_key(NULL, got, glen, FS2T_DER_SPKI);
         CHECK(back != NULL);
         EVP_PKEY_free(back);
-        wlen = ossl_spki_pem(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_PEM_SPKI);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_pubkey_serialize(got, &glen, &pub, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
         CHECK(glen == wlen && memcmp(got, want, wlen) == 0);
@@ -651,34 +567,34 @@ static void test_keys_bad(void)
         EVP_PKEY *p256 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
         EVP_PKEY *ed = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
         CHECK(p256 != NULL && ed != NULL);
-        len = ossl_pkcs8_der(der, sizeof der, p256);
+        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_DER_PKCS8);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_pkcs8_pem(der, sizeof der, p256);
+        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_PEM_PKCS8);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_sec1_der(der, sizeof der, p256);
+        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_DER_SEC1);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_spki_der(der, sizeof der, p256);
+        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_DER_SPKI);
         CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_spki_pem(der, sizeof der, p256);
+        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_PEM_SPKI);
         CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_pkcs8_der(der, sizeof der, ed);
+        len = fs2t_ossl_write_key_to(der, sizeof der, ed, FS2T_DER_PKCS8);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        len = ossl_spki_der(der, sizeof der, ed);
+        len = fs2t_ossl_write_key_to(der, sizeof der, ed, FS2T_DER_SPKI);
         CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
         EVP_PKEY_free(p256);
         EVP_PKEY_free(ed);
     }
     /* OpenSSL's password-encrypted PKCS#8 of an SM2 key, DER and PEM. */
     {
-        EVP_PKEY *k = ossl_sm2_key();
+        EVP_PKEY *k = fs2t_ossl_keygen(NULL, NULL);
         BIO *b = BIO_new(BIO_s_mem());
         CHECK(i2d_PKCS8PrivateKey_bio(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)"pw") == 1);
-        len = bio_drain(b, der, sizeof der);
+        len = fs2t_bio_drain(b, der, sizeof der);
         CHECK(len > 0 && der[0] == 0x30);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_ENCRYPTED_KEY);
         b = BIO_new(BIO_s_mem());
         CHECK(PEM_write_bio_PKCS8PrivateKey(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)"pw") == 1);
-        len = bio_drain(b, der, sizeof der);
+        len = fs2t_bio_drain(b, der, sizeof der);
         CHECK(len > 0);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_ENCRYPTED_KEY);
         EVP_PKEY_free(k);

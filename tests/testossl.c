@@ -166,6 +166,27 @@ unsigned char *fs2t_ossl_write_key(EVP_PKEY *pk, int form, size_t *len)
     return out;
 }
 
+size_t fs2t_ossl_write_key_to(unsigned char *out, size_t cap, EVP_PKEY *pk, int form)
+{
+    size_t n;
+    unsigned char *f = fs2t_ossl_write_key(pk, form, &n);
+    CHECK(n <= cap);
+    n = n <= cap ? n : 0;
+    memcpy(out, f, n);
+    free(f);
+    return n;
+}
+
+size_t fs2t_bio_drain(BIO *b, unsigned char *out, size_t cap)
+{
+    char *data;
+    long n = BIO_get_mem_data(b, &data);
+    size_t k = n > 0 && (size_t)n <= cap ? (size_t)n : 0;
+    memcpy(out, data, k);
+    BIO_free(b);
+    return k;
+}
+
 EVP_PKEY *fs2t_ossl_read_key(OSSL_LIB_CTX *lc, const unsigned char *in, size_t len, int form)
 {
     EVP_PKEY *pk = NULL;

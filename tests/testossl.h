@@ -42,6 +42,12 @@ enum { FS2T_PEM_PKCS8, FS2T_PEM_SEC1, FS2T_DER_SEC1, FS2T_DER_PKCS8, FS2T_PEM_SP
 /* The key written in `form`: a malloc'd, NUL-terminated buffer of *len
  * bytes (exits on failure). */
 unsigned char *fs2t_ossl_write_key(EVP_PKEY *pk, int form, size_t *len);
+/* The same into out (CHECKed to fit in cap); returns its length, 0 if
+ * it does not fit. */
+size_t fs2t_ossl_write_key_to(unsigned char *out, size_t cap, EVP_PKEY *pk, int form);
+/* Move the contents of a memory BIO into out (none if more than cap);
+ * frees the BIO, returns the length. */
+size_t fs2t_bio_drain(BIO *b, unsigned char *out, size_t cap);
 /* The key read from a file in `form`; NULL if it does not parse or a DER
  * file has bytes after the key. */
 EVP_PKEY *fs2t_ossl_read_key(OSSL_LIB_CTX *lc, const unsigned char *in, size_t len, int form);
