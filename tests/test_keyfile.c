@@ -157,27 +157,37 @@ static void test_pem_bad(void)
     fastsm2_pubkey pub;
     const char *t;
 
-    /* Bad base64 character, misplaced padding, non-zero pad bits, a
-     * truncated group, data after the padding. */
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MIGHA*EA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MIGHAgE="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MI=HAgEA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzB=="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA===="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==AAAA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA=\n="), d), FASTSM2_OK);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wz==="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==\n===="), d), FASTSM2_ERR_PEM);
-    /* Missing END line, END label that differs, no BEGIN, BEGIN inside. */
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "END PRIVATE KEY", "END PUBLIC KEY"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----", "-----END PRIVATE KEY"), d),
-                 FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----BEGIN PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "AH/nrSMy", "-----BEGIN X-----\nAH/nrSMy"), d),
-                 FASTSM2_ERR_PEM);
+    /* Edits of OpenSSL's files and the status each must give. */
+    static const struct {
+        const char *file, *from, *to;
+        int want;
+    } edits[] = {
+        /* Bad base64 character, misplaced padding, non-zero pad bits, a
+         * truncated group, data after the padding. */
+        {file_pkcs8_pem, "MIGHAgEA", "MIGHA*EA", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "MIGHAgEA", "MIGHAgE=", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "MIGHAgEA", "MI=HAgEA", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzB==", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA=", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA====", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA==AAAA", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA=\n=", FASTSM2_OK},
+        {file_sec1_pem, "wzA==", "wz===", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA==\n====", FASTSM2_ERR_PEM},
+        /* Missing END line, END label that differs, no BEGIN, BEGIN inside. */
+        {file_pkcs8_pem, "-----END PRIVATE KEY-----\n", "", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "END PRIVATE KEY", "END PUBLIC KEY", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "-----END PRIVATE KEY-----", "-----END PRIVATE KEY", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "-----BEGIN PRIVATE KEY-----\n", "", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "AH/nrSMy", "-----BEGIN X-----\nAH/nrSMy", FASTSM2_ERR_PEM},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        int st = parse_priv_text(replace(edits[i].file, edits[i].from, edits[i].to), d);
+        CHECK_STATUS(st, edits[i].want);
+        if (st != edits[i].want)
+            fprintf(stderr, "  edit %zu: \"%s\" -> \"%s\"\n", i, edits[i].from, edits[i].to);
+    }
     CHECK_STATUS(parse_priv_text("", d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text("hello", d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text(file_spki_pem, d), FASTSM2_ERR_PEM); /* no private key in it */
@@ -567,20 +577,19 @@ static void test_keys_bad(void)
         EVP_PKEY *p256 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
         EVP_PKEY *ed = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
         CHECK(p256 != NULL && ed != NULL);
-        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_DER_PKCS8);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_PEM_PKCS8);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_DER_SEC1);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_DER_SPKI);
-        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_CURVE);
-        len = fs2t_ossl_write_key_to(der, sizeof der, p256, FS2T_PEM_SPKI);
-        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_CURVE);
-        len = fs2t_ossl_write_key_to(der, sizeof der, ed, FS2T_DER_PKCS8);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        len = fs2t_ossl_write_key_to(der, sizeof der, ed, FS2T_DER_SPKI);
-        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
+        static const struct {
+            int ed, form, want;
+        } cases[] = {
+            {0, FS2T_DER_PKCS8, FASTSM2_ERR_CURVE},     {0, FS2T_PEM_PKCS8, FASTSM2_ERR_CURVE},
+            {0, FS2T_DER_SEC1, FASTSM2_ERR_CURVE},      {0, FS2T_DER_SPKI, FASTSM2_ERR_CURVE},
+            {0, FS2T_PEM_SPKI, FASTSM2_ERR_CURVE},      {1, FS2T_DER_PKCS8, FASTSM2_ERR_KEY_FORMAT},
+            {1, FS2T_DER_SPKI, FASTSM2_ERR_KEY_FORMAT},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            len = fs2t_ossl_write_key_to(der, sizeof der, cases[i].ed ? ed : p256, cases[i].form);
+            int spki = cases[i].form == FS2T_DER_SPKI || cases[i].form == FS2T_PEM_SPKI;
+            CHECK_STATUS(spki ? parse_pub(der, len) : parse_priv(der, len), cases[i].want);
+        }
         EVP_PKEY_free(p256);
         EVP_PKEY_free(ed);
     }
