@@ -497,51 +497,55 @@ static void test_keys_bad(void)
     /* PKCS#8 with the SM2 OID flavour: parameters absent, NULL, the curve. */
     size_t innerlen = make_sec1(buf, d, 32, NULL, pt, 65);
     {
-        static const unsigned char a1[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
-        static const unsigned char a2[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00};
-        static const unsigned char a3[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
-                                           0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
-        len = make_pkcs8(der, 0, a1, sizeof a1, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
-        len = make_pkcs8(der, 0, a2, sizeof a2, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
-        len = make_pkcs8(der, 0, a3, sizeof a3, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
-        /* ... but not with the P-256 curve, nor an INTEGER. */
-        unsigned char a4[sizeof a3];
-        memcpy(a4, a3, sizeof a3);
-        memcpy(a4 + 10, oid_p256, 10);
-        len = make_pkcs8(der, 0, a4, sizeof a4, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        static const unsigned char a5[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55,
-                                           0x01, 0x82, 0x2D, 0x02, 0x01, 0x01};
-        len = make_pkcs8(der, 0, a5, sizeof a5, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        /* id-ecPublicKey with P-256, NULL, absent, explicit parameters. */
-        memcpy(a4, algid_ec, sizeof algid_ec);
-        memcpy(a4 + 9, oid_p256, 10);
-        len = make_pkcs8(der, 0, a4, 19, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        static const unsigned char a6[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x05, 0x00};
-        len = make_pkcs8(der, 0, a6, sizeof a6, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        len = make_pkcs8(der, 0, a6, 9, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        static const unsigned char a7[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D,
-                                           0x02, 0x01, 0x30, 0x03, 0x02, 0x01, 0x01};
-        len = make_pkcs8(der, 0, a7, sizeof a7, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        /* rsaEncryption with NULL. */
-        static const unsigned char a8[] = {0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7,
-                                           0x0D, 0x01, 0x01, 0x01, 0x05, 0x00};
-        len = make_pkcs8(der, 0, a8, sizeof a8, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        /* A third element in the AlgorithmIdentifier. */
-        unsigned char a9[sizeof algid_ec + 2];
-        memcpy(a9, algid_ec, sizeof algid_ec);
-        a9[sizeof algid_ec] = 5, a9[sizeof algid_ec + 1] = 0;
-        len = make_pkcs8(der, 0, a9, sizeof a9, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_DER);
+        /* The AlgorithmIdentifier's contents and the status each gives. */
+        static const struct {
+            unsigned char alg[24];
+            size_t len;
+            int want;
+        } algs[] = {
+            /* id-sm2 (1.2.156.10197.1.301) with parameters absent, NULL,
+             * the curve */
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D}, 10, FASTSM2_OK},
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00}, 12, FASTSM2_OK},
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
+              0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D},
+             20,
+             FASTSM2_OK},
+            /* ... but not with the P-256 curve, nor an INTEGER */
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
+              0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07},
+             20,
+             FASTSM2_ERR_CURVE},
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x02, 0x01, 0x01},
+             13,
+             FASTSM2_ERR_KEY_FORMAT},
+            /* id-ecPublicKey with P-256, NULL, absent, explicit parameters */
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03,
+              0x01, 0x07},
+             19,
+             FASTSM2_ERR_CURVE},
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x05, 0x00}, 11, FASTSM2_ERR_KEY_FORMAT},
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01}, 9, FASTSM2_ERR_KEY_FORMAT},
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x30, 0x03, 0x02, 0x01, 0x01},
+             14,
+             FASTSM2_ERR_KEY_FORMAT},
+            /* rsaEncryption with NULL */
+            {{0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00},
+             13,
+             FASTSM2_ERR_KEY_FORMAT},
+            /* a third element after id-ecPublicKey, the SM2 curve */
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08,
+              0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00},
+             21,
+             FASTSM2_ERR_DER},
+        };
+        for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+            len = make_pkcs8(der, 0, algs[i].alg, algs[i].len, buf, innerlen);
+            int st = parse_priv(der, len);
+            CHECK_STATUS(st, algs[i].want);
+            if (st != algs[i].want)
+                fprintf(stderr, "  AlgorithmIdentifier %zu\n", i);
+        }
         /* Version 2 PKCS#8. */
         len = make_pkcs8(der, 2, algid_ec, sizeof algid_ec, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
