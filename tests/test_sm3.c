@@ -85,12 +85,9 @@ static void test_kat(void)
     CHECK(memcmp(got, want, 32) == 0);
     fastsm2_sm3_ctx ctx;
     fastsm2_sm3_init(&ctx);
-    for (size_t off = 0; off < mlen;) {
-        size_t n = (size_t)(fs2t_rand_u64() % 5000);
-        if (n > mlen - off)
-            n = mlen - off;
+    for (size_t off = 0, n; off < mlen; off += n) {
+        n = fs2t_rand_piece(mlen - off, 0, 4999);
         fastsm2_sm3_update(&ctx, m + off, n);
-        off += n;
     }
     fastsm2_sm3_final(got, &ctx);
     CHECK(memcmp(got, want, 32) == 0);
@@ -146,12 +143,9 @@ static void test_random_lengths(void)
         /* streaming in random chunks */
         fastsm2_sm3_ctx ctx;
         fastsm2_sm3_init(&ctx);
-        for (size_t off = 0; off < len;) {
-            size_t n = (size_t)(fs2t_rand_u64() % 150);
-            if (n > len - off)
-                n = len - off;
+        for (size_t off = 0, n; off < len; off += n) {
+            n = fs2t_rand_piece(len - off, 0, 149);
             fastsm2_sm3_update(&ctx, buf + off, n);
-            off += n;
         }
         fastsm2_sm3_final(got, &ctx);
         bad += memcmp(got, want, 32) != 0;

@@ -390,11 +390,19 @@ void fs2t_mutate(unsigned char *b, size_t *len, size_t cap)
     }
 }
 
+size_t fs2t_rand_piece(size_t left, size_t min, size_t max)
+{
+    size_t n = min + fs2t_rand_below(max - min + 1);
+    return n < left ? n : left;
+}
+
 /* The next piece of a stream at `at` of len. */
 static size_t next_piece(size_t piece, uint64_t at, uint64_t len)
 {
-    size_t n = piece ? piece : 1 + (size_t)(fs2t_rand_u64() % 700);
-    return n > len - at ? (size_t)(len - at) : n;
+    uint64_t left = len - at;
+    if (piece == 0)
+        return fs2t_rand_piece(left < 700 ? (size_t)left : 700, 1, 700);
+    return piece < left ? piece : (size_t)left;
 }
 
 size_t fs2t_stream_encrypt(unsigned char *ct, size_t cap, const fastsm2_pubkey *pub, const unsigned char *msg,

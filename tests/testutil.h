@@ -56,6 +56,9 @@ void fs2t_count(unsigned long *passed, int ok, const char *fmt, ...) __attribute
 unsigned long fs2t_tally_finish(const struct fs2t_tally *t, const char *name, unsigned long iters,
                                 unsigned long sigs_per_key);
 
+/* The length of a stream's next piece: a draw in [min, max], cut to the
+ * `left` bytes left. */
+size_t fs2t_rand_piece(size_t left, size_t min, size_t max);
 /* Public-key encryption through the streaming API, the message (C2) in
  * pieces of `piece` bytes, or of random sizes 1..700 for piece 0.
  * fs2t_stream_encrypt uses the nonce k (NULL: a random one) and returns
