@@ -37,7 +37,7 @@ class KeyExchange:
         if not ident or not peer_ident:
             raise_for(lib.FASTSM2_ERR_ID)
         check_ok(lib.fastsm2_kx_init(self._ctx, self._role, key._k, ident, len(ident), peer._p, peer_ident,
-                                           len(peer_ident)))
+                                     len(peer_ident)))
 
     def __del__(self) -> None:
         ctx = getattr(self, "_ctx", None)

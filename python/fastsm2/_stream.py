@@ -120,7 +120,7 @@ class DecryptStream:
         self._s = ffi.new("fastsm2_decrypt_stream *")
         c2off, c2len, c3off = ffi.new("uint64_t *"), ffi.new("uint64_t *"), ffi.new("uint64_t *")
         check_ok(lib.fastsm2_decrypt_stream_init(self._s, c2off, c2len, c3off, key._k, pre, len(pre), length,
-                                                       _ct_flags(raw, c1c2c3)))
+                                                 _ct_flags(raw, c1c2c3)))
         self.c2_offset: int = int(c2off[0])
         self.c2_length: int = int(c2len[0])
         self.c3_offset: int = int(c3off[0])
