@@ -118,6 +118,16 @@ unsigned char *fs2t_ossl_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, i
     return out;
 }
 
+int fs2t_ossl_decrypts_to(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const unsigned char *ct, size_t ctlen,
+                          const unsigned char *pt, size_t ptlen)
+{
+    size_t n = 0;
+    unsigned char *dec = ct ? fs2t_ossl_crypt(lc, pq, pk, 0, ct, ctlen, &n) : NULL;
+    int ok = dec != NULL && n == ptlen && memcmp(dec, pt, ptlen) == 0;
+    free(dec);
+    return ok;
+}
+
 int fs2t_ossl_pub_bytes(EVP_PKEY *pk, unsigned char out[65])
 {
     size_t len = 0;

@@ -32,6 +32,9 @@ int fs2t_ossl_verify(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void 
 /* Encrypt (enc = 1) or decrypt with EVP_PKEY; a malloc'd output, or NULL. */
 unsigned char *fs2t_ossl_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, int enc, const unsigned char *in,
                                size_t inlen, size_t *outlen);
+/* 1 if ct (ctlen bytes; NULL: none) decrypts with EVP_PKEY to pt. */
+int fs2t_ossl_decrypts_to(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const unsigned char *ct, size_t ctlen,
+                          const unsigned char *pt, size_t ptlen);
 /* The public point 04||x||y and the private scalar; 0 on failure. */
 int fs2t_ossl_pub_bytes(EVP_PKEY *pk, unsigned char out[65]);
 int fs2t_ossl_priv_bytes(EVP_PKEY *pk, unsigned char out[32]);
