@@ -118,6 +118,16 @@ unsigned char *fs2t_ossl_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, i
     return out;
 }
 
+int fs2t_ossl_decrypts_to(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const unsigned char *ct, size_t ctlen,
+                          const unsigned char *pt, size_t ptlen)
+{
+    size_t n = 0;
+    unsigned char *dec = ct ? fs2t_ossl_crypt(lc, pq, pk, 0, ct, ctlen, &n) : NULL;
+    int ok = dec != NULL && n == ptlen && memcmp(dec, pt, ptlen) == 0;
+    free(dec);
+    return ok;
+}
+
 int fs2t_ossl_pub_bytes(EVP_PKEY *pk, unsigned char out[65])
 {
     size_t len = 0;
@@ -164,6 +174,27 @@ unsigned char *fs2t_ossl_write_key(EVP_PKEY *pk, int form, size_t *len)
     *len = (size_t)n;
     BIO_free(b);
     return out;
+}
+
+size_t fs2t_ossl_write_key_to(unsigned char *out, size_t cap, EVP_PKEY *pk, int form)
+{
+    size_t n;
+    unsigned char *f = fs2t_ossl_write_key(pk, form, &n);
+    CHECK(n <= cap);
+    n = n <= cap ? n : 0;
+    memcpy(out, f, n);
+    free(f);
+    return n;
+}
+
+size_t fs2t_bio_drain(BIO *b, unsigned char *out, size_t cap)
+{
+    char *data;
+    long n = BIO_get_mem_data(b, &data);
+    size_t k = n > 0 && (size_t)n <= cap ? (size_t)n : 0;
+    memcpy(out, data, k);
+    BIO_free(b);
+    return k;
 }
 
 EVP_PKEY *fs2t_ossl_read_key(OSSL_LIB_CTX *lc, const unsigned char *in, size_t len, int form)

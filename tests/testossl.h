@@ -32,6 +32,9 @@ int fs2t_ossl_verify(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const void 
 /* Encrypt (enc = 1) or decrypt with EVP_PKEY; a malloc'd output, or NULL. */
 unsigned char *fs2t_ossl_crypt(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, int enc, const unsigned char *in,
                                size_t inlen, size_t *outlen);
+/* 1 if ct (ctlen bytes; NULL: none) decrypts with EVP_PKEY to pt. */
+int fs2t_ossl_decrypts_to(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const unsigned char *ct, size_t ctlen,
+                          const unsigned char *pt, size_t ptlen);
 /* The public point 04||x||y and the private scalar; 0 on failure. */
 int fs2t_ossl_pub_bytes(EVP_PKEY *pk, unsigned char out[65]);
 int fs2t_ossl_priv_bytes(EVP_PKEY *pk, unsigned char out[32]);
@@ -42,6 +45,12 @@ enum { FS2T_PEM_PKCS8, FS2T_PEM_SEC1, FS2T_DER_SEC1, FS2T_DER_PKCS8, FS2T_PEM_SP
 /* The key written in `form`: a malloc'd, NUL-terminated buffer of *len
  * bytes (exits on failure). */
 unsigned char *fs2t_ossl_write_key(EVP_PKEY *pk, int form, size_t *len);
+/* The same into out (CHECKed to fit in cap); returns its length, 0 if
+ * it does not fit. */
+size_t fs2t_ossl_write_key_to(unsigned char *out, size_t cap, EVP_PKEY *pk, int form);
+/* Move the contents of a memory BIO into out (none if more than cap);
+ * frees the BIO, returns the length. */
+size_t fs2t_bio_drain(BIO *b, unsigned char *out, size_t cap);
 /* The key read from a file in `form`; NULL if it does not parse or a DER
  * file has bytes after the key. */
 EVP_PKEY *fs2t_ossl_read_key(OSSL_LIB_CTX *lc, const unsigned char *in, size_t len, int form);

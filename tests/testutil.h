@@ -56,6 +56,19 @@ void fs2t_count(unsigned long *passed, int ok, const char *fmt, ...) __attribute
 unsigned long fs2t_tally_finish(const struct fs2t_tally *t, const char *name, unsigned long iters,
                                 unsigned long sigs_per_key);
 
+/* The length of a stream's next piece: a draw in [min, max], cut to the
+ * `left` bytes left. */
+size_t fs2t_rand_piece(size_t left, size_t min, size_t max);
+/* Public-key encryption through the streaming API, the message (C2) in
+ * pieces of `piece` bytes, or of random sizes 1..700 for piece 0.
+ * fs2t_stream_encrypt uses the nonce k (NULL: a random one) and returns
+ * the ciphertext's length (at most cap), 0 on any failure;
+ * fs2t_stream_decrypt returns FASTSM2_OK and *outlen, or the first error. */
+size_t fs2t_stream_encrypt(unsigned char *ct, size_t cap, const fastsm2_pubkey *pub, const unsigned char *msg,
+                           size_t len, int flags, const unsigned char *k, size_t piece);
+int fs2t_stream_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
+                        size_t ctlen, int flags, size_t piece);
+
 /* Hex (upper or lower case, no separators) to bytes; returns the length, or
  * aborts the test on bad input. */
 size_t fs2t_unhex(unsigned char *out, size_t cap, const char *hex);
