@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +276,69 @@ unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len)
     if (*len && first >= 0)
         h[0] = (unsigned char)first;
     return h;
+}
+
+void fs2t_count(unsigned long *passed, int ok, const char *fmt, ...)
+{
+    *passed += ok != 0;
+    if (!ok && fs2t_failed < 10) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+}
+
+unsigned long fs2t_tally_finish(const struct fs2t_tally *t, const char *name, unsigned long iters,
+                                unsigned long sigs_per_key)
+{
+    CHECK(t->key_ok == iters);
+    CHECK(t->sig_ok == t->sigs && t->sigs == sigs_per_key * iters);
+    CHECK(t->sig_bad_rejected == t->sigs);
+    CHECK(t->ct_ok == t->cts && t->cts == iters);
+    printf("%s: %lu/%lu keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n", name, t->key_ok,
+           iters, t->sig_ok, t->sigs, t->sig_bad_rejected, t->ct_ok, t->cts);
+    return t->sigs + t->cts;
+}
+
+size_t fs2t_rand_below(size_t n)
+{
+    return (size_t)(fs2t_rand_u64() % n);
+}
+
+size_t fs2t_rand_id(unsigned char id[40])
+{
+    size_t len = 1 + fs2t_rand_below(40);
+    fs2t_rand_bytes(id, len);
+    id[0] = (unsigned char)('a' + fs2t_rand_below(26));
+    return len;
+}
+
+size_t fs2t_rand_len_bytes(unsigned char *buf, size_t min, size_t max)
+{
+    size_t len = min + fs2t_rand_below(max - min + 1);
+    fs2t_rand_bytes(buf, len);
+    return len;
+}
+
+const unsigned char *fs2t_sig_id(int kind, unsigned char id[40], size_t *len)
+{
+    *len = kind == 0 ? FASTSM2_DEFAULT_ID_LEN : kind == 1 ? fs2t_rand_id(id) : 0;
+    return kind == 0 ? (const unsigned char *)FASTSM2_DEFAULT_ID : kind == 1 ? id : NULL;
+}
+
+size_t fs2t_wrong_id(unsigned char wid[40], const unsigned char *sid, size_t sidlen, int first)
+{
+    if (sidlen == 0) {
+        wid[0] = 'x';
+        return 1;
+    }
+    memcpy(wid, sid, sidlen);
+    if (first)
+        wid[0] ^= 0x01;
+    else
+        wid[sidlen - 1] ^= 0x20;
+    return sidlen;
 }
 
 void fs2t_rand_int256(unsigned char a[32])

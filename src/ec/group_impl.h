@@ -269,6 +269,23 @@ static inline int fs2_gej_is_infinity_var(const fs2_gej *a)
     return fs2_fe_is_zero_mask(&a->z) != 0;
 }
 
+/* The points r[0..n-1] of a co-Z chain to affine: Z_j = Z_(j-1) zr[j] and
+ * z = Z_(n-1), so one variable-time inversion of z walks down to every
+ * other 1 / Z_j with one product a point. PUBLIC points only. */
+static inline void fs2_ge_coz_chain_to_affine_var(fs2_ge *r, const fs2_fe *zr, const fs2_fe *z, int n)
+{
+    fs2_fe zi, zi2, t;
+    fs2_fe_inv_var(&zi, z);
+    for (int j = n - 1; j >= 0; j--) { /* zi = 1 / Z_j */
+        fs2_fe_sqr(&zi2, &zi);
+        fs2_fe_mul(&r[j].x, &r[j].x, &zi2);
+        fs2_fe_mul(&t, &zi2, &zi);
+        fs2_fe_mul(&r[j].y, &r[j].y, &t);
+        if (j > 0)
+            fs2_fe_mul(&zi, &zi, &zr[j]);
+    }
+}
+
 /* r[j] = (j + 1) a for j < 16, affine, for a PUBLIC Jacobian point a of
  * order n (so no multiple below 17a is infinity or meets +-a): variable
  * time through one variable-time inversion. 2a by a doubling that keeps a
@@ -280,7 +297,7 @@ static inline void fs2_gej_multiples16_var(fs2_ge r[16], const fs2_gej *a)
 {
     fs2_ge ac;
     fs2_gej d;
-    fs2_fe zr[16], z, zi, zi2, t;
+    fs2_fe zr[16], z;
     fs2_gej_double_impl(&d, &ac, a);
     r[0].x = a->x, r[0].y = a->y;
     r[1].x = d.x, r[1].y = d.y;
@@ -290,15 +307,7 @@ static inline void fs2_gej_multiples16_var(fs2_ge r[16], const fs2_gej *a)
         fs2_coz_add(&r[j], &ac, &r[j - 1], &zr[j]);
         fs2_fe_mul(&z, &z, &zr[j]);
     }
-    fs2_fe_inv_var(&zi, &z);
-    for (int j = 15; j >= 0; j--) { /* zi = 1 / Z_j */
-        fs2_fe_sqr(&zi2, &zi);
-        fs2_fe_mul(&r[j].x, &r[j].x, &zi2);
-        fs2_fe_mul(&t, &zi2, &zi);
-        fs2_fe_mul(&r[j].y, &r[j].y, &t);
-        if (j > 0)
-            fs2_fe_mul(&zi, &zi, &zr[j]);
-    }
+    fs2_ge_coz_chain_to_affine_var(r, zr, &z, 16);
 }
 
 /* r[j] = (2 j + 1) a for j < 8, affine, for a PUBLIC Jacobian point a of
@@ -311,7 +320,7 @@ static inline void fs2_gej_odd_multiples8_var(fs2_ge r[8], const fs2_gej *a)
 {
     fs2_ge d2;
     fs2_gej d;
-    fs2_fe zr[8], z, zi, zi2, t;
+    fs2_fe zr[8], z;
     fs2_gej_double_impl(&d, &r[0], a);
     d2.x = d.x, d2.y = d.y;
     z = d.z;
@@ -319,15 +328,7 @@ static inline void fs2_gej_odd_multiples8_var(fs2_ge r[8], const fs2_gej *a)
         fs2_coz_add(&r[j], &d2, &r[j - 1], &zr[j]);
         fs2_fe_mul(&z, &z, &zr[j]);
     }
-    fs2_fe_inv_var(&zi, &z);
-    for (int j = 7; j >= 0; j--) { /* zi = 1 / Z_j */
-        fs2_fe_sqr(&zi2, &zi);
-        fs2_fe_mul(&r[j].x, &r[j].x, &zi2);
-        fs2_fe_mul(&t, &zi2, &zi);
-        fs2_fe_mul(&r[j].y, &r[j].y, &t);
-        if (j > 0)
-            fs2_fe_mul(&zi, &zi, &zr[j]);
-    }
+    fs2_ge_coz_chain_to_affine_var(r, zr, &z, 8);
 }
 
 /* r = the sum t of an incomplete addition a + b, or, where its H was 0
