@@ -7,9 +7,11 @@
  * and g++ compiles the very same code as host code for tests/gpu, which
  * check it against the portable C library and OpenSSL on a CPU (CI has no
  * GPU). The only difference between the two is in the carry primitives
- * below: on the device (__CUDA_ARCH__) each is one PTX instruction that
- * reads or writes the hardware carry flag (add.cc, addc.cc, madc.lo.cc,
- * madc.hi.cc, ...); on the host the flag is an ordinary variable `cf` that
+ * below: on the device (__CUDA_ARCH__) each is one PTX instruction on PTX's
+ * carry flag (add.cc, addc.cc, madc.lo.cc, madc.hi.cc, ...), which ptxas
+ * maps to SASS as it sees fit (predicate carries; a mad.lo.cc / madc.hi.cc
+ * pair on adjacent words becomes one IMAD.WIDE.U32); on the host the flag
+ * is an ordinary variable `cf` that
  * every primitive takes by reference. The sequences of primitives (the
  * carry chains) are identical, so the host tests check their order too.
  * Define FS2G_NO_PTX to compile the portable primitives for the device as
@@ -111,7 +113,7 @@ struct fs2g_opscope {
     }
 #define FS2G_N0 0x72350975u
 
-/* ---- carry primitives: one PTX instruction each on the device ----------- */
+/* ---- carry primitives: one PTX instruction each on the device --------- */
 
 FS2G_HD uint32_t fs2g_add_cc(uint32_t a, uint32_t b, uint32_t &cf)
 {
