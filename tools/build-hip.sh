@@ -24,11 +24,16 @@ if ! command -v hipcc >/dev/null 2>&1; then
   command -v apt-get >/dev/null 2>&1 || { echo "build-hip: no hipcc, and no apt-get to install Debian's" >&2; exit 1; }
   bash tools/apt-install.sh build-hip hipcc
 fi
-# Debian's hipcc drives clang++-15; its offload tools sit beside it.
-LLVM_BIN=$(dirname "$(readlink -f "$(command -v clang++-15 || command -v clang++)")")
-for t in clang-offload-bundler llvm-readelf llvm-objdump; do
-  [ -x "$LLVM_BIN/$t" ] || { echo "build-hip: $LLVM_BIN/$t missing" >&2; exit 1; }
+# The LLVM tools beside hipcc's clang: where hipconfig says (a ROCm install:
+# /opt/rocm/llvm/bin), else beside clang++-15 (Debian's hipcc drives it).
+LLVM_BIN=""
+for d in "$(hipconfig -l 2>/dev/null || true)" "$(dirname "$(readlink -f "$(command -v clang++-15 || echo /none)")")"; do
+  if [ -x "$d/clang-offload-bundler" ] && [ -x "$d/llvm-readelf" ] && [ -x "$d/llvm-objdump" ]; then
+    LLVM_BIN=$d
+    break
+  fi
 done
+[ -n "$LLVM_BIN" ] || { echo "build-hip: no clang-offload-bundler, llvm-readelf, llvm-objdump beside hipcc's clang" >&2; exit 1; }
 echo "build-hip: $(hipcc --offload-arch=gfx906 --version 2>&1 | head -2 | tr '\n' ' ')"
 
 rm -rf "$OUT"
