@@ -36,7 +36,8 @@
 
 #include <stdint.h>
 
-#if defined(__CUDACC__)
+/* nvcc (__CUDACC__) or hipcc (__HIP__): host and device functions. */
+#if defined(__CUDACC__) || defined(__HIP__)
 #define FS2G_HD     __host__ __device__ __forceinline__
 #define FS2G_UNROLL _Pragma("unroll")
 #else

@@ -82,6 +82,10 @@ const fastsm2_pubkey *fs2p_key_pub_use(fs2p_key *k);
  * no ID is set. */
 int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *id, size_t idlen);
 
+/* The library's Z_A for the empty ID (src/protocol/keys.c; linked from the
+ * static library, not exported by libfastsm2.so). */
+int fs2_compute_z_empty_id(unsigned char z[32], const fastsm2_pubkey *pub);
+
 /* The algorithm tables. */
 extern const OSSL_DISPATCH fs2p_keymgmt_functions[];
 extern const OSSL_DISPATCH fs2p_signature_functions[];

@@ -11,23 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <valgrind/memcheck.h>
-
+#include "ctime.h" /* tests/ctime: SECRET, PUBLIC, CT_CHECK */
 #include "prov.h"
-
-#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
-
-static unsigned long passed, failed;
-#define CT_CHECK(cond)                                                               \
-    do {                                                                             \
-        if (cond) {                                                                  \
-            passed++;                                                                \
-        } else {                                                                     \
-            failed++;                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
 
 static void (*fn(const OSSL_DISPATCH *t, int id))(void)
 {
@@ -155,6 +140,5 @@ int main(void)
     CT_CHECK(ok == 0);
     km_free(k);
 
-    printf("test_provider_ctime: %lu passed, %lu failed\n", passed, failed);
-    return failed == 0 && passed > 0 ? 0 : 1;
+    return ct_finish("test_provider_ctime");
 }

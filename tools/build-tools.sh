@@ -16,12 +16,8 @@ OUT=$(cd "$B" && pwd)
 GO=$(command -v go || true)
 [ -n "$GO" ] || [ ! -x /usr/local/go/bin/go ] || GO=/usr/local/go/bin/go
 if [ -z "$GO" ]; then
-  echo "build-tools: no Go toolchain: installing Debian's golang-go" >&2
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends golang-go
+  echo "build-tools: no Go toolchain" >&2
+  bash tools/apt-install.sh build-tools golang-go
   GO=$(command -v go)
 fi
 (cd tools/gmsm-speed && "$GO" vet . && "$GO" build -o "$OUT/gmsm-speed" .)

@@ -14,12 +14,7 @@ for c in clang-format-14 clang-format; do
   if command -v "$c" >/dev/null 2>&1 && "$c" --version | grep -q 'version 14\.'; then CF=$c; break; fi
 done
 if [ -z "$CF" ]; then
-  echo "check-format: installing clang-format-14" >&2
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends clang-format-14
+  bash tools/apt-install.sh check-format clang-format-14
   CF=clang-format-14
 fi
 # Tracked sources, and new ones not yet added (git ls-files -o honours .gitignore).

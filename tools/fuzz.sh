@@ -35,15 +35,9 @@ probe() {
 }
 mkdir -p "$B"
 if ! command -v clang >/dev/null 2>&1 || ! probe "$B"; then
-  echo "fuzz: installing clang and its runtimes" >&2
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends clang
+  bash tools/apt-install.sh fuzz clang
   v=$(clang -dumpversion | cut -d. -f1)
-  $SUDO apt-get install -y -qq --no-install-recommends "libclang-rt-$v-dev" ||
-    $SUDO apt-get install -y -qq --no-install-recommends libclang-rt-dev
+  bash tools/apt-install.sh fuzz "libclang-rt-$v-dev" || bash tools/apt-install.sh fuzz libclang-rt-dev
   probe "$B" || { echo "fuzz: clang cannot link -fsanitize=fuzzer" >&2; exit 1; }
 fi
 

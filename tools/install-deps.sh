@@ -23,12 +23,4 @@ fi
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
-echo "install-deps: installing ${need[*]}" >&2
-SUDO=""
-if [ "$(id -u)" != 0 ]; then
-  have sudo || { echo "install-deps: need root or sudo to install: ${need[*]}" >&2; exit 1; }
-  SUDO=sudo
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+bash "$(dirname "$0")/apt-install.sh" install-deps "${need[@]}"

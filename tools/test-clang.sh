@@ -12,12 +12,7 @@ cd "$(dirname "$0")/.."
 B=${1:-build-clang}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 if ! command -v clang >/dev/null 2>&1; then
-  echo "test-clang: installing clang" >&2
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends clang
+  bash tools/apt-install.sh test-clang clang
 fi
 GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)

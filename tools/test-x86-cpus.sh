@@ -18,22 +18,11 @@ B=${1:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$(uname -m)" = x86_64 ] || { echo "test-x86-cpus: not an x86-64 machine, skipped"; exit 0; }
 if ! command -v qemu-x86_64 >/dev/null 2>&1; then
-  echo "test-x86-cpus: installing qemu-user" >&2
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends qemu-user
+  bash tools/apt-install.sh test-x86-cpus qemu-user
 fi
 [ -x "$B/fastsm2" ] || { echo "test-x86-cpus: build $B first (make build)" >&2; exit 2; }
 B=$(cd "$B" && pwd)
-progs=()
-for src in tests/test_*.c tests/*/test_*.c tests/*/test_*.cpp; do
-  [ -f "$src" ] || continue
-  rel=${src#tests/}
-  rel=${rel%.*}
-  [ -x "$B/tests/$rel" ] && progs+=("$rel")
-done
+mapfile -t progs < <(bash tools/test-programs.sh "$B")
 export B
 run_one() { # MODEL PROGRAM
   local log

@@ -306,8 +306,67 @@ static inline __attribute__((always_inline)) void fs2_x86_sqr_p(uint64_t r[4], c
     (void)t0, (void)t1, (void)t2, (void)t3, (void)lo, (void)hi, (void)x, (void)pa;
 }
 
+#if !defined(__clang__)
 /* r = a + b mod p, inputs in [0, p): the 257-bit sum, then the same
- * branch-free final subtraction as the products. */
+ * branch-free final subtraction as the products. The operands are limb
+ * values, not pointers: a product's result goes on in the registers it
+ * left, without a store and reload between them (a doubling about 10%
+ * faster than with memory operands). GCC only: clang then promotes the
+ * field elements to registers, and the products' memory operands each take
+ * an address register of their own, more than there are (test_group_x86
+ * did not compile). */
+static inline __attribute__((always_inline)) void fs2_x86_add_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t t0 = a[0], t1 = a[1], t2 = a[2], t3 = a[3], t4, s0, s1, s2, s3;
+    __asm__("xorl %k[t4], %k[t4]\n\t"
+            "addq %[b0], %[t0]\n\t"
+            "adcq %[b1], %[t1]\n\t"
+            "adcq %[b2], %[t2]\n\t"
+            "adcq %[b3], %[t3]\n\t"
+            "adcq $0, %[t4]\n\t"
+            FS2_X86_FINAL(t0, t1, t2, t3, t4, s0, s1, s2, s3)
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "=&r"(t4),
+              [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+            : [b0] "rm"(b[0]), [b1] "rm"(b[1]), [b2] "rm"(b[2]), [b3] "rm"(b[3]),
+              [c0] "m"(fs2_x86_2p[0]), [c1] "m"(fs2_x86_2p[1]), [c3] "m"(fs2_x86_2p[3])
+            : "cc");
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+}
+
+/* r = a - b mod p, inputs in [0, p): on a borrow, p is added back, masked
+ * by the borrow (m = 0 or all ones; p = (m, m << 32, m, m without bit 32)
+ * when m is all ones). Limb values in, as fs2_x86_add_p. */
+static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t t0 = a[0], t1 = a[1], t2 = a[2], t3 = a[3], m, x, y;
+    __asm__("subq %[b0], %[t0]\n\t"
+            "sbbq %[b1], %[t1]\n\t"
+            "sbbq %[b2], %[t2]\n\t"
+            "sbbq %[b3], %[t3]\n\t"
+            "sbbq %[m], %[m]\n\t"
+            "movq %[m], %[x]\n\t"
+            "shlq $32, %[x]\n\t"
+            "movq %[m], %[y]\n\t"
+            "btrq $32, %[y]\n\t"
+            "addq %[m], %[t0]\n\t"
+            "adcq %[x], %[t1]\n\t"
+            "adcq %[m], %[t2]\n\t"
+            "adcq %[y], %[t3]\n\t"
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [x] "=&r"(x),
+              [y] "=&r"(y)
+            : [b0] "rm"(b[0]), [b1] "rm"(b[1]), [b2] "rm"(b[2]), [b3] "rm"(b[3])
+            : "cc");
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+    r[3] = t3;
+}
+
+#else
+/* clang: pointers in, as before (see above). */
 static inline __attribute__((always_inline)) void fs2_x86_add_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, t4, s0, s1, s2, s3;
@@ -333,9 +392,7 @@ static inline __attribute__((always_inline)) void fs2_x86_add_p(uint64_t r[4], c
     r[3] = t3;
 }
 
-/* r = a - b mod p, inputs in [0, p): on a borrow, p is added back, masked
- * by the borrow (m = 0 or all ones; p = (m, m << 32, m, m without bit 32)
- * when m is all ones). */
+
 static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, m, x, y;
@@ -365,6 +422,8 @@ static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], c
     r[2] = t2;
     r[3] = t3;
 }
+
+#endif
 
 /* ---- the primitives of field/field.h ------------------------------------ */
 
