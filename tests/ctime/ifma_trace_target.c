@@ -8,8 +8,10 @@
  *
  *   ifma_trace_target gen SEED      the constant-time kG (traces must agree)
  *   ifma_trace_target base SEED     the avx512-ifma backend's one-at-a-time
- *                                   kG (its AVX-512 table scans) and the
- *                                   inversion, on one secret scalar
+ *                                   kG and inversion on one secret scalar
+ *                                   (its own build of that code, which the
+ *                                   valgrind test never runs: valgrind
+ *                                   reports no AVX-512)
  *   ifma_trace_target sumvar SEED   the variable-time verification sum on
  *                                   digits from SEED: the planted control
  *                                   (its traces must differ)

@@ -9,8 +9,8 @@ TARGET is tests/ctime/ifma_trace_target.c's program. For SETS secret sets
 (default 6) this script runs `TARGET gen SEED` under ptrace, single-steps
 every instruction between its two SIGSTOP markers (the whole of
 fs2_ifma_gen: kG for eight secret scalars in eight lanes; then `TARGET base
-SEED`, the backend's one-at-a-time kG with its AVX-512 table scans and the
-inversion) and records, for
+SEED`, the backend's one-at-a-time kG and inversion, its own build of code
+that the valgrind test never runs there) and records, for
 each step, the instruction address and the effective address of its memory
 operand, computed from the registers with the operand as `objdump -d`
 prints it (base + index * scale + displacement; RIP-relative ones
