@@ -20,7 +20,7 @@ WERROR     ?= OFF
 TEST_STAGES := deps build test-main test-backends test-python
 # `make test-all` adds the slow and download-heavy stages.
 TEST_ALL_STAGES := $(TEST_STAGES) check-format test-x86-cpus test-asan test-clang build-tools test-aarch64 bench-aarch64-brief \
-                   test-gpu test-gpu-emu
+                   test-gpu test-gpu-emu build-hip sass-count
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
@@ -149,6 +149,17 @@ fuzz-brief:
 test-gpu-emu:
 	bash tools/test-gpu-emu.sh
 
+# The same kernels compiled by hipcc (ROCm, installed from Debian if missing)
+# for AMD gfx906, the Hygon DCU class: a compile and link check, nothing runs.
+build-hip:
+	bash tools/build-hip.sh
+
+# SASS instructions per signature / verification / key generation for sm_90
+# (a model, docs/GPU.md "SASS count"), registers and spills per kernel, and
+# the check that the constant-time sign path has no branch on a secret.
+sass-count:
+	bash tools/sass-count.sh
+
 # The C tests under many random seeds on every backend (chance failures).
 SEEDS ?= 100
 seed-sweep: build
@@ -189,7 +200,8 @@ speed-peers: deps
 
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-gpu-emu build-gpu-emu-asan \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan \
+	  build-hip \
 	  build-python build-spark build-logs build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 

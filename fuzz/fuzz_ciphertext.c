@@ -11,14 +11,6 @@
 
 static fastsm2_privkey key;
 
-static int all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    while (n--)
-        acc |= *p++;
-    return acc == 0;
-}
-
 /* The streaming decryption, in pieces whose sizes come from seed. */
 static int stream_decrypt(unsigned char *out, size_t *outlen, const uint8_t *ct, size_t ctlen, int flags, uint8_t seed)
 {
@@ -74,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(onelen >= 1 && onelen + 97 <= ctlen);
     } else {
         FZ_CHECK(st1 < 0);
-        FZ_CHECK(onelen == 0 && all_zero(one, cap));
+        FZ_CHECK(onelen == 0 && fz_all_zero(one, cap));
         /* the stream may fail later than the one-shot call (it finds a
          * bad C3 only at final), never pass where it fails */
         FZ_CHECK(st3 != FASTSM2_OK);

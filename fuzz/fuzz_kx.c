@@ -17,14 +17,6 @@
 static fastsm2_privkey ka, kb;
 static fastsm2_pubkey pa, pb;
 
-static int all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    while (n--)
-        acc |= *p++;
-    return acc == 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int ready;
@@ -88,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_CHECK(v == FASTSM2_OK || v == FASTSM2_ERR_CONFIRM);
         } else {
             FZ_CHECK(st == FASTSM2_ERR_POINT || st == FASTSM2_ERR_LENGTH);
-            FZ_CHECK(all_zero(K, klen));
+            FZ_CHECK(fz_all_zero(K, klen));
             /* and the context cannot go on to confirm */
             FZ_CHECK(fastsm2_kx_verify_confirmation(me, conf) < 0);
         }

@@ -8,14 +8,6 @@
  */
 #include "fuzz_util.h"
 
-static int all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    while (n--)
-        acc |= *p++;
-    return acc == 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     unsigned char sig[64], der[FASTSM2_SIG_DER_MAX], back[64];
@@ -28,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(derlen == size && memcmp(der, data, size) == 0);
     } else {
         FZ_CHECK(st == FASTSM2_ERR_DER || st == FASTSM2_ERR_SIG_RANGE || st == FASTSM2_ERR_ARG);
-        FZ_CHECK(all_zero(sig, 64));
+        FZ_CHECK(fz_all_zero(sig, 64));
     }
     if (size == 64) {
         derlen = sizeof der;

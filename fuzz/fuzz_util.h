@@ -53,6 +53,16 @@ static inline void fz_bytes(fz_in *in, uint8_t *out, size_t n)
     in->n -= m;
 }
 
+/* 1 if the n bytes at p are all zero (what a refused call leaves). */
+static inline int fz_all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    unsigned char acc = 0;
+    while (n--)
+        acc |= *b++;
+    return acc == 0;
+}
+
 /* Fixed keys: d = 0x01..0x20 (A) and 0x21..0x40 (B), public keys from
  * them. The seed corpora's ciphertexts and key-exchange messages are made
  * for these (fuzz/make_seeds.c). */

@@ -34,7 +34,8 @@
 
 #include <stdint.h>
 
-#if defined(__CUDACC__)
+/* nvcc (__CUDACC__) or hipcc (__HIP__): host and device functions. */
+#if defined(__CUDACC__) || defined(__HIP__)
 #define FS2G_HD     __host__ __device__ __forceinline__
 #define FS2G_UNROLL _Pragma("unroll")
 #else
@@ -44,6 +45,37 @@
 
 #if defined(__CUDA_ARCH__) && !defined(FS2G_NO_PTX)
 #define FS2G_PTX 1
+#endif
+
+/* Instruction accounting (tools/sass-count.sh, docs/GPU.md "SASS count").
+ * FS2G_HDU marks the units of the cost model: field product and square,
+ * point doubling and additions, the table selection, SM3 compression, the
+ * scalar Montgomery product. In normal builds it is FS2G_HD (inlined).
+ * With FS2G_SASS_COUNT nvcc compiles each unit as a separate device
+ * function, so that its SASS can be counted on its own; with FS2G_OPCOUNT
+ * (a host build) every unit counts its calls in fs2g_opcount[]. */
+enum {
+    FS2G_OP_FP_MUL,
+    FS2G_OP_FP_SQR,
+    FS2G_OP_FN_MONT_MUL,
+    FS2G_OP_JAC_DBL,
+    FS2G_OP_JAC_ADD_AFF,
+    FS2G_OP_JAC_ADD_VAR,
+    FS2G_OP_SELECT_FAST,
+    FS2G_OP_SELECT_CT,
+    FS2G_OP_SM3_COMPRESS,
+    FS2G_OP_UNITS
+};
+#if defined(__CUDACC__) && defined(FS2G_SASS_COUNT)
+#define FS2G_HDU __host__ __device__ __noinline__
+#else
+#define FS2G_HDU FS2G_HD
+#endif
+#if defined(FS2G_OPCOUNT) && !defined(__CUDA_ARCH__)
+extern unsigned long long fs2g_opcount[FS2G_OP_UNITS];
+#define FS2G_COUNT_OP(id) (fs2g_opcount[id]++)
+#else
+#define FS2G_COUNT_OP(id) ((void)0)
 #endif
 
 /* p = FFFFFFFE FFFFFFFF FFFFFFFF FFFFFFFF FFFFFFFF 00000000 FFFFFFFF FFFFFFFF,
@@ -440,15 +472,17 @@ FS2G_HD void fs2g_fp_reduce(uint32_t r[8], const uint32_t c[16])
     fs2g_reduce_once(r, 0, r, P);
 }
 
-FS2G_HD void fs2g_fp_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+FS2G_HDU void fs2g_fp_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
 {
+    FS2G_COUNT_OP(FS2G_OP_FP_MUL);
     uint32_t c[16];
     fs2g_mul_wide(c, a, b);
     fs2g_fp_reduce(r, c);
 }
 
-FS2G_HD void fs2g_fp_sqr(uint32_t r[8], const uint32_t a[8])
+FS2G_HDU void fs2g_fp_sqr(uint32_t r[8], const uint32_t a[8])
 {
+    FS2G_COUNT_OP(FS2G_OP_FP_SQR);
     uint32_t c[16];
     fs2g_sqr_wide(c, a);
     fs2g_fp_reduce(r, c);
@@ -488,7 +522,8 @@ FS2G_HD void fs2g_fp_sqr_n(uint32_t r[8], const uint32_t a[8], int n)
 }
 
 /* r = a^(p-2) = a^-1 (0 for a = 0), constant time. p - 2 from the top bit:
- * 31 ones, a zero, 128 ones, 32 zeros, 62 ones, a zero, a one. */
+ * 31 ones, a zero, 128 ones, 32 zeros, 62 ones, a zero, a one: 255
+ * squarings and 15 multiplications. */
 FS2G_HD void fs2g_fp_inv(uint32_t r[8], const uint32_t a[8])
 {
     uint32_t x2[8], x3[8], x6[8], x12[8], x24[8], x30[8], x31[8], x32[8], t[8];
@@ -508,8 +543,7 @@ FS2G_HD void fs2g_fp_inv(uint32_t r[8], const uint32_t a[8])
     fs2g_fp_mul(x31, t, a);
     fs2g_fp_sqr(t, x31);
     fs2g_fp_mul(x32, t, a);
-    /* 31 ones, then the zero bit */
-    fs2g_fp_sqr(t, x31);
+    /* 31 ones, then the zero bit: t = x31^2 already */
     /* 128 ones */
     for (int i = 0; i < 4; i++) {
         fs2g_fp_sqr_n(t, t, 32);
@@ -556,8 +590,9 @@ FS2G_HD void fs2g_fn_reduce(uint32_t r[8], const uint32_t a[8])
 /* r = a * b * 2^-256 mod n (Montgomery product, word-serial CIOS), for
  * a < 2^256 and b < n; r in [0, n). Scalar work is a few products per
  * signature, so this stays in portable 64-bit arithmetic. */
-FS2G_HD void fs2g_fn_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+FS2G_HDU void fs2g_fn_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
 {
+    FS2G_COUNT_OP(FS2G_OP_FN_MONT_MUL);
     const uint32_t N[8] = FS2G_N_WORDS;
     uint32_t t[10];
     FS2G_UNROLL

@@ -181,6 +181,40 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_ke
     fs2g_to_be(o + 33, a.y);
 }
 
+#if defined(FS2G_SASS_CT_PROBE)
+/* Not part of the library: built by tools/sass-count.sh only. The
+ * constant-time signing path (nonce derivation, the full-scan kG, the
+ * inversion, the scalar steps: fs2g_k_sign's body in FS2G_MODE_CT) with
+ * every secret read from global memory, so that a data-flow check of its
+ * SASS can tell secret values (loaded) from public ones (constants, kernel
+ * parameters, thread indices) and require that no conditional branch
+ * depends on a secret. FS2G_SASS_CT_INJECT adds a branch on the nonce, to
+ * show that the check catches one. */
+static __global__ void __launch_bounds__(FS2G_BLOCK)
+    fs2g_k_ct_probe(const uint32_t *secrets, const unsigned char *digests, const uint32_t *table, unsigned char *sigs,
+                    uint32_t *oks, unsigned long long n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t e[8], dinv[8], pre[8], k[8], r[8], s[8];
+    fs2g_load_be_dev(e, digests + 32 * i);
+    for (int j = 0; j < 8; j++) {
+        dinv[j] = secrets[24 * i + j];
+        pre[j] = secrets[24 * i + 8 + j];
+    }
+    fs2g_nonce_derive(k, pre, e, i);
+    uint32_t ok = fs2g_sign_item(r, s, e, k, dinv, table, 4, FS2G_MODE_CT);
+#if defined(FS2G_SASS_CT_INJECT)
+    for (uint32_t j = 0; j < (k[0] & 7u); j++)
+        fs2g_fp_mul(r, r, s);
+#endif
+    oks[i] = ok;
+    fs2g_store_be_dev(sigs + 64 * i, r);
+    fs2g_store_be_dev(sigs + 64 * i + 32, s);
+}
+#endif
+
 /* ---- host side ----------------------------------------------------------------- */
 
 /* A wipe the compiler keeps (the library's fs2_wipe: memset + a barrier), for

@@ -66,8 +66,9 @@ FS2G_HD uint32_t fs2g_jac_is_inf(const fs2g_jac *r)
 }
 
 /* r = 2a, a = -3 ("dbl-2001-b": 3M + 5S). Infinity stays infinity. */
-FS2G_HD void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
+FS2G_HDU void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
 {
+    FS2G_COUNT_OP(FS2G_OP_JAC_DBL);
     uint32_t delta[8], gamma[8], beta[8], alpha[8], t1[8], t2[8];
     fs2g_fp_sqr(delta, a->z);
     fs2g_fp_sqr(gamma, a->y);
@@ -102,8 +103,9 @@ FS2G_HD void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
  * the result is a (b stands for infinity), when a is infinity it is b.
  * a = +-b is not handled (the callers' arguments rule it out: see
  * fs2g_ecmult_gen_*). r may be a. */
-FS2G_HD void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b, uint32_t skip)
+FS2G_HDU void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b, uint32_t skip)
 {
+    FS2G_COUNT_OP(FS2G_OP_JAC_ADD_AFF);
     uint32_t z1z1[8], u2[8], s2[8], h[8], rr[8], hh[8], hhh[8], v[8], t[8];
     fs2g_jac o;
     uint32_t a_inf = fs2g_jac_is_inf(a);
@@ -142,8 +144,9 @@ FS2G_HD void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b,
 
 /* r = a + b, both Jacobian, public inputs (variable time): every case
  * (infinity, a = b, a = -b) handled by branches. r may alias a or b. */
-FS2G_HD void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b)
+FS2G_HDU void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b)
 {
+    FS2G_COUNT_OP(FS2G_OP_JAC_ADD_VAR);
     if (fs2g_jac_is_inf(a)) {
         *r = *b;
         return;
@@ -239,6 +242,39 @@ FS2G_HD void fs2g_shr_small(uint32_t kk[8], int w)
     kk[7] >>= w;
 }
 
+/* Entry `digit` of one table segment (seg: its first entry, for digit 1),
+ * the fast mode: loaded at an address that depends on the digit. Returns
+ * all-ones for digit 0 (then entry 1 is loaded and must be skipped). */
+FS2G_HDU uint32_t fs2g_table_select_fast(fs2g_aff *e, const uint32_t *seg, uint32_t digit)
+{
+    FS2G_COUNT_OP(FS2G_OP_SELECT_FAST);
+    uint32_t zero = (uint32_t)0 - (((digit | ((uint32_t)0 - digit)) >> 31) ^ 1u);
+    uint32_t idx = digit - 1 + (zero & 1u); /* digit 0 loads entry 0 and skips it */
+    fs2g_load_entry(e, seg + (size_t)idx * FS2G_ENTRY_WORDS);
+    return zero;
+}
+
+/* Entry `digit` of one width-4 segment (15 entries), constant time: every
+ * entry is read, in order, and the digit's one kept by masks. Returns
+ * all-ones for digit 0 (e is then zero and must be skipped). */
+FS2G_HDU uint32_t fs2g_table_select_ct(fs2g_aff *e, const uint32_t *seg, uint32_t digit)
+{
+    FS2G_COUNT_OP(FS2G_OP_SELECT_CT);
+    fs2g_aff t;
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++)
+        e->x[i] = e->y[i] = 0;
+    FS2G_UNROLL
+    for (uint32_t j = 1; j <= 15; j++) {
+        uint32_t d = digit ^ j;
+        uint32_t m = (uint32_t)0 - (((d | ((uint32_t)0 - d)) >> 31) ^ 1u);
+        fs2g_load_entry(&t, seg + (j - 1) * FS2G_ENTRY_WORDS);
+        fs2g_cmov(e->x, t.x, m);
+        fs2g_cmov(e->y, t.y, m);
+    }
+    return (uint32_t)0 - (((digit | ((uint32_t)0 - digit)) >> 31) ^ 1u);
+}
+
 /* r = k G from a width-w table (w in 2..16), the fast mode: the entry of
  * each segment is loaded at an address that depends on the digit. k < n
  * (then no partial sum ever equals +-the entry added: see docs/GPU.md). */
@@ -252,10 +288,8 @@ FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32
     for (int s = 0; s < nseg; s++) {
         uint32_t digit = kk[0] & nent;
         fs2g_shr_small(kk, w);
-        uint32_t zero = (uint32_t)0 - (((digit | ((uint32_t)0 - digit)) >> 31) ^ 1u);
-        uint32_t idx = digit - 1 + (zero & 1u); /* digit 0 loads entry 0 and skips it */
         fs2g_aff e;
-        fs2g_load_entry(&e, table + ((size_t)s * nent + idx) * FS2G_ENTRY_WORDS);
+        uint32_t zero = fs2g_table_select_fast(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, digit);
         fs2g_jac_add_aff(r, r, &e, zero);
     }
 }
@@ -272,18 +306,8 @@ FS2G_HD void fs2g_ecmult_gen_ct(fs2g_jac *r, const uint32_t k[8], const uint32_t
     for (int s = 0; s < 64; s++) {
         uint32_t digit = kk[0] & 15u;
         fs2g_shr_small(kk, 4);
-        fs2g_aff e, t;
-        FS2G_UNROLL
-        for (int i = 0; i < 8; i++)
-            e.x[i] = e.y[i] = 0;
-        for (uint32_t j = 1; j <= 15; j++) {
-            uint32_t d = digit ^ j;
-            uint32_t m = (uint32_t)0 - (((d | ((uint32_t)0 - d)) >> 31) ^ 1u);
-            fs2g_load_entry(&t, table + ((size_t)s * 15 + (j - 1)) * FS2G_ENTRY_WORDS);
-            fs2g_cmov(e.x, t.x, m);
-            fs2g_cmov(e.y, t.y, m);
-        }
-        uint32_t zero = (uint32_t)0 - (((digit | ((uint32_t)0 - digit)) >> 31) ^ 1u);
+        fs2g_aff e;
+        uint32_t zero = fs2g_table_select_ct(&e, table + (size_t)s * 15 * FS2G_ENTRY_WORDS, digit);
         fs2g_jac_add_aff(r, r, &e, zero);
     }
 }

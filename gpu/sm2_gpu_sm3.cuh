@@ -31,8 +31,9 @@ FS2G_HD uint32_t fs2g_rotl(uint32_t x, int n)
 /* One compression: state = CF(state, block), the block as 16 big-endian
  * words already loaded. Every round is unrolled so that the message
  * schedule stays in a 16-word ring of registers. */
-FS2G_HD void fs2g_sm3_compress(uint32_t st[8], const uint32_t block[16])
+FS2G_HDU void fs2g_sm3_compress(uint32_t st[8], const uint32_t block[16])
 {
+    FS2G_COUNT_OP(FS2G_OP_SM3_COMPRESS);
     uint32_t w[16];
     FS2G_UNROLL
     for (int i = 0; i < 16; i++)

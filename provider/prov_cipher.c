@@ -110,45 +110,40 @@ static int enc_decrypt_init(void *vctx, void *key, const OSSL_PARAM params[])
     return enc_init(vctx, key, params, 1);
 }
 
-/* GB/T 32918.4 6.1. */
-static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize, const unsigned char *in,
-                       size_t inlen)
+/* Encrypt (GB/T 32918.4 6.1) or decrypt (7.1). The size query answers the
+ * ciphertext's size for a plaintext, and for a ciphertext its length, a
+ * bound on the plaintext's. */
+static int enc_crypt(enc_ctx *c, unsigned char *out, size_t *outlen, size_t outsize, const unsigned char *in,
+                     size_t inlen, int decrypt)
 {
-    enc_ctx *c = vctx;
     if (out == NULL) {
-        *outlen = fastsm2_ciphertext_size(inlen, FASTSM2_CT_DER);
+        *outlen = decrypt ? inlen : fastsm2_ciphertext_size(inlen, FASTSM2_CT_DER);
         return 1;
     }
     size_t len = outsize;
-    /* an empty message has no ciphertext (its KDF output is "all zero") */
-    int st = inlen == 0 ? FASTSM2_ERR_LENGTH
+    int st;
+    if (decrypt)
+        st = fastsm2_decrypt(out, &len, &c->key->priv, in, inlen, FASTSM2_CT_DER);
+    else /* an empty message has no ciphertext (its KDF output is "all zero") */
+        st = inlen == 0 ? FASTSM2_ERR_LENGTH
                         : fastsm2_encrypt(out, &len, fs2p_key_pub_use(c->key), in, inlen, FASTSM2_CT_DER);
     if (st != FASTSM2_OK) {
-        fs2p_raise(c->pc, st, "encrypt");
+        fs2p_raise(c->pc, st, decrypt ? "decrypt" : "encrypt");
         return 0;
     }
     *outlen = len;
     return 1;
 }
 
-/* GB/T 32918.4 7.1. The size query answers the ciphertext's length, a
- * bound on the plaintext's. */
+static int enc_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize, const unsigned char *in,
+                       size_t inlen)
+{
+    return enc_crypt(vctx, out, outlen, outsize, in, inlen, 0);
+}
 static int enc_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize, const unsigned char *in,
                        size_t inlen)
 {
-    enc_ctx *c = vctx;
-    if (out == NULL) {
-        *outlen = inlen;
-        return 1;
-    }
-    size_t len = outsize;
-    int st = fastsm2_decrypt(out, &len, &c->key->priv, in, inlen, FASTSM2_CT_DER);
-    if (st != FASTSM2_OK) {
-        fs2p_raise(c->pc, st, "decrypt");
-        return 0;
-    }
-    *outlen = len;
-    return 1;
+    return enc_crypt(vctx, out, outlen, outsize, in, inlen, 1);
 }
 
 #define F(id, fn)                \

@@ -11,7 +11,7 @@
 
 #include "backend.h"
 #include "cpu.h"
-#include "testutil.h"
+#include "testossl.h"
 
 static EC_GROUP *grp;
 static BN_CTX *bnctx;
@@ -20,33 +20,7 @@ static BIGNUM *N;
 static void affine_from_ossl(fs2_affine *r, const EC_POINT *pt)
 {
     memset(r, 0, sizeof *r);
-    if (EC_POINT_is_at_infinity(grp, pt)) {
-        r->infinity = 1;
-        return;
-    }
-    BIGNUM *x = BN_new(), *y = BN_new();
-    unsigned char b[32];
-    EC_POINT_get_affine_coordinates(grp, pt, x, y, bnctx);
-    BN_bn2binpad(x, b, 32);
-    fs2_u256_from_be(r->x, b);
-    BN_bn2binpad(y, b, 32);
-    fs2_u256_from_be(r->y, b);
-    BN_free(x);
-    BN_free(y);
-}
-
-static BIGNUM *bn_of(const uint64_t k[4])
-{
-    unsigned char b[32];
-    fs2_u256_to_be(b, k);
-    return BN_bin2bn(b, 32, NULL);
-}
-
-static void limbs_of(uint64_t k[4], const BIGNUM *a)
-{
-    unsigned char b[32];
-    BN_bn2binpad(a, b, 32);
-    fs2_u256_from_be(k, b);
+    r->infinity = !fs2t_point_limbs(grp, pt, r->x, r->y, bnctx);
 }
 
 static int affine_eq(const fs2_affine *a, const fs2_affine *b)
@@ -90,7 +64,7 @@ static void scalar_case(uint64_t k[4], int i)
         if (BN_is_zero(t))
             BN_one(t);
     }
-    limbs_of(k, t);
+    fs2t_limbs_of_bn(k, t);
     BN_free(t);
 }
 
@@ -120,10 +94,10 @@ static void test_backend(const fs2_ec_ops *b)
                 EC_POINT_mul(grp, pt, NULL, q, e, bnctx);
                 affine_from_ossl(&want, pt);
                 for (int xy = 0; xy < 2; xy++) {
-                    BIGNUM *w = bn_of(xy ? want.y : want.x);
+                    BIGNUM *w = fs2t_bn_of_limbs(xy ? want.y : want.x);
                     BN_mod_mul(c, w, r, pr, bnctx);
                     uint64_t m[4];
-                    limbs_of(m, c);
+                    fs2t_limbs_of_bn(m, c);
                     CHECK(memcmp(m, tab.xy[h][j] + 4 * xy, 32) == 0);
                     BN_free(w);
                 }
@@ -167,12 +141,12 @@ static void test_backend(const fs2_ec_ops *b)
         b->mul_base_and_sc_inv(&got, k, qi, a);
         b->mul_base(&want, k);
         CHECK(affine_eq(&got, &want));
-        BIGNUM *ba = bn_of(a), *bi = BN_new(), *r = BN_new();
+        BIGNUM *ba = fs2t_bn_of_limbs(a), *bi = BN_new(), *r = BN_new();
         BN_set_bit(r, 256);
         CHECK(BN_mod_inverse(bi, ba, N, bnctx) != NULL);
         CHECK(BN_mod_mul(bi, bi, r, N, bnctx));
         uint64_t w[4];
-        limbs_of(w, bi);
+        fs2t_limbs_of_bn(w, bi);
         CHECK(memcmp(w, qi, 32) == 0);
         BN_free(ba);
         BN_free(bi);
@@ -182,7 +156,7 @@ static void test_backend(const fs2_ec_ops *b)
     for (int i = 0; i < 400; i++) {
         uint64_t k[4];
         scalar_case(k, i);
-        BIGNUM *bk = bn_of(k);
+        BIGNUM *bk = fs2t_bn_of_limbs(k);
         /* kG */
         EC_POINT_mul(grp, pt, bk, NULL, NULL, bnctx);
         affine_from_ossl(&want, pt);
@@ -199,7 +173,7 @@ static void test_backend(const fs2_ec_ops *b)
         {
             uint64_t lo[4] = {k[0], k[1], 0, 0}, t[4];
             scalar_case(t, (i * 11 + 5) % 400);
-            BIGNUM *bl = bn_of(lo), *bt = bn_of(t);
+            BIGNUM *bl = fs2t_bn_of_limbs(lo), *bt = fs2t_bn_of_limbs(t);
             EC_POINT *rp = EC_POINT_new(grp), *qp = EC_POINT_new(grp);
             fs2_affine ra, wu;
             EC_POINT_mul(grp, rp, bk, NULL, NULL, bnctx);
@@ -242,18 +216,18 @@ static void test_backend(const fs2_ec_ops *b)
         /* sG + tP: x mod n must match v exactly */
         uint64_t t[4], v[4];
         scalar_case(t, (i * 7 + 3) % 400);
-        BIGNUM *bt = bn_of(t), *x = BN_new();
+        BIGNUM *bt = fs2t_bn_of_limbs(t), *x = BN_new();
         EC_POINT_mul(grp, pt, bk, q, bt, bnctx);
         if (!EC_POINT_is_at_infinity(grp, pt)) {
             EC_POINT_get_affine_coordinates(grp, pt, x, NULL, bnctx);
             BN_nnmod(x, x, N, bnctx);
-            limbs_of(v, x);
+            fs2t_limbs_of_bn(v, x);
             /* both the split (2^128 P cached) and the 256-bit paths */
             CHECK(b->mul_public_cmp_x_var(k, t, &base, &tab, v) == 1);
             CHECK(b->mul_public_cmp_x_var(k, t, &base, NULL, v) == 1);
             BN_add_word(x, 1);
             BN_nnmod(x, x, N, bnctx);
-            limbs_of(v, x);
+            fs2t_limbs_of_bn(v, x);
             CHECK(b->mul_public_cmp_x_var(k, t, &base, &tab, v) == 0);
             CHECK(b->mul_public_cmp_x_var(k, t, &base, NULL, v) == 0);
         }
@@ -270,11 +244,11 @@ static void test_backend(const fs2_ec_ops *b)
             {0x53BBF40939D54122ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFEFFFFFFFFULL},
         };
         uint64_t t[4] = {0x1234, 0x5678, 0x9abc, 0xdef0};
-        BIGNUM *bt = bn_of(t);
+        BIGNUM *bt = fs2t_bn_of_limbs(t);
         EC_POINT *qp = EC_POINT_new(grp);
         for (int c = 0; c < 3; c++) {
             fs2_affine wu;
-            BIGNUM *bx = bn_of(xs[c]);
+            BIGNUM *bx = fs2t_bn_of_limbs(xs[c]);
             BN_add_word(bx, 1); /* P + [x]P = [x + 1]P */
             EC_POINT_mul(grp, qp, NULL, q, bx, bnctx);
             EC_POINT_mul(grp, qp, NULL, qp, bt, bnctx);
@@ -296,7 +270,7 @@ static void test_backend(const fs2_ec_ops *b)
         BN_set_word(bt, 5);
         BN_mod_mul(bt, bt, inv, N, bnctx);
         BN_sub(bt, N, bt);
-        limbs_of(t, bt);
+        fs2t_limbs_of_bn(t, bt);
         CHECK(b->mul_public_cmp_x_var(s, t, &base, &tab, v) == 0);
         CHECK(b->mul_public_cmp_x_var(s, t, &base, NULL, v) == 0);
         BN_free(bt);

@@ -85,54 +85,6 @@ static void setup_kat(void)
     wantlen[2] = (size_t)(p - want[2]);
 }
 
-/* Stream-encrypt msg in pieces of `piece` bytes (0: random pieces) into one
- * ciphertext buffer; returns its length, 0 on any failure. */
-static size_t stream_encrypt(unsigned char *ct, const unsigned char *msg, size_t len, int flags, const unsigned char *k,
-                             size_t piece)
-{
-    fastsm2_encrypt_stream s;
-    size_t prelen = FASTSM2_CT_PREFIX_MAX;
-    uint64_t c3off;
-    unsigned char c3[32];
-    if (fs2_encrypt_stream_init_nonce(&s, ct, &prelen, &c3off, &pub, len, flags, k) != FASTSM2_OK)
-        return 0;
-    for (size_t at = 0; at < len;) {
-        size_t n = piece ? piece : 1 + (size_t)(fs2t_rand_u64() % 700);
-        if (n > len - at)
-            n = len - at;
-        if (fastsm2_encrypt_stream_update(&s, ct + prelen + at, msg + at, n) != FASTSM2_OK)
-            return 0;
-        at += n;
-    }
-    if (fastsm2_encrypt_stream_final(&s, c3) != FASTSM2_OK)
-        return 0;
-    memcpy(ct + c3off, c3, 32);
-    return prelen + len + (c3off >= prelen ? 32 : 0);
-}
-
-/* Stream-decrypt; FASTSM2_OK and *outlen, or the first error. */
-static int stream_decrypt(unsigned char *out, size_t *outlen, const unsigned char *ct, size_t ctlen, int flags,
-                          size_t piece)
-{
-    fastsm2_decrypt_stream s;
-    uint64_t c2off, c2len, c3off;
-    size_t pre = ctlen < FASTSM2_CT_PREFIX_MAX ? ctlen : FASTSM2_CT_PREFIX_MAX;
-    int st = fastsm2_decrypt_stream_init(&s, &c2off, &c2len, &c3off, &key, ct, pre, ctlen, flags);
-    if (st != FASTSM2_OK)
-        return st;
-    for (size_t at = 0; at < c2len;) {
-        size_t n = piece ? piece : 1 + (size_t)(fs2t_rand_u64() % 700);
-        if (n > c2len - at)
-            n = (size_t)c2len - at;
-        st = fastsm2_decrypt_stream_update(&s, out + at, ct + c2off + at, n);
-        if (st != FASTSM2_OK)
-            return st;
-        at += n;
-    }
-    *outlen = (size_t)c2len;
-    return fastsm2_decrypt_stream_final(&s, ct + c3off);
-}
-
 static void test_kat(const char *be)
 {
     unsigned long bad = 0;
@@ -144,17 +96,18 @@ static void test_kat(const char *be)
         CHECK(outlen == wantlen[f] && memcmp(out, want[f], outlen) == 0);
         for (size_t piece = 1; piece <= kat_msglen; piece++) {
             memset(out, 0, sizeof out);
-            size_t n = stream_encrypt(out, (const unsigned char *)kat_msg, kat_msglen, kat_flags[f], kat_k, piece);
+            size_t n = fs2t_stream_encrypt(out, sizeof out, &pub, (const unsigned char *)kat_msg, kat_msglen,
+                                           kat_flags[f], kat_k, piece);
             bad += n != wantlen[f] || memcmp(out, want[f], wantlen[f]) != 0;
             memset(pt, 0, sizeof pt);
-            bad += stream_decrypt(pt, &ptlen, want[f], wantlen[f], kat_flags[f], piece) != FASTSM2_OK;
+            bad += fs2t_stream_decrypt(pt, &ptlen, &key, want[f], wantlen[f], kat_flags[f], piece) != FASTSM2_OK;
             bad += ptlen != kat_msglen || memcmp(pt, kat_msg, kat_msglen) != 0;
         }
         /* A flipped C3 byte: FASTSM2_ERR_DECRYPT from both APIs. */
         memcpy(out, want[f], wantlen[f]);
         size_t c3at = f == 0 ? 65 : f == 1 ? wantlen[f] - 1 : wantlen[f] - kat_msglen - 3;
         out[c3at] ^= 0x10;
-        CHECK_STATUS(stream_decrypt(pt, &ptlen, out, wantlen[f], kat_flags[f], 7), FASTSM2_ERR_DECRYPT);
+        CHECK_STATUS(fs2t_stream_decrypt(pt, &ptlen, &key, out, wantlen[f], kat_flags[f], 7), FASTSM2_ERR_DECRYPT);
         ptlen = sizeof pt;
         CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, out, wantlen[f], kat_flags[f]), FASTSM2_ERR_DECRYPT);
     }
@@ -183,12 +136,12 @@ static void test_long(void)
                 r = fastsm2_encrypt_with_nonce(a, &alen, &pub, msg, len, kat_flags[f], k);
             } while (r == FASTSM2_ERR_KDF_ZERO && len < 4 && ++redraws < 16);
             CHECK_STATUS(r, FASTSM2_OK);
-            size_t blen = stream_encrypt(b, msg, len, kat_flags[f], k, 0);
+            size_t blen = fs2t_stream_encrypt(b, len + 256, &pub, msg, len, kat_flags[f], k, 0);
             CHECK(blen == alen && memcmp(a, b, alen) == 0);
             CHECK_STATUS(fastsm2_decrypt(pt, &ptlen, &key, b, blen, kat_flags[f]), FASTSM2_OK);
             CHECK(ptlen == len && memcmp(pt, msg, len) == 0);
             memset(pt, 0, len);
-            CHECK_STATUS(stream_decrypt(pt, &ptlen, a, alen, kat_flags[f], 0), FASTSM2_OK);
+            CHECK_STATUS(fs2t_stream_decrypt(pt, &ptlen, &key, a, alen, kat_flags[f], 0), FASTSM2_OK);
             CHECK(ptlen == len && memcmp(pt, msg, len) == 0);
             /* Random k through the public stream init decrypts too. An
              * all-zero t (one time in 256 for len = 1) means: start again

@@ -13,7 +13,7 @@
 #define FS2_FIELD FS2_FIELD_GENERIC
 #endif
 #include "field/field.h"
-#include "testutil.h"
+#include "testossl.h"
 
 /* The program's name: CMake sets it for the other fields' builds. */
 #ifndef FS2T_NAME
@@ -24,23 +24,9 @@
 static BN_CTX *bnctx;
 static BIGNUM *P, *N, *R; /* R = 2^256 */
 
-static BIGNUM *bn_from_limbs(const uint64_t a[4])
-{
-    unsigned char b[32];
-    fs2_u256_to_be(b, a);
-    return BN_bin2bn(b, 32, NULL);
-}
-
-static void limbs_from_bn(uint64_t r[4], const BIGNUM *a)
-{
-    unsigned char b[32];
-    BN_bn2binpad(a, b, 32);
-    fs2_u256_from_be(r, b);
-}
-
 static int eq_bn(const uint64_t a[4], const BIGNUM *b)
 {
-    BIGNUM *x = bn_from_limbs(a);
+    BIGNUM *x = fs2t_bn_of_limbs(a);
     int ok = BN_cmp(x, b) == 0;
     BN_free(x);
     return ok;
@@ -91,7 +77,7 @@ static void edge_value(uint64_t r[4], int i, const BIGNUM *m)
         BN_sub(t, t, m);
         break; /* 2^256 - m */
     }
-    limbs_from_bn(r, t);
+    fs2t_limbs_of_bn(r, t);
     BN_free(t);
 }
 
@@ -126,12 +112,12 @@ static void random_value(uint64_t r[4])
 static void check_pair(const uint64_t a_in[4], const uint64_t b_in[4], int modn)
 {
     const BIGNUM *m = modn ? N : P;
-    BIGNUM *a = bn_from_limbs(a_in), *b = bn_from_limbs(b_in), *e = BN_new(), *ar = BN_new(), *br = BN_new();
+    BIGNUM *a = fs2t_bn_of_limbs(a_in), *b = fs2t_bn_of_limbs(b_in), *e = BN_new(), *ar = BN_new(), *br = BN_new();
     BN_nnmod(a, a, m, bnctx);
     BN_nnmod(b, b, m, bnctx);
     uint64_t ac[4], bc[4], r[4];
-    limbs_from_bn(ac, a);
-    limbs_from_bn(bc, b);
+    fs2t_limbs_of_bn(ac, a);
+    fs2t_limbs_of_bn(bc, b);
 
     /* add / sub on canonical values (same code for both domains) */
     fs2_modadd(r, ac, bc, modn ? FS2_N : FS2_P);
@@ -215,14 +201,14 @@ static void check_pair(const uint64_t a_in[4], const uint64_t b_in[4], int modn)
     }
     /* reduction of any 256-bit value (raw, unreduced input) */
     {
-        BIGNUM *raw = bn_from_limbs(a_in);
+        BIGNUM *raw = fs2t_bn_of_limbs(a_in);
         fs2_sc sr;
         if (modn) {
             fs2_sc_reduce(&sr, a_in);
             BN_nnmod(e, raw, N, bnctx);
             CHECK(eq_bn(sr.v, e));
         }
-        BIGNUM *rawb = bn_from_limbs(b_in);
+        BIGNUM *rawb = fs2t_bn_of_limbs(b_in);
         CHECK((fs2_lt_mask4(a_in, b_in) != 0) == (BN_cmp(raw, rawb) < 0));
         BN_free(raw);
         BN_free(rawb);

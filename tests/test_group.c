@@ -29,7 +29,7 @@
 #define FS2_FIELD FS2_FIELD_GENERIC
 #endif
 #include "field/field.h"
-#include "testutil.h"
+#include "testossl.h"
 
 /* The program's name: CMake sets it for the other fields' builds. */
 #ifndef FS2T_NAME
@@ -98,18 +98,10 @@ static EC_POINT *ossl_infinity(void)
 /* The affine coordinates of a finite point, in the field's form. */
 static void ge_of(fs2_ge *r, const EC_POINT *p)
 {
-    BIGNUM *x = BN_new(), *y = BN_new();
-    unsigned char b[32];
-    uint64_t v[4];
-    CHECK(EC_POINT_get_affine_coordinates(grp, p, x, y, bnctx) == 1);
-    BN_bn2binpad(x, b, 32);
-    fs2_u256_from_be(v, b);
-    fs2_fe_from_int(&r->x, v);
-    BN_bn2binpad(y, b, 32);
-    fs2_u256_from_be(v, b);
-    fs2_fe_from_int(&r->y, v);
-    BN_free(x);
-    BN_free(y);
+    uint64_t x[4], y[4];
+    CHECK(fs2t_point_limbs(grp, p, x, y, bnctx) == 1);
+    fs2_fe_from_int(&r->x, x);
+    fs2_fe_from_int(&r->y, y);
 }
 
 /* A Jacobian representative of p with a random non-zero Z: (x z^2, y z^3,

@@ -6,7 +6,7 @@
  * table of bad inputs with the exact error each must give, and a mutation
  * fuzz (run under ASan too).
  */
-#include "testutil.h"
+#include "testossl.h"
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -44,92 +44,12 @@ static const unsigned char oid_p256[] = {0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3
 
 /* ---- helpers --------------------------------------------------------------- */
 
-/* Move the contents of a memory BIO into out; frees the BIO. */
-static size_t bio_drain(BIO *b, unsigned char *out, size_t cap)
-{
-    char *data;
-    long n = BIO_get_mem_data(b, &data);
-    size_t k = n > 0 ? (size_t)n : 0;
-    if (k > cap)
-        k = 0;
-    memcpy(out, data, k);
-    BIO_free(b);
-    return k;
-}
-
-static EVP_PKEY *ossl_sm2_key(void)
-{
-    EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "SM2");
-    if (k == NULL) {
-        fprintf(stderr, "OpenSSL cannot make SM2 keys\n");
-        exit(2);
-    }
-    return k;
-}
-
-static void ossl_priv_bytes(unsigned char d[32], const EVP_PKEY *k)
-{
-    BIGNUM *bn = NULL;
-    CHECK(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, &bn) == 1);
-    CHECK(BN_bn2binpad(bn, d, 32) == 32);
-    BN_clear_free(bn);
-}
-
-static size_t ossl_pkcs8_der(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    CHECK(i2d_PKCS8PrivateKey_bio(b, k, NULL, NULL, 0, NULL, NULL) == 1);
-    return bio_drain(b, out, cap);
-}
-
-static size_t ossl_pkcs8_pem(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    CHECK(PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL) == 1);
-    return bio_drain(b, out, cap);
-}
-
-static size_t ossl_sec1_der(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    unsigned char *p = NULL;
-    int n = i2d_PrivateKey(k, &p);
-    CHECK(n > 0 && (size_t)n <= cap);
-    if (n <= 0 || (size_t)n > cap) {
-        OPENSSL_free(p);
-        return 0;
-    }
-    memcpy(out, p, (size_t)n);
-    OPENSSL_clear_free(p, (size_t)n);
-    return (size_t)n;
-}
-
 /* PEM armour as OpenSSL's generic writer makes it, for any label. */
 static size_t ossl_pem(unsigned char *out, size_t cap, const char *label, const unsigned char *der, size_t derlen)
 {
     BIO *b = BIO_new(BIO_s_mem());
     CHECK(PEM_write_bio(b, label, "", der, (long)derlen) > 0);
-    return bio_drain(b, out, cap);
-}
-
-static size_t ossl_spki_der(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    unsigned char *p = NULL;
-    int n = i2d_PUBKEY(k, &p);
-    CHECK(n > 0 && (size_t)n <= cap);
-    if (n <= 0 || (size_t)n > cap) {
-        OPENSSL_free(p);
-        return 0;
-    }
-    memcpy(out, p, (size_t)n);
-    OPENSSL_free(p);
-    return (size_t)n;
-}
-
-static size_t ossl_spki_pem(unsigned char *out, size_t cap, EVP_PKEY *k)
-{
-    BIO *b = BIO_new(BIO_s_mem());
-    CHECK(PEM_write_bio_PUBKEY(b, k) == 1);
-    return bio_drain(b, out, cap);
+    return fs2t_bio_drain(b, out, cap);
 }
 
 /* ---- PEM armour ----------------------------------------------------------- */
@@ -237,27 +157,37 @@ static void test_pem_bad(void)
     fastsm2_pubkey pub;
     const char *t;
 
-    /* Bad base64 character, misplaced padding, non-zero pad bits, a
-     * truncated group, data after the padding. */
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MIGHA*EA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MIGHAgE="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "MIGHAgEA", "MI=HAgEA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzB=="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA===="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==AAAA"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA=\n="), d), FASTSM2_OK);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wz==="), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_sec1_pem, "wzA==", "wzA==\n===="), d), FASTSM2_ERR_PEM);
-    /* Missing END line, END label that differs, no BEGIN, BEGIN inside. */
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "END PRIVATE KEY", "END PUBLIC KEY"), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----END PRIVATE KEY-----", "-----END PRIVATE KEY"), d),
-                 FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "-----BEGIN PRIVATE KEY-----\n", ""), d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(replace(file_pkcs8_pem, "AH/nrSMy", "-----BEGIN X-----\nAH/nrSMy"), d),
-                 FASTSM2_ERR_PEM);
+    /* Edits of OpenSSL's files and the status each must give. */
+    static const struct {
+        const char *file, *from, *to;
+        int want;
+    } edits[] = {
+        /* Bad base64 character, misplaced padding, non-zero pad bits, a
+         * truncated group, data after the padding. */
+        {file_pkcs8_pem, "MIGHAgEA", "MIGHA*EA", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "MIGHAgEA", "MIGHAgE=", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "MIGHAgEA", "MI=HAgEA", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzB==", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA=", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA====", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA==AAAA", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA=\n=", FASTSM2_OK},
+        {file_sec1_pem, "wzA==", "wz===", FASTSM2_ERR_PEM},
+        {file_sec1_pem, "wzA==", "wzA==\n====", FASTSM2_ERR_PEM},
+        /* Missing END line, END label that differs, no BEGIN, BEGIN inside. */
+        {file_pkcs8_pem, "-----END PRIVATE KEY-----\n", "", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "END PRIVATE KEY", "END PUBLIC KEY", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "-----END PRIVATE KEY-----", "-----END PRIVATE KEY", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "-----BEGIN PRIVATE KEY-----\n", "", FASTSM2_ERR_PEM},
+        {file_pkcs8_pem, "AH/nrSMy", "-----BEGIN X-----\nAH/nrSMy", FASTSM2_ERR_PEM},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        int st = parse_priv_text(replace(edits[i].file, edits[i].from, edits[i].to), d);
+        CHECK_STATUS(st, edits[i].want);
+        if (st != edits[i].want)
+            fprintf(stderr, "  edit %zu: \"%s\" -> \"%s\"\n", i, edits[i].from, edits[i].to);
+    }
     CHECK_STATUS(parse_priv_text("", d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text("hello", d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text(file_spki_pem, d), FASTSM2_ERR_PEM); /* no private key in it */
@@ -292,23 +222,23 @@ static void test_pem_bad(void)
 static void test_keys_vs_openssl(void)
 {
     for (int iter = 0; iter < 12; iter++) {
-        EVP_PKEY *k = ossl_sm2_key();
+        EVP_PKEY *k = fs2t_ossl_keygen(NULL, NULL);
         unsigned char want[1024], got[1024], d[32], d2[32];
         size_t wlen, glen;
         fastsm2_privkey key;
         fastsm2_pubkey pub;
 
-        ossl_priv_bytes(d, k);
+        CHECK(fs2t_ossl_priv_bytes(k, d));
         CHECK_STATUS(fastsm2_privkey_from_bytes(&key, d), FASTSM2_OK);
         CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
 
         /* PKCS#8 DER and PEM. */
-        wlen = ossl_pkcs8_der(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_DER_PKCS8);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
                      FASTSM2_OK);
         CHECK(wlen == 138 && glen == wlen && memcmp(got, want, wlen) == 0);
-        wlen = ossl_pkcs8_pem(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_PEM_PKCS8);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_PEM),
                      FASTSM2_OK);
@@ -319,7 +249,7 @@ static void test_keys_vs_openssl(void)
         CHECK(fastsm2_privkey_to_bytes(d2, &key2) == FASTSM2_OK && memcmp(d, d2, 32) == 0);
 
         /* SEC1 DER (openssl ec -outform DER) and PEM. */
-        wlen = ossl_sec1_der(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_DER_SEC1);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_SEC1 | FASTSM2_KEYFMT_DER), FASTSM2_OK);
         CHECK(wlen == 121 && glen == wlen && memcmp(got, want, wlen) == 0);
@@ -334,29 +264,26 @@ static void test_keys_vs_openssl(void)
         CHECK(glen == wlen && memcmp(got, want, wlen) == 0);
 
         /* Ours load in OpenSSL. */
-        BIO *b = BIO_new_mem_buf(got, (int)glen);
-        EVP_PKEY *back = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
-        BIO_free(b);
+        EVP_PKEY *back = fs2t_ossl_read_key(NULL, got, glen, FS2T_PEM_SEC1);
         CHECK(back != NULL);
         if (back != NULL) {
-            ossl_priv_bytes(d2, back);
+            CHECK(fs2t_ossl_priv_bytes(back, d2));
             CHECK(memcmp(d, d2, 32) == 0);
             EVP_PKEY_free(back);
         }
         glen = sizeof got;
         CHECK_STATUS(fastsm2_privkey_serialize(got, &glen, &key, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER),
                      FASTSM2_OK);
-        const unsigned char *pp = got;
-        back = d2i_AutoPrivateKey(NULL, &pp, (long)glen);
-        CHECK(back != NULL && pp == got + glen);
+        back = fs2t_ossl_read_key(NULL, got, glen, FS2T_DER_PKCS8); /* no bytes after the key */
+        CHECK(back != NULL);
         if (back != NULL) {
-            ossl_priv_bytes(d2, back);
+            CHECK(fs2t_ossl_priv_bytes(back, d2));
             CHECK(memcmp(d, d2, 32) == 0);
             EVP_PKEY_free(back);
         }
 
         /* SPKI DER and PEM, both ways. */
-        wlen = ossl_spki_der(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_DER_SPKI);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_pubkey_serialize(got, &glen, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
         CHECK(wlen == 91 && glen == wlen && memcmp(got, want, wlen) == 0);
@@ -366,11 +293,10 @@ static void test_keys_vs_openssl(void)
         CHECK_STATUS(fastsm2_pubkey_parse(&pub2, want, wlen), FASTSM2_OK);
         CHECK(fastsm2_pubkey_to_bytes(p1, &l1, &pub, 0) == FASTSM2_OK);
         CHECK(fastsm2_pubkey_to_bytes(p2, &l2, &pub2, 0) == FASTSM2_OK && memcmp(p1, p2, 65) == 0);
-        pp = got;
-        back = d2i_PUBKEY(NULL, &pp, (long)glen);
+        back = fs2t_ossl_read_key(NULL, got, glen, FS2T_DER_SPKI);
         CHECK(back != NULL);
         EVP_PKEY_free(back);
-        wlen = ossl_spki_pem(want, sizeof want, k);
+        wlen = fs2t_ossl_write_key_to(want, sizeof want, k, FS2T_PEM_SPKI);
         glen = sizeof got;
         CHECK_STATUS(fastsm2_pubkey_serialize(got, &glen, &pub, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
         CHECK(glen == wlen && memcmp(got, want, wlen) == 0);
@@ -571,51 +497,55 @@ static void test_keys_bad(void)
     /* PKCS#8 with the SM2 OID flavour: parameters absent, NULL, the curve. */
     size_t innerlen = make_sec1(buf, d, 32, NULL, pt, 65);
     {
-        static const unsigned char a1[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
-        static const unsigned char a2[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00};
-        static const unsigned char a3[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
-                                           0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D};
-        len = make_pkcs8(der, 0, a1, sizeof a1, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
-        len = make_pkcs8(der, 0, a2, sizeof a2, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
-        len = make_pkcs8(der, 0, a3, sizeof a3, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_OK);
-        /* ... but not with the P-256 curve, nor an INTEGER. */
-        unsigned char a4[sizeof a3];
-        memcpy(a4, a3, sizeof a3);
-        memcpy(a4 + 10, oid_p256, 10);
-        len = make_pkcs8(der, 0, a4, sizeof a4, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        static const unsigned char a5[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55,
-                                           0x01, 0x82, 0x2D, 0x02, 0x01, 0x01};
-        len = make_pkcs8(der, 0, a5, sizeof a5, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        /* id-ecPublicKey with P-256, NULL, absent, explicit parameters. */
-        memcpy(a4, algid_ec, sizeof algid_ec);
-        memcpy(a4 + 9, oid_p256, 10);
-        len = make_pkcs8(der, 0, a4, 19, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        static const unsigned char a6[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x05, 0x00};
-        len = make_pkcs8(der, 0, a6, sizeof a6, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        len = make_pkcs8(der, 0, a6, 9, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        static const unsigned char a7[] = {0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D,
-                                           0x02, 0x01, 0x30, 0x03, 0x02, 0x01, 0x01};
-        len = make_pkcs8(der, 0, a7, sizeof a7, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        /* rsaEncryption with NULL. */
-        static const unsigned char a8[] = {0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7,
-                                           0x0D, 0x01, 0x01, 0x01, 0x05, 0x00};
-        len = make_pkcs8(der, 0, a8, sizeof a8, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        /* A third element in the AlgorithmIdentifier. */
-        unsigned char a9[sizeof algid_ec + 2];
-        memcpy(a9, algid_ec, sizeof algid_ec);
-        a9[sizeof algid_ec] = 5, a9[sizeof algid_ec + 1] = 0;
-        len = make_pkcs8(der, 0, a9, sizeof a9, buf, innerlen);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_DER);
+        /* The AlgorithmIdentifier's contents and the status each gives. */
+        static const struct {
+            unsigned char alg[24];
+            size_t len;
+            int want;
+        } algs[] = {
+            /* id-sm2 (1.2.156.10197.1.301) with parameters absent, NULL,
+             * the curve */
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D}, 10, FASTSM2_OK},
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00}, 12, FASTSM2_OK},
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
+              0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D},
+             20,
+             FASTSM2_OK},
+            /* ... but not with the P-256 curve, nor an INTEGER */
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D,
+              0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07},
+             20,
+             FASTSM2_ERR_CURVE},
+            {{0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x02, 0x01, 0x01},
+             13,
+             FASTSM2_ERR_KEY_FORMAT},
+            /* id-ecPublicKey with P-256, NULL, absent, explicit parameters */
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03,
+              0x01, 0x07},
+             19,
+             FASTSM2_ERR_CURVE},
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x05, 0x00}, 11, FASTSM2_ERR_KEY_FORMAT},
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01}, 9, FASTSM2_ERR_KEY_FORMAT},
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x30, 0x03, 0x02, 0x01, 0x01},
+             14,
+             FASTSM2_ERR_KEY_FORMAT},
+            /* rsaEncryption with NULL */
+            {{0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00},
+             13,
+             FASTSM2_ERR_KEY_FORMAT},
+            /* a third element after id-ecPublicKey, the SM2 curve */
+            {{0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08,
+              0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x05, 0x00},
+             21,
+             FASTSM2_ERR_DER},
+        };
+        for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+            len = make_pkcs8(der, 0, algs[i].alg, algs[i].len, buf, innerlen);
+            int st = parse_priv(der, len);
+            CHECK_STATUS(st, algs[i].want);
+            if (st != algs[i].want)
+                fprintf(stderr, "  AlgorithmIdentifier %zu\n", i);
+        }
         /* Version 2 PKCS#8. */
         len = make_pkcs8(der, 2, algid_ec, sizeof algid_ec, buf, innerlen);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
@@ -651,34 +581,33 @@ static void test_keys_bad(void)
         EVP_PKEY *p256 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
         EVP_PKEY *ed = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
         CHECK(p256 != NULL && ed != NULL);
-        len = ossl_pkcs8_der(der, sizeof der, p256);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_pkcs8_pem(der, sizeof der, p256);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_sec1_der(der, sizeof der, p256);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_spki_der(der, sizeof der, p256);
-        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_spki_pem(der, sizeof der, p256);
-        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_CURVE);
-        len = ossl_pkcs8_der(der, sizeof der, ed);
-        CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_KEY_FORMAT);
-        len = ossl_spki_der(der, sizeof der, ed);
-        CHECK_STATUS(parse_pub(der, len), FASTSM2_ERR_KEY_FORMAT);
+        static const struct {
+            int ed, form, want;
+        } cases[] = {
+            {0, FS2T_DER_PKCS8, FASTSM2_ERR_CURVE},     {0, FS2T_PEM_PKCS8, FASTSM2_ERR_CURVE},
+            {0, FS2T_DER_SEC1, FASTSM2_ERR_CURVE},      {0, FS2T_DER_SPKI, FASTSM2_ERR_CURVE},
+            {0, FS2T_PEM_SPKI, FASTSM2_ERR_CURVE},      {1, FS2T_DER_PKCS8, FASTSM2_ERR_KEY_FORMAT},
+            {1, FS2T_DER_SPKI, FASTSM2_ERR_KEY_FORMAT},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            len = fs2t_ossl_write_key_to(der, sizeof der, cases[i].ed ? ed : p256, cases[i].form);
+            int spki = cases[i].form == FS2T_DER_SPKI || cases[i].form == FS2T_PEM_SPKI;
+            CHECK_STATUS(spki ? parse_pub(der, len) : parse_priv(der, len), cases[i].want);
+        }
         EVP_PKEY_free(p256);
         EVP_PKEY_free(ed);
     }
     /* OpenSSL's password-encrypted PKCS#8 of an SM2 key, DER and PEM. */
     {
-        EVP_PKEY *k = ossl_sm2_key();
+        EVP_PKEY *k = fs2t_ossl_keygen(NULL, NULL);
         BIO *b = BIO_new(BIO_s_mem());
         CHECK(i2d_PKCS8PrivateKey_bio(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)"pw") == 1);
-        len = bio_drain(b, der, sizeof der);
+        len = fs2t_bio_drain(b, der, sizeof der);
         CHECK(len > 0 && der[0] == 0x30);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_ENCRYPTED_KEY);
         b = BIO_new(BIO_s_mem());
         CHECK(PEM_write_bio_PKCS8PrivateKey(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)"pw") == 1);
-        len = bio_drain(b, der, sizeof der);
+        len = fs2t_bio_drain(b, der, sizeof der);
         CHECK(len > 0);
         CHECK_STATUS(parse_priv(der, len), FASTSM2_ERR_ENCRYPTED_KEY);
         EVP_PKEY_free(k);

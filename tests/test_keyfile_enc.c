@@ -5,7 +5,7 @@
  * keys. References: OpenSSL 3's libcrypto (it reads ours, we read its), and
  * the files GmSSL 3.1 and 3.2 wrote (tests/fixtures/gmssl, see its README).
  */
-#include "testutil.h"
+#include "testossl.h"
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -18,24 +18,6 @@
 #include <string.h>
 
 static const char PASS[] = "fastsm2-fixture";
-
-static size_t bio_drain(BIO *b, unsigned char *out, size_t cap)
-{
-    char *data;
-    long n = BIO_get_mem_data(b, &data);
-    size_t k = n > 0 && (size_t)n <= cap ? (size_t)n : 0;
-    memcpy(out, data, k);
-    BIO_free(b);
-    return k;
-}
-
-static void ossl_priv_bytes(unsigned char d[32], const EVP_PKEY *k)
-{
-    BIGNUM *bn = NULL;
-    CHECK(EVP_PKEY_get_bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY, &bn) == 1);
-    CHECK(BN_bn2binpad(bn, d, 32) == 32);
-    BN_clear_free(bn);
-}
 
 static int is_named_error(int r)
 {
@@ -187,7 +169,7 @@ static void test_round_trips(void)
             if (schemes[s] != FASTSM2_PBE_SM3_SM4) {
                 CHECK(k != NULL);
                 if (k != NULL) {
-                    ossl_priv_bytes(d2, k);
+                    CHECK(fs2t_ossl_priv_bytes(k, d2));
                     CHECK(memcmp(d, d2, 32) == 0);
                 }
             }
@@ -238,7 +220,7 @@ static void test_openssl_encrypted(void)
     unsigned char d[32], d2[32], buf[2048];
     fastsm2_privkey key;
     CHECK(k != NULL);
-    ossl_priv_bytes(d, k);
+    CHECK(fs2t_ossl_priv_bytes(k, d));
     const EVP_CIPHER *ciphers[2] = {EVP_sm4_cbc(), EVP_aes_256_cbc()};
     for (int c = 0; c < 2; c++) {
         for (int pem = 0; pem < 2; pem++) {
@@ -247,7 +229,7 @@ static void test_openssl_encrypted(void)
                 CHECK(PEM_write_bio_PKCS8PrivateKey(b, k, ciphers[c], NULL, 0, NULL, (void *)PASS) == 1);
             else
                 CHECK(i2d_PKCS8PrivateKey_bio(b, k, ciphers[c], NULL, 0, NULL, (void *)PASS) == 1);
-            size_t len = bio_drain(b, buf, sizeof buf);
+            size_t len = fs2t_bio_drain(b, buf, sizeof buf);
             CHECK(len > 0);
             CHECK_STATUS(fastsm2_privkey_parse(&key, buf, len), FASTSM2_ERR_ENCRYPTED_KEY);
             CHECK_STATUS(fastsm2_privkey_parse_encrypted(&key, buf, len, PASS, strlen(PASS)), FASTSM2_OK);
@@ -260,18 +242,18 @@ static void test_openssl_encrypted(void)
     /* Ciphers and schemes we do not read: AES-128-CBC, PBES1 (3DES). */
     BIO *b = BIO_new(BIO_s_mem());
     CHECK(i2d_PKCS8PrivateKey_bio(b, k, EVP_aes_128_cbc(), NULL, 0, NULL, (void *)PASS) == 1);
-    size_t len = bio_drain(b, buf, sizeof buf);
+    size_t len = fs2t_bio_drain(b, buf, sizeof buf);
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&key, buf, len, PASS, strlen(PASS)), FASTSM2_ERR_KEY_CIPHER);
     b = BIO_new(BIO_s_mem());
     CHECK(i2d_PKCS8PrivateKey_nid_bio(b, k, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, NULL, 0, NULL, (void *)PASS) == 1);
-    len = bio_drain(b, buf, sizeof buf);
+    len = fs2t_bio_drain(b, buf, sizeof buf);
     CHECK(len > 0);
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&key, buf, len, PASS, strlen(PASS)), FASTSM2_ERR_KEY_CIPHER);
     CHECK_STATUS(fastsm2_privkey_parse(&key, buf, len), FASTSM2_ERR_ENCRYPTED_KEY);
     /* Legacy PEM encryption (Proc-Type: 4,ENCRYPTED) of the SEC1 form. */
     b = BIO_new(BIO_s_mem());
     CHECK(PEM_write_bio_PrivateKey_traditional(b, k, EVP_aes_256_cbc(), NULL, 0, NULL, (void *)PASS) == 1);
-    len = bio_drain(b, buf, sizeof buf);
+    len = fs2t_bio_drain(b, buf, sizeof buf);
     CHECK(len > 0 && strstr((const char *)buf, "Proc-Type: 4,ENCRYPTED") != NULL);
     CHECK_STATUS(fastsm2_privkey_parse(&key, buf, len), FASTSM2_ERR_KEY_CIPHER);
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&key, buf, len, PASS, strlen(PASS)), FASTSM2_ERR_KEY_CIPHER);
@@ -279,7 +261,7 @@ static void test_openssl_encrypted(void)
     EVP_PKEY *p256 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
     b = BIO_new(BIO_s_mem());
     CHECK(i2d_PKCS8PrivateKey_bio(b, p256, EVP_aes_256_cbc(), NULL, 0, NULL, (void *)PASS) == 1);
-    len = bio_drain(b, buf, sizeof buf);
+    len = fs2t_bio_drain(b, buf, sizeof buf);
     CHECK_STATUS(fastsm2_privkey_parse_encrypted(&key, buf, len, PASS, strlen(PASS)), FASTSM2_ERR_CURVE);
     EVP_PKEY_free(p256);
     EVP_PKEY_free(k);
@@ -382,13 +364,13 @@ static void test_named_errors(void)
     BIO *b = BIO_new(BIO_s_mem());
     CHECK(PEM_write_bio_X509(b, x) == 1);
     unsigned char pem[4096];
-    size_t pl = bio_drain(b, pem, sizeof pem);
+    size_t pl = fs2t_bio_drain(b, pem, sizeof pem);
     CHECK_STATUS(fastsm2_pubkey_parse_certificate(&pub, pem, pl), FASTSM2_ERR_CURVE);
     CHECK_STATUS(fastsm2_pubkey_parse(&pub, pem, pl), FASTSM2_ERR_CERTIFICATE);
     /* A public key file given as a certificate. */
     b = BIO_new(BIO_s_mem());
     CHECK(PEM_write_bio_PUBKEY(b, p256) == 1);
-    pl = bio_drain(b, pem, sizeof pem);
+    pl = fs2t_bio_drain(b, pem, sizeof pem);
     CHECK_STATUS(fastsm2_pubkey_parse_certificate(&pub, pem, pl), FASTSM2_ERR_PEM);
     CHECK_STATUS(fastsm2_pubkey_parse_certificate(NULL, pem, pl), FASTSM2_ERR_ARG);
     CHECK_STATUS(fastsm2_pubkey_parse_certificate(&pub, NULL, pl), FASTSM2_ERR_ARG);

@@ -2,8 +2,11 @@
 #include "testutil.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "internal.h"
 
 #include <openssl/bn.h>
 #include <openssl/ec.h>
@@ -277,6 +280,69 @@ unsigned char *fs2t_rand_input(size_t maxlen, int first, size_t *len)
     return h;
 }
 
+void fs2t_count(unsigned long *passed, int ok, const char *fmt, ...)
+{
+    *passed += ok != 0;
+    if (!ok && fs2t_failed < 10) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+}
+
+unsigned long fs2t_tally_finish(const struct fs2t_tally *t, const char *name, unsigned long iters,
+                                unsigned long sigs_per_key)
+{
+    CHECK(t->key_ok == iters);
+    CHECK(t->sig_ok == t->sigs && t->sigs == sigs_per_key * iters);
+    CHECK(t->sig_bad_rejected == t->sigs);
+    CHECK(t->ct_ok == t->cts && t->cts == iters);
+    printf("%s: %lu/%lu keys, %lu/%lu signatures, %lu wrong-ID rejections, %lu/%lu ciphertexts\n", name, t->key_ok,
+           iters, t->sig_ok, t->sigs, t->sig_bad_rejected, t->ct_ok, t->cts);
+    return t->sigs + t->cts;
+}
+
+size_t fs2t_rand_below(size_t n)
+{
+    return (size_t)(fs2t_rand_u64() % n);
+}
+
+size_t fs2t_rand_id(unsigned char id[40])
+{
+    size_t len = 1 + fs2t_rand_below(40);
+    fs2t_rand_bytes(id, len);
+    id[0] = (unsigned char)('a' + fs2t_rand_below(26));
+    return len;
+}
+
+size_t fs2t_rand_len_bytes(unsigned char *buf, size_t min, size_t max)
+{
+    size_t len = min + fs2t_rand_below(max - min + 1);
+    fs2t_rand_bytes(buf, len);
+    return len;
+}
+
+const unsigned char *fs2t_sig_id(int kind, unsigned char id[40], size_t *len)
+{
+    *len = kind == 0 ? FASTSM2_DEFAULT_ID_LEN : kind == 1 ? fs2t_rand_id(id) : 0;
+    return kind == 0 ? (const unsigned char *)FASTSM2_DEFAULT_ID : kind == 1 ? id : NULL;
+}
+
+size_t fs2t_wrong_id(unsigned char wid[40], const unsigned char *sid, size_t sidlen, int first)
+{
+    if (sidlen == 0) {
+        wid[0] = 'x';
+        return 1;
+    }
+    memcpy(wid, sid, sidlen);
+    if (first)
+        wid[0] ^= 0x01;
+    else
+        wid[sidlen - 1] ^= 0x20;
+    return sidlen;
+}
+
 void fs2t_rand_int256(unsigned char a[32])
 {
     fs2t_rand_bytes(a, 32);
@@ -322,4 +388,62 @@ void fs2t_mutate(unsigned char *b, size_t *len, size_t cap)
             break;
         }
     }
+}
+
+size_t fs2t_rand_piece(size_t left, size_t min, size_t max)
+{
+    size_t n = min + fs2t_rand_below(max - min + 1);
+    return n < left ? n : left;
+}
+
+/* The next piece of a stream at `at` of len. */
+static size_t next_piece(size_t piece, uint64_t at, uint64_t len)
+{
+    uint64_t left = len - at;
+    if (piece == 0)
+        return fs2t_rand_piece(left < 700 ? (size_t)left : 700, 1, 700);
+    return piece < left ? piece : (size_t)left;
+}
+
+size_t fs2t_stream_encrypt(unsigned char *ct, size_t cap, const fastsm2_pubkey *pub, const unsigned char *msg,
+                           size_t len, int flags, const unsigned char *k, size_t piece)
+{
+    fastsm2_encrypt_stream s;
+    size_t prelen = cap < FASTSM2_CT_PREFIX_MAX ? cap : FASTSM2_CT_PREFIX_MAX;
+    uint64_t c3off;
+    unsigned char c3[32];
+    int st = k ? fs2_encrypt_stream_init_nonce(&s, ct, &prelen, &c3off, pub, len, flags, k)
+               : fastsm2_encrypt_stream_init(&s, ct, &prelen, &c3off, pub, len, flags);
+    if (st != FASTSM2_OK)
+        return 0;
+    /* C3 goes wholly into the prefix, or right after C2 */
+    size_t total = prelen + len + (c3off >= prelen ? 32 : 0);
+    if (total > cap || (c3off < prelen ? c3off + 32 > prelen : c3off != prelen + len))
+        return 0;
+    for (size_t at = 0, n; at < len; at += n) {
+        n = next_piece(piece, at, len);
+        if (fastsm2_encrypt_stream_update(&s, ct + prelen + at, msg + at, n) != FASTSM2_OK)
+            return 0;
+    }
+    if (fastsm2_encrypt_stream_final(&s, c3) != FASTSM2_OK)
+        return 0;
+    memcpy(ct + c3off, c3, 32);
+    return total;
+}
+
+int fs2t_stream_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
+                        size_t ctlen, int flags, size_t piece)
+{
+    fastsm2_decrypt_stream s;
+    uint64_t c2off, c2len, c3off;
+    size_t pre = ctlen < FASTSM2_CT_PREFIX_MAX ? ctlen : FASTSM2_CT_PREFIX_MAX;
+    int st = fastsm2_decrypt_stream_init(&s, &c2off, &c2len, &c3off, key, ct, pre, ctlen, flags);
+    for (uint64_t at = 0, n; st == FASTSM2_OK && at < c2len; at += n) {
+        n = next_piece(piece, at, c2len);
+        st = fastsm2_decrypt_stream_update(&s, out + at, ct + c2off + at, (size_t)n);
+    }
+    if (st != FASTSM2_OK)
+        return st;
+    *outlen = (size_t)c2len;
+    return fastsm2_decrypt_stream_final(&s, ct + c3off);
 }

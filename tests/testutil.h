@@ -43,6 +43,32 @@ int fs2t_finish(const char *name);
  * that cannot run here. */
 int fs2t_skip(const char *name, const char *why);
 
+/* One direction of a differential test: the cases tried and passed. */
+struct fs2t_tally {
+    unsigned long key_ok, sigs, sig_ok, sig_bad_rejected, cts, ct_ok;
+};
+/* *passed += ok; a failure prints the printf-style note (while fewer than
+ * 10 CHECKs have failed). */
+void fs2t_count(unsigned long *passed, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* CHECK that all `iters` keys, sigs_per_key * iters signatures (each with
+ * its wrong IDs rejected) and iters ciphertexts passed, print the counts
+ * after `name`; returns the signatures and ciphertexts tried. */
+unsigned long fs2t_tally_finish(const struct fs2t_tally *t, const char *name, unsigned long iters,
+                                unsigned long sigs_per_key);
+
+/* The length of a stream's next piece: a draw in [min, max], cut to the
+ * `left` bytes left. */
+size_t fs2t_rand_piece(size_t left, size_t min, size_t max);
+/* Public-key encryption through the streaming API, the message (C2) in
+ * pieces of `piece` bytes, or of random sizes 1..700 for piece 0.
+ * fs2t_stream_encrypt uses the nonce k (NULL: a random one) and returns
+ * the ciphertext's length (at most cap), 0 on any failure;
+ * fs2t_stream_decrypt returns FASTSM2_OK and *outlen, or the first error. */
+size_t fs2t_stream_encrypt(unsigned char *ct, size_t cap, const fastsm2_pubkey *pub, const unsigned char *msg,
+                           size_t len, int flags, const unsigned char *k, size_t piece);
+int fs2t_stream_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key, const unsigned char *ct,
+                        size_t ctlen, int flags, size_t piece);
+
 /* Hex (upper or lower case, no separators) to bytes; returns the length, or
  * aborts the test on bad input. */
 size_t fs2t_unhex(unsigned char *out, size_t cap, const char *hex);
@@ -52,6 +78,20 @@ void fs2t_hex(char *out, const unsigned char *in, size_t len);
  * fixed default, printed once so failures can be replayed). */
 void fs2t_rand_bytes(void *buf, size_t n);
 uint64_t fs2t_rand_u64(void);
+/* A draw in [0, n), n > 0. */
+size_t fs2t_rand_below(size_t n);
+/* A random ID of 1..40 bytes into id, never the default ID (its first
+ * byte a lower-case letter); returns its length. */
+size_t fs2t_rand_id(unsigned char id[40]);
+/* A length drawn in [min, max] and that many random bytes into buf; returns
+ * the length. */
+size_t fs2t_rand_len_bytes(unsigned char *buf, size_t min, size_t max);
+/* The signer's ID of case `kind` (0 the default ID, 1 a random one drawn
+ * into id, 2 none: NULL, *len 0), and a wrong one for it: sid with bit 0 of
+ * the first byte (first) or bit 5 of the last byte flipped, or "x" for no
+ * ID; fs2t_wrong_id returns its length. */
+const unsigned char *fs2t_sig_id(int kind, unsigned char id[40], size_t *len);
+size_t fs2t_wrong_id(unsigned char wid[40], const unsigned char *sid, size_t sidlen, int first);
 
 /* Look up "key = value" in section [section] of
  * tests/vectors/gbt32918-examples.txt (its path compiled in as

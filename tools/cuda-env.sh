@@ -10,6 +10,7 @@
 # .cuda/ (installing it when missing).
 
 FS2_CUDA_WHEELS="nvidia-cuda-nvcc==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-nvvm==13.0.88 nvidia-cuda-sanitizer-api==13.0.85 nvidia-cuda-cuobjdump==13.2.51"
+FS2_CUDA_SASS_WHEELS="nvidia-cuda-cuobjdump==13.2.51 nvidia-cuda-nvdisasm==13.2.51"
 
 fs2_cuda_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 
@@ -69,4 +70,31 @@ fs2_cuda_env() {
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends g++ || return 1
   fi
   return 0
+}
+
+# cuobjdump and nvdisasm (tools/sass-count.sh) beside nvcc: installed from
+# PyPI into .cuda/ when missing there (an nvcc found elsewhere, e.g. a CUDA
+# toolkit, comes with both).
+fs2_cuda_sass_tools() {
+  local bin root py
+  bin=$(dirname "$FS2_NVCC")
+  if [ -x "$bin/cuobjdump" ] && [ -x "$bin/nvdisasm" ]; then
+    return 0
+  fi
+  root=$(fs2_cuda_root)
+  py=$(command -v python3 || true)
+  if [ -z "$py" ] || [ "${FS2_CUDA_INSTALL:-1}" = 0 ]; then
+    echo "cuda-env: cuobjdump/nvdisasm missing beside $FS2_NVCC" >&2
+    return 1
+  fi
+  echo "cuda-env: installing cuobjdump and nvdisasm from PyPI into .cuda/" >&2
+  rm -rf "$root/.cuda.sass.tmp"
+  "$py" -m pip install --no-input --disable-pip-version-check -q --target "$root/.cuda.sass.tmp" \
+    $FS2_CUDA_SASS_WHEELS || return 1
+  mkdir -p "$root/.cuda/nvidia/cu13/bin"
+  cp "$root/.cuda.sass.tmp/nvidia/cu13/bin/cuobjdump" "$root/.cuda.sass.tmp/nvidia/cu13/bin/nvdisasm" \
+    "$root/.cuda/nvidia/cu13/bin/"
+  rm -rf "$root/.cuda.sass.tmp"
+  PATH="$root/.cuda/nvidia/cu13/bin:$PATH"
+  export PATH
 }

@@ -15,13 +15,7 @@ N=${2:-100}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ -x "$B/fastsm2" ] || { echo "seed-sweep: build $B first (make build)" >&2; exit 2; }
 B=$(cd "$B" && pwd)
-progs=() # paths under $B/tests: test_x, gpu/test_y
-for src in tests/test_*.c tests/*/test_*.c tests/*/test_*.cpp; do
-  [ -f "$src" ] || continue
-  rel=${src#tests/}
-  rel=${rel%.*}
-  [ -x "$B/tests/$rel" ] && progs+=("$rel")
-done
+mapfile -t progs < <(bash tools/test-programs.sh "$B") # paths under $B/tests: test_x, gpu/test_y
 backends=$("$B/fastsm2" version --backends | tr "\n" " ")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

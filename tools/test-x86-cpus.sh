@@ -22,13 +22,7 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1; then
 fi
 [ -x "$B/fastsm2" ] || { echo "test-x86-cpus: build $B first (make build)" >&2; exit 2; }
 B=$(cd "$B" && pwd)
-progs=()
-for src in tests/test_*.c tests/*/test_*.c tests/*/test_*.cpp; do
-  [ -f "$src" ] || continue
-  rel=${src#tests/}
-  rel=${rel%.*}
-  [ -x "$B/tests/$rel" ] && progs+=("$rel")
-done
+mapfile -t progs < <(bash tools/test-programs.sh "$B")
 export B
 run_one() { # MODEL PROGRAM
   local log

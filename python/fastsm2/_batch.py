@@ -21,9 +21,9 @@ memory access that depends on a secret); make your own
 import os
 import threading
 from builtins import id as _object_id
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._errors import UnsupportedError, raise_for
+from ._errors import UnsupportedError, check_ok, raise_for
 from ._keys import PrivateKey, PublicKey
 from ._native import ffi, lib
 from ._stream import sm3_many
@@ -139,18 +139,24 @@ def _pack(items: Items, size: int, what: str) -> Tuple[bytes, int]:
     return b"".join(parts), len(parts)
 
 
+def _key_list(keys: Any, n: int, cls: type, arg: str, noun: str) -> List[Any]:
+    """keys as a list of n objects of class cls (keys not one of them)."""
+    if isinstance(keys, (str, bytes, bytearray, memoryview)):
+        raise TypeError("%s must be a %s or a sequence of %s" % (arg, cls.__name__, cls.__name__))
+    ks = list(keys)
+    if len(ks) != n:
+        raise ValueError("need 1 %s or one per item (%d), got %d" % (noun, n, len(ks)))
+    for k in ks:
+        if not isinstance(k, cls):
+            raise TypeError("%s must be %s objects, not %s" % (arg, cls.__name__, type(k).__name__))
+    return ks
+
+
 def _pack_privkeys(keys: Keys, n: int):
     if isinstance(keys, PrivateKey):
         return keys._k, 1, None
-    if isinstance(keys, (str, bytes, bytearray, memoryview)):
-        raise TypeError("keys must be a PrivateKey or a sequence of PrivateKey")
-    ks = list(keys)
-    if len(ks) != n:
-        raise ValueError("need 1 key or one per item (%d), got %d" % (n, len(ks)))
     arr = ffi.new("fastsm2_privkey[]", n)
-    for i, k in enumerate(ks):
-        if not isinstance(k, PrivateKey):
-            raise TypeError("keys must be PrivateKey objects, not %s" % type(k).__name__)
+    for i, k in enumerate(_key_list(keys, n, PrivateKey, "keys", "key")):
         arr[i] = k._k[0]
     return arr, n, arr
 
@@ -158,15 +164,8 @@ def _pack_privkeys(keys: Keys, n: int):
 def _pack_pubkeys(pubs: Pubs, n: int):
     if isinstance(pubs, PublicKey):
         return pubs._p, 1
-    if isinstance(pubs, (str, bytes, bytearray, memoryview)):
-        raise TypeError("pubs must be a PublicKey or a sequence of PublicKey")
-    ps = list(pubs)
-    if len(ps) != n:
-        raise ValueError("need 1 public key or one per item (%d), got %d" % (n, len(ps)))
     arr = ffi.new("fastsm2_pubkey[]", n)
-    for i, p in enumerate(ps):
-        if not isinstance(p, PublicKey):
-            raise TypeError("pubs must be PublicKey objects, not %s" % type(p).__name__)
+    for i, p in enumerate(_key_list(pubs, n, PublicKey, "pubs", "public key")):
         p._copy_to(arr + i)
     return arr, n
 
@@ -232,24 +231,29 @@ def sign_digest_batch(keys: Keys, digests: Items, *, raw: bool = False, threads:
     nthreads = _threads(threads)
     sigs = ffi.new("unsigned char[]", 64 * n)
     try:
-        dev, mode = _pick_device(gpu, n)
-        ret = None
-        if dev is not None:
-            ret = dev._sign(sigs, karr, nkeys, d, n)
-            if ret != _OK and mode == "auto" and ret in _FALLBACK_CODES:
-                ret = None
-        if ret is None:
-            ret = _cpu_sign(sigs, karr, nkeys, d, n, nthreads)
+        ret = _device_or_cpu(gpu, n, lambda dev: dev._sign(sigs, karr, nkeys, d, n),
+                             lambda: _cpu_sign(sigs, karr, nkeys, d, n, nthreads))
     finally:
         if copy is not None:
             for i in range(n):
                 lib.fastsm2_privkey_clear(copy + i)
-    if ret != _OK:
-        raise_for(ret)
+    check_ok(ret)
     out = _split(ffi.buffer(sigs)[:], 64, n)
     if raw:
         return out
     return [_der(s) for s in out]
+
+
+def _device_or_cpu(gpu: object, n: int, on_device: Callable[[Any], int], on_cpu: Callable[[], int]) -> int:
+    """The status of a batch run on the device _pick_device chooses, or on
+    the CPU: when it chooses none, or in "auto" mode when the device cannot
+    run it (_FALLBACK_CODES)."""
+    dev, mode = _pick_device(gpu, n)
+    if dev is not None:
+        ret = on_device(dev)
+        if not (ret != _OK and mode == "auto" and ret in _FALLBACK_CODES):
+            return ret
+    return on_cpu()
 
 
 def _der(raw64: bytes) -> bytes:
@@ -273,16 +277,9 @@ def verify_digest_batch(pubs: Pubs, digests: Items, sigs: Items, *, raw: bool = 
     parr, npubs = _pack_pubkeys(pubs, n)
     nthreads = _threads(threads)
     results = ffi.new("int[]", n)
-    dev, mode = _pick_device(gpu, n)
-    ret = None
-    if dev is not None:
-        ret = dev._verify(results, parr, npubs, d, s, n)
-        if ret != _OK and mode == "auto" and ret in _FALLBACK_CODES:
-            ret = None
-    if ret is None:
-        ret = _cpu_verify(results, parr, npubs, d, s, n, nthreads)
-    if ret != _OK:
-        raise_for(ret)
+    ret = _device_or_cpu(gpu, n, lambda dev: dev._verify(results, parr, npubs, d, s, n),
+                         lambda: _cpu_verify(results, parr, npubs, d, s, n, nthreads))
+    check_ok(ret)
     out = [r == 1 for r in results]
     for i in bad:
         out[i] = False

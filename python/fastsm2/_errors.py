@@ -124,3 +124,9 @@ def error_for_code(code: int) -> FastSM2Error:
 def raise_for(code: int) -> None:
     """Raise the exception for a non-OK C status code."""
     raise error_for_code(code)
+
+
+def check_ok(ret: int) -> None:
+    """Raise the exception for a C status code unless it is FASTSM2_OK."""
+    if ret != lib.FASTSM2_OK:
+        raise_for(ret)

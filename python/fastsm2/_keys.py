@@ -4,7 +4,7 @@ import hmac
 import threading
 from typing import Any, Optional, Union
 
-from ._errors import raise_for
+from ._errors import check_ok, raise_for
 from ._native import ffi, lib
 from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id, as_text_or_bytes, int_to_32, wipe
 
@@ -33,9 +33,7 @@ def _serialize_encrypted(key, fmt: int, password, scheme: str, iterations: int) 
     out = ffi.new("unsigned char[]", 1024)
     outlen = ffi.new("size_t *", 1024)
     try:
-        ret = lib.fastsm2_privkey_serialize_encrypted(out, outlen, key, fmt, _PBE[scheme], iterations, pw, pwlen)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_privkey_serialize_encrypted(out, outlen, key, fmt, _PBE[scheme], iterations, pw, pwlen))
         return ffi.buffer(out, outlen[0])[:]
     finally:
         ffi.memmove(pw, b"\0" * len(pw), len(pw))
@@ -75,9 +73,7 @@ def sig_to_der(sig: BytesLike) -> bytes:
     raw = as_fixed(sig, 64, "signature")
     out = ffi.new("unsigned char[72]")
     outlen = ffi.new("size_t *", 72)
-    ret = lib.fastsm2_sig_to_der(out, outlen, raw)
-    if ret != _OK:
-        raise_for(ret)
+    check_ok(lib.fastsm2_sig_to_der(out, outlen, raw))
     return ffi.buffer(out, outlen[0])[:]
 
 
@@ -86,9 +82,7 @@ def sig_from_der(der: BytesLike) -> bytes:
     SignatureRangeError."""
     d = as_bytes(der, "signature")
     out = ffi.new("unsigned char[64]")
-    ret = lib.fastsm2_sig_from_der(out, d, len(d))
-    if ret != _OK:
-        raise_for(ret)
+    check_ok(lib.fastsm2_sig_from_der(out, d, len(d)))
     return ffi.buffer(out, 64)[:]
 
 
@@ -146,9 +140,7 @@ class PublicKey:
         ident = as_id(id)
         other = PublicKey._new()
         self._copy_to(other._p)
-        ret = lib.fastsm2_pubkey_set_id(other._p, ident, len(ident))
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_pubkey_set_id(other._p, ident, len(ident)))
         other._id = ident
         return other
 
@@ -162,9 +154,7 @@ class PublicKey:
         if len(b) == 64:
             b = b"\x04" + b
         self = cls._new()
-        ret = lib.fastsm2_pubkey_from_bytes(self._p, b, len(b))
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_pubkey_from_bytes(self._p, b, len(b)))
         return self
 
     @classmethod
@@ -184,9 +174,7 @@ class PublicKey:
         KeyFormatError or PointError."""
         b = as_text_or_bytes(data, "certificate")
         self = cls._new()
-        ret = lib.fastsm2_pubkey_parse_certificate(self._p, b, len(b))
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_pubkey_parse_certificate(self._p, b, len(b)))
         return self
 
     @classmethod
@@ -199,9 +187,7 @@ class PublicKey:
         """A public key file, PEM or DER (SPKI), or a bare SEC1 point."""
         b = as_text_or_bytes(data, "public key")
         self = cls._new()
-        ret = lib.fastsm2_pubkey_parse(self._p, b, len(b))
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_pubkey_parse(self._p, b, len(b)))
         return self
 
     @classmethod
@@ -227,9 +213,7 @@ class PublicKey:
         """SEC1 encoding: 65 bytes 04 || x || y, or 33 bytes when compressed."""
         out = ffi.new("unsigned char[65]")
         outlen = ffi.new("size_t *", 65)
-        ret = lib.fastsm2_pubkey_to_bytes(out, outlen, self._p, 1 if compressed else 0)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_pubkey_to_bytes(out, outlen, self._p, 1 if compressed else 0))
         return ffi.buffer(out, outlen[0])[:]
 
     def to_hex(self, compressed: bool = False) -> str:
@@ -261,9 +245,7 @@ class PublicKey:
         32918.2 5.5. Raises IDError for an empty ID or one over 8191 bytes."""
         ident = as_id(id)
         out = ffi.new("unsigned char[32]")
-        ret = lib.fastsm2_compute_z(out, self._p, ident, len(ident)) if ident else lib.FASTSM2_ERR_ID
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_compute_z(out, self._p, ident, len(ident)) if ident else lib.FASTSM2_ERR_ID)
         return ffi.buffer(out, 32)[:]
 
     def message_digest(self, msg: BytesLike, id: IdLike = DEFAULT_ID) -> bytes:
@@ -321,9 +303,8 @@ class PublicKey:
         else:
             s = sig_from_der(s)
         ident = as_id(id)
-        ret = lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s) if ident else lib.FASTSM2_ERR_ID
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s)
+                 if ident else lib.FASTSM2_ERR_ID)
 
     def verify_digest(self, digest: BytesLike, sig: BytesLike, raw: bool = False) -> bool:
         """Verify a signature on a 32-byte digest e = SM3(Z_A || M) (GB/T
@@ -345,9 +326,7 @@ class PublicKey:
                 raise_for(lib.FASTSM2_ERR_LENGTH)
         else:
             s = sig_from_der(s)
-        ret = lib.fastsm2_verify_digest_status(self._used(), e, s)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_verify_digest_status(self._used(), e, s))
 
     # -- encrypt ----------------------------------------------------------------
     def encrypt(self, data: BytesLike, raw: bool = False, c1c2c3: bool = False) -> bytes:
@@ -363,9 +342,7 @@ class PublicKey:
         cap = lib.fastsm2_ciphertext_size(len(m), flags)
         out = ffi.new("unsigned char[]", cap)
         outlen = ffi.new("size_t *", cap)
-        ret = lib.fastsm2_encrypt(out, outlen, self._used(), m, len(m), flags)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_encrypt(out, outlen, self._used(), m, len(m), flags))
         return ffi.buffer(out, outlen[0])[:]
 
     # -- comparison ---------------------------------------------------------------
@@ -413,9 +390,7 @@ class PrivateKey:
         ident = as_id(id)
         other = PrivateKey._new()
         other._k[0] = self._k[0]
-        ret = lib.fastsm2_privkey_set_id(other._k, ident, len(ident))
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_privkey_set_id(other._k, ident, len(ident)))
         other._id = ident
         return other
 
@@ -433,9 +408,7 @@ class PrivateKey:
     def generate(cls) -> "PrivateKey":
         """A new key, d uniform in [1, n-2] from the OS CSPRNG (getrandom)."""
         self = cls._new()
-        ret = lib.fastsm2_privkey_generate(self._k)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_privkey_generate(self._k))
         return self
 
     @classmethod
@@ -444,9 +417,7 @@ class PrivateKey:
         Raises PrivateKeyError for d = 0 or d >= n - 1."""
         b = as_fixed(d, 32, "private key")
         self = cls._new()
-        ret = lib.fastsm2_privkey_from_bytes(self._k, b)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_privkey_from_bytes(self._k, b))
         return self
 
     @classmethod
@@ -512,9 +483,7 @@ class PrivateKey:
     def to_bytes(self) -> bytes:
         """d as 32 bytes big-endian."""
         out = ffi.new("unsigned char[32]")
-        ret = lib.fastsm2_privkey_to_bytes(out, self._k)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_privkey_to_bytes(out, self._k))
         d = ffi.buffer(out, 32)[:]
         wipe(out, 32)
         return d
@@ -565,9 +534,7 @@ class PrivateKey:
         pub = self._pub
         if pub is None:
             pub = PublicKey._new()
-            ret = lib.fastsm2_privkey_pubkey(pub._p, self._k)
-            if ret != _OK:
-                raise_for(ret)
+            check_ok(lib.fastsm2_privkey_pubkey(pub._p, self._k))
             pub._id = self._id  # the public key carries the same cached ID
             self._pub = pub
         return pub
@@ -597,9 +564,7 @@ class PrivateKey:
         """Sign a 32-byte digest e = SM3(Z_A || M) (GB/T 32918.2 6.1 A3-A7)."""
         e = as_fixed(digest, 32, "digest")
         sig = ffi.new("unsigned char[64]")
-        ret = lib.fastsm2_sign_digest(sig, self._k, e)
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_sign_digest(sig, self._k, e))
         return ffi.buffer(sig, 64)[:] if raw else sig_to_der(ffi.buffer(sig, 64)[:])
 
     # -- decrypt ----------------------------------------------------------------
@@ -612,9 +577,7 @@ class PrivateKey:
         cap = max(len(c), 1)
         out = ffi.new("unsigned char[]", cap)
         outlen = ffi.new("size_t *", cap)
-        ret = lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), _ct_flags(raw, c1c2c3))
-        if ret != _OK:
-            raise_for(ret)
+        check_ok(lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), _ct_flags(raw, c1c2c3)))
         pt = ffi.buffer(out, outlen[0])[:]
         wipe(out, cap)
         return pt

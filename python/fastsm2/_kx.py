@@ -10,7 +10,7 @@ Both sides::
     a.verify_confirmation(b.confirmation())      # S_B, optional
     b.verify_confirmation(a.confirmation())      # S_A, optional
 """
-from ._errors import raise_for
+from ._errors import check_ok, raise_for
 from ._keys import PrivateKey, PublicKey
 from ._native import ffi, lib
 from ._util import DEFAULT_ID, BytesLike, IdLike, as_bytes, as_fixed, as_id, wipe
@@ -36,10 +36,8 @@ class KeyExchange:
         self._ctx = ffi.new("fastsm2_kx_ctx *")
         if not ident or not peer_ident:
             raise_for(lib.FASTSM2_ERR_ID)
-        ret = lib.fastsm2_kx_init(self._ctx, self._role, key._k, ident, len(ident), peer._p, peer_ident,
-                                  len(peer_ident))
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_kx_init(self._ctx, self._role, key._k, ident, len(ident), peer._p, peer_ident,
+                                     len(peer_ident)))
 
     def __del__(self) -> None:
         ctx = getattr(self, "_ctx", None)
@@ -54,17 +52,13 @@ class KeyExchange:
         """Draw r in [1, n-1] and return R = rG (65 bytes, 04 || x || y) to
         send to the peer (A1-A3 / B1-B3)."""
         out = ffi.new("unsigned char[65]")
-        ret = lib.fastsm2_kx_start(self._ctx, out)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_kx_start(self._ctx, out))
         return ffi.buffer(out, 65)[:]
 
     def _start_with_nonce(self, r: BytesLike) -> bytes:
         rb = as_fixed(r, 32, "r")
         out = ffi.new("unsigned char[65]")
-        ret = lib.fastsm2_kx_start_with_nonce(self._ctx, out, rb)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_kx_start_with_nonce(self._ctx, out, rb))
         return ffi.buffer(out, 65)[:]
 
     def compute(self, peer_R: BytesLike, length: int = 16) -> bytes:
@@ -77,9 +71,7 @@ class KeyExchange:
         if length < 1 or length > 65536:
             raise_for(lib.FASTSM2_ERR_LENGTH)
         out = ffi.new("unsigned char[]", length)
-        ret = lib.fastsm2_kx_compute(self._ctx, out, length, R, len(R))
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_kx_compute(self._ctx, out, length, R, len(R)))
         k = ffi.buffer(out, length)[:]
         wipe(out, length)  # the shared key: only in the bytes returned
         return k
@@ -88,9 +80,7 @@ class KeyExchange:
         """The 32-byte confirmation this side sends: S_B for the responder,
         S_A for the initiator."""
         out = ffi.new("unsigned char[32]")
-        ret = lib.fastsm2_kx_confirmation(out, self._ctx)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_kx_confirmation(out, self._ctx))
         return ffi.buffer(out, 32)[:]
 
     def verify_confirmation(self, value: BytesLike) -> None:
@@ -100,9 +90,7 @@ class KeyExchange:
         v = as_bytes(value, "confirmation")
         if len(v) != 32:
             raise_for(lib.FASTSM2_ERR_CONFIRM)
-        ret = lib.fastsm2_kx_verify_confirmation(self._ctx, v)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_kx_verify_confirmation(self._ctx, v))
 
 
 class KeyExchangeInitiator(KeyExchange):

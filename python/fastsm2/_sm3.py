@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """SM3 (GB/T 32905) as a hashlib-style object, and the SM3 KDF
 (GB/T 32918.4 5.4.3)."""
-from ._errors import raise_for
+from ._errors import check_ok, raise_for
 from ._native import ffi, lib
 from ._util import BytesLike, as_buffer
 
@@ -78,10 +78,7 @@ def hmac_sm3(key: BytesLike, msg: BytesLike) -> bytes:
     k = as_buffer(key, "key")
     m = as_buffer(msg, "msg")
     out = ffi.new("unsigned char[32]")
-    ret = lib.fastsm2_hmac_sm3(out, k, len(k), m, len(m))
-    if ret != 1:
-        from ._errors import raise_for
-        raise_for(ret)
+    check_ok(lib.fastsm2_hmac_sm3(out, k, len(k), m, len(m)))
     return ffi.buffer(out, 32)[:]
 
 
@@ -97,10 +94,7 @@ class HMACSM3:
     def __init__(self, key: BytesLike, msg: BytesLike = b"") -> None:
         k = as_buffer(key, "key")
         self._ctx = ffi.new("fastsm2_hmac_sm3_ctx *")
-        ret = lib.fastsm2_hmac_sm3_init(self._ctx, k, len(k))
-        if ret != 1:
-            from ._errors import raise_for
-            raise_for(ret)
+        check_ok(lib.fastsm2_hmac_sm3_init(self._ctx, k, len(k)))
         if msg:
             self.update(msg)
 
@@ -142,7 +136,5 @@ def kdf(z: BytesLike, length: int) -> bytes:
     if length == 0:
         return b""
     out = ffi.new("unsigned char[]", length)
-    ret = lib.fastsm2_kdf(out, length, buf, len(buf))
-    if ret != 1:
-        raise_for(ret)
+    check_ok(lib.fastsm2_kdf(out, length, buf, len(buf)))
     return ffi.buffer(out, length)[:]

@@ -11,7 +11,7 @@ check fails.
 import os
 from typing import BinaryIO, List, Sequence
 
-from ._errors import KDFZeroError, raise_for
+from ._errors import KDFZeroError, check_ok, raise_for
 from ._keys import PrivateKey, PublicKey, _ct_flags
 from ._native import ffi, lib
 from ._util import BytesLike, as_buffer, as_bytes, as_fixed
@@ -54,9 +54,7 @@ def sm3_many(msgs: Sequence[BytesLike]) -> List[bytes]:
         ptrs[i] = ffi.cast("unsigned char *", base) + off
         off += len(b)
     out = ffi.new("unsigned char[]", 32 * n)
-    ret = lib.fastsm2_sm3_many(out, ptrs, lens, n)
-    if ret != 1:
-        raise_for(ret)
+    check_ok(lib.fastsm2_sm3_many(out, ptrs, lens, n))
     buf = ffi.buffer(out)[:]
     return [buf[32 * i:32 * i + 32] for i in range(n)]
 
@@ -77,9 +75,8 @@ class EncryptStream:
         prefix = ffi.new("unsigned char[]", PREFIX_MAX)
         plen = ffi.new("size_t *", PREFIX_MAX)
         off = ffi.new("uint64_t *")
-        ret = lib.fastsm2_encrypt_stream_init(self._s, prefix, plen, off, pub._used(), length, _ct_flags(raw, c1c2c3))
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_encrypt_stream_init(self._s, prefix, plen, off, pub._used(), length,
+                                                 _ct_flags(raw, c1c2c3)))
         self.prefix: bytes = ffi.buffer(prefix, plen[0])[:]
         self.c3_offset: int = int(off[0])
 
@@ -87,9 +84,7 @@ class EncryptStream:
         """The C2 bytes of the next piece of the message."""
         buf = as_buffer(data)
         out = ffi.new("unsigned char[]", max(len(buf), 1))
-        ret = lib.fastsm2_encrypt_stream_update(self._s, out, buf, len(buf))
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_encrypt_stream_update(self._s, out, buf, len(buf)))
         return ffi.buffer(out, len(buf))[:]
 
     def final(self) -> bytes:
@@ -99,9 +94,7 @@ class EncryptStream:
         message byte): then encrypt again from the start with a new stream
         (a fresh k)."""
         c3 = ffi.new("unsigned char[32]")
-        ret = lib.fastsm2_encrypt_stream_final(self._s, c3)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_encrypt_stream_final(self._s, c3))
         return ffi.buffer(c3, 32)[:]
 
     def __del__(self) -> None:
@@ -126,10 +119,8 @@ class DecryptStream:
         length = _uint(length, "length")
         self._s = ffi.new("fastsm2_decrypt_stream *")
         c2off, c2len, c3off = ffi.new("uint64_t *"), ffi.new("uint64_t *"), ffi.new("uint64_t *")
-        ret = lib.fastsm2_decrypt_stream_init(self._s, c2off, c2len, c3off, key._k, pre, len(pre), length,
-                                              _ct_flags(raw, c1c2c3))
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_decrypt_stream_init(self._s, c2off, c2len, c3off, key._k, pre, len(pre), length,
+                                                 _ct_flags(raw, c1c2c3)))
         self.c2_offset: int = int(c2off[0])
         self.c2_length: int = int(c2len[0])
         self.c3_offset: int = int(c3off[0])
@@ -138,9 +129,7 @@ class DecryptStream:
         """Unauthenticated plaintext of the next piece of C2."""
         buf = as_buffer(data)
         out = ffi.new("unsigned char[]", max(len(buf), 1))
-        ret = lib.fastsm2_decrypt_stream_update(self._s, out, ffi.cast("unsigned char *", buf), len(buf))
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_decrypt_stream_update(self._s, out, ffi.cast("unsigned char *", buf), len(buf)))
         return ffi.buffer(out, len(buf))[:]
 
     def final(self, c3: BytesLike) -> None:
@@ -148,9 +137,7 @@ class DecryptStream:
         ciphertext authenticates, raises DecryptError (discard every byte
         update returned) or LengthError otherwise. Wipes the state."""
         c = as_fixed(c3, 32, "c3")
-        ret = lib.fastsm2_decrypt_stream_final(self._s, c)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_decrypt_stream_final(self._s, c))
 
     def __del__(self) -> None:
         s = getattr(self, "_s", None)

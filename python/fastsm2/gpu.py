@@ -14,7 +14,7 @@ batch calls then use device 0 automatically for large batches (see
 import threading
 from typing import List
 
-from ._errors import raise_for
+from ._errors import check_ok, raise_for
 from ._native import ffi, lib
 from ._util import BytesLike, as_bytes
 
@@ -42,9 +42,7 @@ class GPU:
         self._ctx = ffi.NULL
         pp = ffi.new("fastsm2_gpu **")
         flags = lib.FASTSM2_GPU_CONSTANT_TIME if constant_time else 0
-        ret = lib.fastsm2_gpu_new(pp, device, flags)
-        if ret != 1:
-            raise_for(ret)
+        check_ok(lib.fastsm2_gpu_new(pp, device, flags))
         self._ctx = pp[0]
         self.device = device
         self.constant_time = bool(constant_time)

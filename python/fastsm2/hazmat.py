@@ -3,7 +3,7 @@
 
 A repeated or predictable nonce k reveals the private key. These exist so
 that the worked examples of GB/T 32918.5 can be reproduced."""
-from ._errors import raise_for
+from ._errors import check_ok
 from ._keys import PrivateKey, PublicKey, _ct_flags
 from ._kx import KeyExchange
 from ._native import ffi, lib
@@ -19,9 +19,7 @@ def sign_digest_with_nonce(key: PrivateKey, digest: BytesLike, k: BytesLike) -> 
     e = as_fixed(digest, 32, "digest")
     kb = as_fixed(k, 32, "k")
     sig = ffi.new("unsigned char[64]")
-    ret = lib.fastsm2_sign_digest_with_nonce(sig, key._k, e, kb)
-    if ret != 1:
-        raise_for(ret)
+    check_ok(lib.fastsm2_sign_digest_with_nonce(sig, key._k, e, kb))
     return ffi.buffer(sig, 64)[:]
 
 
@@ -36,9 +34,7 @@ def encrypt_with_nonce(pub: PublicKey, data: BytesLike, k: BytesLike, raw: bool 
     cap = lib.fastsm2_ciphertext_size(len(m), flags)
     out = ffi.new("unsigned char[]", cap)
     outlen = ffi.new("size_t *", cap)
-    ret = lib.fastsm2_encrypt_with_nonce(out, outlen, pub._p, m, len(m), flags, kb)
-    if ret != 1:
-        raise_for(ret)
+    check_ok(lib.fastsm2_encrypt_with_nonce(out, outlen, pub._p, m, len(m), flags, kb))
     return ffi.buffer(out, outlen[0])[:]
 
 

@@ -194,6 +194,19 @@ class _SigDecoder:
         return ffi.buffer(self.out, 64)[:]
 
 
+def _input_column(msg_col: Optional[str], digest_col: Optional[str],
+                  id_col: Optional[str] = None) -> Optional[str]:
+    """msg_col, "msg" when neither it nor digest_col is given; raises
+    ValueError for both, or an ID column with digests."""
+    if msg_col is None and digest_col is None:
+        msg_col = "msg"
+    if (msg_col is None) == (digest_col is None):
+        raise ValueError("give msg_col or digest_col, not both")
+    if digest_col is not None and id_col is not None:
+        raise ValueError("id_col applies to messages: a digest already includes Z_A")
+    return msg_col
+
+
 # ---- one pandas batch --------------------------------------------------------------------------
 def _check_columns(pdf: Any, new: List[str]) -> None:
     for c in new:
@@ -219,12 +232,7 @@ def verify_frame(pdf: Any, key_col: str = "key", sig_col: str = "sig", msg_col: 
     Row i's ``valid`` equals ``PublicKey.load(key).verify(msg, sig, id=...,
     raw=raw)`` (``verify_digest`` for digests); a row whose input fails to
     parse is False with the reason, never an exception."""
-    if msg_col is None and digest_col is None:
-        msg_col = "msg"
-    if (msg_col is None) == (digest_col is None):
-        raise ValueError("give msg_col or digest_col, not both")
-    if digest_col is not None and id_col is not None:
-        raise ValueError("id_col applies to messages: a digest already includes Z_A")
+    msg_col = _input_column(msg_col, digest_col, id_col)
     _check_columns(pdf, [valid_col, reason_col])
     default_id = as_id(id)
     if not 0 < len(default_id) <= _MAX_ID:
@@ -351,10 +359,7 @@ def sign_frame(pdf: Any, key: PrivateKey, msg_col: Optional[str] = None, digest_
     a null signature."""
     if not isinstance(key, PrivateKey):
         raise TypeError("key must be a fastsm2.PrivateKey")
-    if msg_col is None and digest_col is None:
-        msg_col = "msg"
-    if (msg_col is None) == (digest_col is None):
-        raise ValueError("give msg_col or digest_col, not both")
+    msg_col = _input_column(msg_col, digest_col)
     _check_columns(pdf, [sig_col])
     col = pdf[msg_col if msg_col is not None else digest_col].tolist()
     rows: List[int] = []
@@ -443,12 +448,7 @@ def verify(df: Any, key_col: str = "key", sig_col: str = "sig", msg_col: Optiona
     Lazy, like every DataFrame transformation."""
     from pyspark.sql.types import BooleanType, StringType
 
-    if msg_col is None and digest_col is None:
-        msg_col = "msg"
-    if (msg_col is None) == (digest_col is None):
-        raise ValueError("give msg_col or digest_col, not both")
-    if digest_col is not None and id_col is not None:
-        raise ValueError("id_col applies to messages: a digest already includes Z_A")
+    msg_col = _input_column(msg_col, digest_col, id_col)
     _need_column(df, key_col, ("binary", "string"))
     _need_column(df, sig_col, ("binary",))
     if msg_col is not None:
@@ -498,10 +498,7 @@ def sign(df: Any, key: Union[PrivateKey, bytes, str, None] = None, *, key_file: 
 
     if (key is None) == (key_file is None):
         raise ValueError("give key or key_file, not both")
-    if msg_col is None and digest_col is None:
-        msg_col = "msg"
-    if (msg_col is None) == (digest_col is None):
-        raise ValueError("give msg_col or digest_col, not both")
+    msg_col = _input_column(msg_col, digest_col)
     if msg_col is not None:
         _need_column(df, msg_col, ("binary", "string"))
     else:

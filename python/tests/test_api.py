@@ -32,7 +32,7 @@ def test_every_header_function_is_bound_and_used():
 
 
 def test_error_classes_match_c_names():
-    codes = [int(c) for c in re.findall(r"#define FASTSM2_ERR_\w+ \((-\d+)\)", HEADER)]
+    codes = [int(c) for c in re.findall(r"#define FASTSM2_ERR_\w+\s+\((-\d+)\)", HEADER)]
     assert len(codes) >= 20
     seen = set()
     for code in codes:

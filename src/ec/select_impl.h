@@ -72,6 +72,37 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
         _mm256_storeu_si256((__m256i *)out + l, acc[l]);
 }
 
+#if FS2_EC_IFMA
+/* The kG scan (64 affine entries of 8 limbs: one 64-byte ZMM load each)
+ * for the avx512-ifma build, whose CPUs have AVX-512F: the two levels of
+ * the AVX2 scan above, each entry folded into its group's register by one
+ * VPTERNLOGQ (v | (m & entry), the load its memory operand), where AVX2
+ * takes an AND and an OR per 32-byte half. About 100 vector operations
+ * instead of 290. The masks are vectors made from comparisons (k registers
+ * only in between); every entry is read, whatever idx; idx = 0 gives
+ * zeros. A function of its own (not inlined: its target is wider than its
+ * callers'). */
+__attribute__((target("avx512f"), noinline)) static void fs2_select64_avx512(void *out, const uint64_t *table,
+                                                                             unsigned idx)
+{
+    const unsigned k = idx - 1;
+    const __m512i ones = _mm512_set1_epi64(-1);
+    const __m512i lo = _mm512_set1_epi64((long long)(k & 7)), hi = _mm512_set1_epi64((long long)(k >> 3));
+    __m512i ml[8], acc = _mm512_setzero_si512();
+    for (int i = 0; i < 8; i++)
+        ml[i] = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(lo, _mm512_set1_epi64(i)), ones);
+    for (unsigned g = 0; g < 8; g++) {
+        const uint64_t *e = table + 64 * g;
+        __m512i v = _mm512_and_si512(_mm512_loadu_si512((const void *)e), ml[0]);
+        for (unsigned i = 1; i < 8; i++) /* 0xF8: v | (ml[i] & entry) */
+            v = _mm512_ternarylogic_epi64(v, ml[i], _mm512_loadu_si512((const void *)(e + 8 * i)), 0xF8);
+        __m512i mh = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(hi, _mm512_set1_epi64((long long)g)), ones);
+        acc = _mm512_ternarylogic_epi64(acc, mh, v, 0xF8);
+    }
+    _mm512_storeu_si512(out, acc);
+}
+#endif
+
 #elif FS2_FIELD == FS2_FIELD_AARCH64
 /* Constant-time table lookup with NEON: entry idx - 1 of `entries` entries
  * of `width` limbs (8: affine points, 12: Jacobian points), or zeros for

@@ -278,6 +278,17 @@ size_t fs2_pem_encoded_len(const char *label, size_t derlen)
     return (11 + lab + 6) + (9 + lab + 6) + 4 * groups + lines;
 }
 
+/* The armour line `kind` ("-----BEGIN " or "-----END ") label "-----\n"
+ * written at out + o; returns the new o. */
+static size_t put_armour_line(unsigned char *out, size_t o, const char *kind, const char *label, size_t lab)
+{
+    size_t k = strlen(kind);
+    memcpy(out + o, kind, k);
+    memcpy(out + o + k, label, lab);
+    memcpy(out + o + k + lab, "-----\n", 6);
+    return o + k + lab + 6;
+}
+
 int fs2_pem_encode(unsigned char *out, size_t *outlen, const char *label, const unsigned char *der, size_t derlen)
 {
     size_t need, o = 0, lab = strlen(label), col = 0;
@@ -287,12 +298,7 @@ int fs2_pem_encode(unsigned char *out, size_t *outlen, const char *label, const 
         *outlen = 0;
         return FASTSM2_ERR_BUFFER_TOO_SMALL;
     }
-    memcpy(out + o, "-----BEGIN ", 11);
-    o += 11;
-    memcpy(out + o, label, lab);
-    o += lab;
-    memcpy(out + o, "-----\n", 6);
-    o += 6;
+    o = put_armour_line(out, o, "-----BEGIN ", label, lab);
     for (size_t i = 0; i < derlen; i += 3) {
         size_t k = derlen - i < 3 ? derlen - i : 3;
         unsigned w = (unsigned)der[i] << 16;
@@ -311,12 +317,7 @@ int fs2_pem_encode(unsigned char *out, size_t *outlen, const char *label, const 
             col = 0;
         }
     }
-    memcpy(out + o, "-----END ", 9);
-    o += 9;
-    memcpy(out + o, label, lab);
-    o += lab;
-    memcpy(out + o, "-----\n", 6);
-    o += 6;
+    o = put_armour_line(out, o, "-----END ", label, lab);
     out[o] = 0;
     *outlen = o;
     return need == o ? FASTSM2_OK : FASTSM2_ERR_ARG; /* sizes agree by construction */

@@ -116,14 +116,16 @@ static inline void fs2_divstep(int64_t *zeta, uint64_t *f, uint64_t *g, uint64_t
     uint64_t neg = fs2_ct_barrier_u64((uint64_t)(*zeta >> 63));
     uint64_t odd = fs2_ct_mask_u64(*g & 1);
     uint64_t fx = (*f ^ neg) - neg, ux = (*uw ^ neg) - neg;
+    uint64_t sw = neg & odd;
+    /* on a swap f becomes the old g (f + (g - f)): selected from the old
+     * values, so that f's update does not wait for g's */
+    uint64_t nf = *f ^ ((*f ^ *g) & sw), nu = *uw ^ ((*uw ^ *qw) & sw);
     *g += fx & odd;
     *qw += ux & odd;
-    uint64_t sw = neg & odd;
     *zeta = (int64_t)(((uint64_t)*zeta ^ sw) - 1);
-    *f += *g & sw;
-    *uw += *qw & sw;
+    *f = nf;
+    *uw = nu << 1;
     *g >>= 1;
-    *uw <<= 1;
 }
 
 /* The matrix of 30 steps from its packed rows. */

@@ -7,6 +7,9 @@
  * tracer records every instruction and the address of its memory operand.
  *
  *   ifma_trace_target gen SEED      the constant-time kG (traces must agree)
+ *   ifma_trace_target base SEED     the avx512-ifma backend's one-at-a-time
+ *                                   kG (its AVX-512 table scans) and the
+ *                                   inversion, on one secret scalar
  *   ifma_trace_target sumvar SEED   the variable-time verification sum on
  *                                   digits from SEED: the planted control
  *                                   (its traces must differ)
@@ -63,8 +66,8 @@ int main(int argc, char **argv)
     const fs2_pubtab *tabs[FS2_IFMA_LANES];
     if (argc == 2 && !strcmp(argv[1], "probe")) /* whether there is anything to trace */
         return fs2_cpu_has(FS2_CPU_X86_IFMA) ? 0 : 2;
-    if (argc != 3 || (strcmp(argv[1], "gen") && strcmp(argv[1], "sumvar"))) {
-        fprintf(stderr, "usage: ifma_trace_target probe | gen|sumvar SEED\n");
+    if (argc != 3 || (strcmp(argv[1], "gen") && strcmp(argv[1], "base") && strcmp(argv[1], "sumvar"))) {
+        fprintf(stderr, "usage: ifma_trace_target probe | gen|base|sumvar SEED\n");
         return 1;
     }
     if (!fs2_cpu_has(FS2_CPU_X86_IFMA))
@@ -93,8 +96,13 @@ int main(int argc, char **argv)
                     tn[c][w][l] = (uint8_t)(next() & 1);
                 }
             }
+    fs2_affine base_r;
+    uint64_t base_k[4] = {next(), next(), next(), next() >> 1};
+    fs2_ec_ops_avx512ifma.mul_base(&base_r, (const uint64_t[4]){1, 0, 0, 0}); /* warm-up */
     raise(SIGSTOP);
-    if (!strcmp(argv[1], "gen"))
+    if (!strcmp(argv[1], "base"))
+        fs2_ec_ops_avx512ifma.mul_base(&base_r, base_k);
+    else if (!strcmp(argv[1], "gen"))
         fs2_ifma_gen(xyz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg, 8);
     else
         (void)fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg,

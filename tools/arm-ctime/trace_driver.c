@@ -118,16 +118,6 @@ static void op_end(void)
     trace_mark();
 }
 
-static void u256_from_be(uint64_t r[4], const unsigned char b[32])
-{
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = 0;
-        for (int j = 0; j < 8; j++)
-            v = (v << 8) | b[32 - 8 * (i + 1) + j];
-        r[i] = v;
-    }
-}
-
 /* b = n - m (big-endian), m small */
 static void n_minus(unsigned char b[32], unsigned m)
 {
@@ -206,7 +196,7 @@ static void run_set(int si)
 
     /* kG and kP through the backend's entry points (k as limbs) */
     const fs2_ec_ops *ec = fs2_ec(), *ref = fs2_backends[0]->ec; /* generic: the reference */
-    u256_from_be(kk, cur.k);
+    fs2_u256_from_be(kk, cur.k);
     op_begin("kG", si);
     ec->mul_base(&pt, kk);
     op_end();
@@ -339,8 +329,8 @@ int main(void)
     CHECK(fastsm2_pubkey_from_bytes(&pub_fixed_fresh, pb, 65) == FASTSM2_OK);
     CHECK(fastsm2_pubkey_from_bytes(&pub_fixed_tab, pb, 65) == FASTSM2_OK);
     CHECK(fastsm2_pubkey_precompute(&pub_fixed_tab) == FASTSM2_OK); /* the key object's tables */
-    u256_from_be(p_fixed.x, pb + 1);
-    u256_from_be(p_fixed.y, pb + 33);
+    fs2_u256_from_be(p_fixed.x, pb + 1);
+    fs2_u256_from_be(p_fixed.y, pb + 33);
     p_fixed.infinity = 0;
     {
         static fs2_pubtab tab;

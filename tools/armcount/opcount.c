@@ -41,16 +41,6 @@ static void die(const char *what)
     exit(1);
 }
 
-static void u256_from_be(uint64_t r[4], const unsigned char b[32])
-{
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = 0;
-        for (int j = 0; j < 8; j++)
-            v = (v << 8) | b[32 - 8 * (i + 1) + j];
-        r[i] = v;
-    }
-}
-
 static int run_fastsm2(const char *op, long n, const unsigned char e[32], const unsigned char k[32], unsigned char *buf)
 {
     fastsm2_privkey key;
@@ -72,7 +62,7 @@ static int run_fastsm2(const char *op, long n, const unsigned char e[32], const 
         die("fastsm2 pubkey_to_bytes");
     const fs2_ec_ops *b = fs2_ec();
     uint64_t kk[4];
-    u256_from_be(kk, k);
+    fs2_u256_from_be(kk, k);
     fs2_affine g, r;
     b->mul_base(&g, kk); /* a public point for kp */
     if (!strcmp(op, "sign")) {

@@ -8,7 +8,9 @@ usage: trace.py TARGET [SETS]
 TARGET is tests/ctime/ifma_trace_target.c's program. For SETS secret sets
 (default 6) this script runs `TARGET gen SEED` under ptrace, single-steps
 every instruction between its two SIGSTOP markers (the whole of
-fs2_ifma_gen: kG for eight secret scalars in eight lanes) and records, for
+fs2_ifma_gen: kG for eight secret scalars in eight lanes; then `TARGET base
+SEED`, the backend's one-at-a-time kG with its AVX-512 table scans and the
+inversion) and records, for
 each step, the instruction address and the effective address of its memory
 operand, computed from the registers with the operand as `objdump -d`
 prints it (base + index * scale + displacement; RIP-relative ones
@@ -65,6 +67,11 @@ def reg_value(regs, name):
     raise KeyError(name)
 
 
+# Prefixes objdump prints before the mnemonic (the long NOPs of code
+# alignment come as "cs nopw ..."; their operand is never read).
+PREFIXES = {"cs", "ds", "es", "fs", "gs", "ss", "data16", "addr32", "rex", "rex.W", "notrack", "bnd"}
+
+
 def operands(binary):
     """instruction address -> (memory operand or None, is_gather), from objdump."""
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-M", "att", binary], check=True,
@@ -75,6 +82,8 @@ def operands(binary):
         if not m:
             continue
         addr, mnem, args = int(m.group(1), 16), m.group(2), m.group(3).split("#")[0]
+        while mnem in PREFIXES and args.split():  # "cs nopw 0x0(%rax,%rax,1)": the padding NOP's prefix
+            mnem, _, args = args.strip().partition(" ")
         if mnem.startswith(("lea", "nop")):
             ops[addr] = (None, False)
             continue
@@ -184,17 +193,18 @@ def main():
         return 0
     failed = 0
     seeds = [1, 2, 0xdeadbeef, 12345678901, 7, 2 ** 63 + 5][:sets] + list(range(100, 100 + max(0, sets - 6)))
-    traces = {}
-    for seed in seeds:
-        digest, steps, problems = trace(binary, ops, "gen", seed)
-        traces[seed] = digest
-        print("gen    seed %-20d %s  %d instructions%s" % (seed, digest[:16] if digest else "-", steps,
-                                                           ("  " + "; ".join(problems[:3])) if problems else ""))
-        failed |= bool(problems) or digest is None or steps < 10000
-    same = len(set(traces.values())) == 1
-    print("ifma-trace: fs2_ifma_gen: %s over %d secret sets" % ("identical traces" if same else "TRACES DIFFER",
-                                                                   len(seeds)))
-    failed |= not same
+    for mode, what in (("gen", "fs2_ifma_gen"), ("base", "mul_base of the avx512ifma backend")):
+        traces = {}
+        for seed in seeds:
+            digest, steps, problems = trace(binary, ops, mode, seed)
+            traces[seed] = digest
+            print("%-6s seed %-20d %s  %d instructions%s" % (mode, seed, digest[:16] if digest else "-", steps,
+                                                            ("  " + "; ".join(problems[:3])) if problems else ""))
+            failed |= bool(problems) or digest is None or steps < 10000
+        same = len(set(traces.values())) == 1
+        print("ifma-trace: %s: %s over %d secret sets" % (what, "identical traces" if same else "TRACES DIFFER",
+                                                           len(seeds)))
+        failed |= not same
     control = set()
     for seed in (1, 2):
         digest, steps, _ = trace(binary, ops, "sumvar", seed)
