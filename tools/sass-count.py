@@ -23,10 +23,13 @@ Inputs (made by tools/sass-count.sh):
 The model (docs/GPU.md "SASS count"): an operation's dynamic instruction
 count is the sum over units of calls x the unit's SASS when inlined (the
 micro kernel minus its input/output kernel), plus the kernel's own body
-(glue: the accounting build's kernel without the units, counted once). A unit must be straight-line code
+(glue: the accounting build's kernel without the units, counted once per
+thread and shared by the items of a thread). A unit must be straight-line code
 (no branch but its return), so that its static size is what one call
-executes; the script checks that. Loop overhead in the glue (a counter and
-a branch per iteration) is counted once, an undercount of well below 1%.
+executes; the script checks that (jac_add_var, whose branches are its
+public special cases, excepted). Loop overhead in the glue is counted once
+(an undercount) and code of paths not taken is counted (an overcount):
+about 1% of an operation either way.
 """
 import argparse
 import json
@@ -399,7 +402,8 @@ def main():
         sizes = inlined
         # the kernel's own body in the accounting build: everything but
         # the units, counted once; without the call overhead of the units
-        glue = unit_cost(count[kname])
+        per_thread = calls[op].pop("items_per_thread", 1)
+        glue = unit_cost(count[kname]) / per_thread
         total = glue
         parts = []
         for u, c in sorted(calls[op].items(), key=lambda x: -x[1] * sizes.get(x[0], 0)):
@@ -409,7 +413,7 @@ def main():
                 continue
             total += c * sizes[u]
             parts.append("%s %g x %d" % (u, c, sizes[u]))
-        parts.append("glue %d" % glue)
+        parts.append("glue %d" % glue + (" (per thread / %d items)" % per_thread if per_thread != 1 else ""))
         result["ops"][op] = total
         print("%-10s %12.0f   %s" % (op, total, ", ".join(parts)))
     print("\nH100 model (an upper bound, not a measurement): 132 SMs x 64 integer"

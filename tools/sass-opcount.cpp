@@ -10,6 +10,8 @@
  *
  *     op <TAB> unit <TAB> calls per item
  *
+ * and, for signing, "op <TAB> items_per_thread <TAB> n" (the kernel's glue
+ * is shared by n items).
  * Signing and key generation run the same calls for every input (constant
  * time); verification's counts depend on t's digits, hence the average.
  * The table holds zeros: the fixed-base code runs the same calls whatever
@@ -107,6 +109,7 @@ int main(int argc, char **argv)
             }
         }
         report(mode == FS2G_MODE_CT ? "sign-ct" : "sign", trials * FS2G_SIGN_ITEMS);
+        printf("%s\titems_per_thread\t%d\n", mode == FS2G_MODE_CT ? "sign-ct" : "sign", FS2G_SIGN_ITEMS);
         for (int t = 0; t < trials; t++) {
             uint32_t d[8];
             fs2g_aff p;
