@@ -128,6 +128,25 @@ static inline void fs2_divstep(int64_t *zeta, uint64_t *f, uint64_t *g, uint64_t
     *g >>= 1;
 }
 
+/* The same step with f and its row updated from the new g (f + (g - f)):
+ * two instructions fewer than fs2_divstep, one more on the dependency
+ * chain. With two inversions interleaved (fs2_divsteps_30x2) the core's
+ * adders, not the chain, bound the steps, and this form is the faster. */
+static inline void fs2_divstep_tp(int64_t *zeta, uint64_t *f, uint64_t *g, uint64_t *uw, uint64_t *qw)
+{
+    uint64_t neg = fs2_ct_barrier_u64((uint64_t)(*zeta >> 63));
+    uint64_t odd = fs2_ct_mask_u64(*g & 1);
+    uint64_t fx = (*f ^ neg) - neg, ux = (*uw ^ neg) - neg;
+    *g += fx & odd;
+    *qw += ux & odd;
+    uint64_t sw = neg & odd;
+    *zeta = (int64_t)(((uint64_t)*zeta ^ sw) - 1);
+    *f += *g & sw;
+    *uw += *qw & sw;
+    *g >>= 1;
+    *uw <<= 1;
+}
+
 /* The matrix of 30 steps from its packed rows. */
 static inline void fs2_divsteps_unpack(int64_t m[4], uint64_t uw, uint64_t qw)
 {
@@ -148,6 +167,9 @@ static inline int64_t fs2_divsteps_30(int64_t zeta, uint64_t *fp, uint64_t *gp, 
     return zeta;
 }
 
+#ifndef FS2_DIVSTEP_X2
+#define FS2_DIVSTEP_X2 fs2_divstep_tp
+#endif
 /* The same for two independent inversions at once: each step's short
  * dependency chain leaves most of the core idle, so the second chain's
  * steps, interleaved, cost little (fs2_modinv2_safegcd). */
@@ -157,8 +179,8 @@ static inline void fs2_divsteps_30x2(int64_t zeta[2], uint64_t f[2], uint64_t g[
     uint64_t f1 = f[1], g1 = g[1], u1 = 1, q1 = (uint64_t)1 << 32;
     int64_t z0 = zeta[0], z1 = zeta[1];
     for (int i = 0; i < 30; i++) {
-        fs2_divstep(&z0, &f0, &g0, &u0, &q0);
-        fs2_divstep(&z1, &f1, &g1, &u1, &q1);
+        FS2_DIVSTEP_X2(&z0, &f0, &g0, &u0, &q0);
+        FS2_DIVSTEP_X2(&z1, &f1, &g1, &u1, &q1);
     }
     f[0] = f0, g[0] = g0, zeta[0] = z0;
     f[1] = f1, g[1] = g1, zeta[1] = z1;
