@@ -7,9 +7,11 @@
  * and g++ compiles the very same code as host code for tests/gpu, which
  * check it against the portable C library and OpenSSL on a CPU (CI has no
  * GPU). The only difference between the two is in the carry primitives
- * below: on the device (__CUDA_ARCH__) each is one PTX instruction that
- * reads or writes the hardware carry flag (add.cc, addc.cc, madc.lo.cc,
- * madc.hi.cc, ...); on the host the flag is an ordinary variable `cf` that
+ * below: on the device (__CUDA_ARCH__) each is one PTX instruction on PTX's
+ * carry flag (add.cc, addc.cc, madc.lo.cc, madc.hi.cc, ...), which ptxas
+ * maps to SASS as it sees fit (predicate carries; a mad.lo.cc / madc.hi.cc
+ * pair on adjacent words becomes one IMAD.WIDE.U32); on the host the flag
+ * is an ordinary variable `cf` that
  * every primitive takes by reference. The sequences of primitives (the
  * carry chains) are identical, so the host tests check their order too.
  * Define FS2G_NO_PTX to compile the portable primitives for the device as
@@ -72,8 +74,22 @@ enum {
 #define FS2G_HDU FS2G_HD
 #endif
 #if defined(FS2G_OPCOUNT) && !defined(__CUDA_ARCH__)
+/* A unit's cost includes the units it calls (inlined into it): only the
+ * outermost unit of a call counts. */
 extern unsigned long long fs2g_opcount[FS2G_OP_UNITS];
-#define FS2G_COUNT_OP(id) (fs2g_opcount[id]++)
+extern int fs2g_opdepth;
+struct fs2g_opscope {
+    explicit fs2g_opscope(int id)
+    {
+        if (fs2g_opdepth++ == 0)
+            fs2g_opcount[id]++;
+    }
+    ~fs2g_opscope()
+    {
+        fs2g_opdepth--;
+    }
+};
+#define FS2G_COUNT_OP(id) fs2g_opscope fs2g_opscope_(id)
 #else
 #define FS2G_COUNT_OP(id) ((void)0)
 #endif
@@ -98,7 +114,7 @@ extern unsigned long long fs2g_opcount[FS2G_OP_UNITS];
     }
 #define FS2G_N0 0x72350975u
 
-/* ---- carry primitives: one PTX instruction each on the device ----------- */
+/* ---- carry primitives: one PTX instruction each on the device --------- */
 
 FS2G_HD uint32_t fs2g_add_cc(uint32_t a, uint32_t b, uint32_t &cf)
 {
@@ -351,56 +367,89 @@ FS2G_HD uint32_t fs2g_lt(const uint32_t a[8], const uint32_t b[8])
     return (uint32_t)0 - fs2g_sub256(d, a, b);
 }
 
-/* c[0..15] = a * b: the paper's row-wise product, each row of low halves
- * (mad.lo / madc.lo carry chain, carry into the next word) followed by a row
- * of high halves (mad.hi / madc.hi chain). After row i the partial sum is
- * a * (b_0..b_i) < 2^(32 (i + 9)), so it fits in c[0..i+8]: the last
- * madc.hi of a row and the addc that ends a low row cannot carry out. */
-FS2G_HD void fs2g_mul_wide(uint32_t c[16], const uint32_t a[8], const uint32_t b[8])
+/* acc[0 .. 2 np - 1] += a_{j0} b, a_{j0+2} b, ... (np products) as (lo, hi)
+ * pairs of adjacent words, one carry chain, the carry into acc[2 np]. */
+FS2G_HD void fs2g_mul_row(uint32_t *acc, const uint32_t a[8], uint32_t b, int j0, int np)
 {
     uint32_t cf = 0;
+    acc[0] = fs2g_mad_lo_cc(a[j0], b, acc[0], cf);
+    acc[1] = fs2g_madc_hi_cc(a[j0], b, acc[1], cf);
     FS2G_UNROLL
-    for (int i = 0; i < 16; i++)
-        c[i] = 0;
-    FS2G_UNROLL
-    for (int i = 0; i < 8; i++) {
-        c[i] = fs2g_mad_lo_cc(a[0], b[i], c[i], cf);
-        FS2G_UNROLL
-        for (int j = 1; j < 8; j++)
-            c[i + j] = fs2g_madc_lo_cc(a[j], b[i], c[i + j], cf);
-        c[i + 8] = fs2g_addc(c[i + 8], 0, cf);
-        c[i + 1] = fs2g_mad_hi_cc(a[0], b[i], c[i + 1], cf);
-        FS2G_UNROLL
-        for (int j = 1; j < 7; j++)
-            c[i + 1 + j] = fs2g_madc_hi_cc(a[j], b[i], c[i + 1 + j], cf);
-        c[i + 8] = fs2g_madc_hi(a[7], b[i], c[i + 8], cf);
+    for (int k = 1; k < np; k++) {
+        acc[2 * k] = fs2g_madc_lo_cc(a[j0 + 2 * k], b, acc[2 * k], cf);
+        acc[2 * k + 1] = fs2g_madc_hi_cc(a[j0 + 2 * k], b, acc[2 * k + 1], cf);
     }
+    acc[2 * np] = fs2g_addc(acc[2 * np], 0, cf);
 }
 
-/* c[0..15] = a^2: the 28 products a_i a_j (i < j) once, doubled by a
- * one-bit shift, then the 8 squares a_i^2 added on the diagonal. */
+/* c[0..15] = a * b. The 64 products a_j b_i, each a (lo, hi) pair of
+ * words at offset i + j, are summed into two accumulators: ev for the
+ * products at an even offset, od for those at an odd one (od[k] is word
+ * k + 1), so that in both every pair sits at an even index and ptxas turns
+ * each mad.lo.cc / madc.hi.cc pair into one IMAD.WIDE.U32 with carry on an
+ * aligned register pair (about half the SASS of separate IMAD, IMAD.HI and
+ * carry additions; docs/GPU.md "SASS count"). Row i adds the even-j and
+ * the odd-j products of b_i, four each, in one chain each. Bounds: each
+ * accumulator holds part of the partial product of rows 0..i, which is
+ * below 2^(32 (i + 9)); a chain ends at word i + 8 or i + 9 and cannot
+ * carry further. Then c = ev + od 2^32. */
+FS2G_HD void fs2g_mul_wide(uint32_t c[16], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t ev[18], od[18];
+    FS2G_UNROLL
+    for (int i = 0; i < 18; i++)
+        ev[i] = od[i] = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 8; i++) {
+        /* even j: offset i + j has i's parity; odd j: the other */
+        if ((i & 1) == 0) {
+            fs2g_mul_row(ev + i, a, b[i], 0, 4);
+            fs2g_mul_row(od + i, a, b[i], 1, 4);
+        } else {
+            fs2g_mul_row(od + i - 1, a, b[i], 0, 4);
+            fs2g_mul_row(ev + i + 1, a, b[i], 1, 4);
+        }
+    }
+    uint32_t cf = 0;
+    c[0] = ev[0];
+    c[1] = fs2g_add_cc(ev[1], od[0], cf);
+    FS2G_UNROLL
+    for (int k = 2; k < 15; k++)
+        c[k] = fs2g_addc_cc(ev[k], od[k - 1], cf);
+    c[15] = fs2g_addc(ev[15], od[14], cf);
+}
+
+/* c[0..15] = a^2: the 28 products a_i a_j (i < j) once, into the even-
+ * and odd-offset accumulators as in fs2g_mul_wide (row i: the j = i + 1,
+ * i + 3, ... and the j = i + 2, i + 4, ... chains), merged, doubled by a
+ * one-bit shift, then the 8 squares a_i^2 added on the diagonal (pairs at
+ * even offsets). The off-diagonal partial sums obey fs2g_mul_wide's bounds,
+ * and their total is below 2^511. */
 FS2G_HD void fs2g_sqr_wide(uint32_t c[16], const uint32_t a[8])
 {
-    uint32_t cf = 0;
+    uint32_t ev[18], od[18];
     FS2G_UNROLL
-    for (int i = 0; i < 16; i++)
-        c[i] = 0;
-    /* off-diagonal: row i multiplies a_i by a_{i+1..7} */
+    for (int i = 0; i < 18; i++)
+        ev[i] = od[i] = 0;
     FS2G_UNROLL
     for (int i = 0; i < 7; i++) {
-        c[2 * i + 1] = fs2g_mad_lo_cc(a[i + 1], a[i], c[2 * i + 1], cf);
         FS2G_UNROLL
-        for (int j = i + 2; j < 8; j++)
-            c[i + j] = fs2g_madc_lo_cc(a[j], a[i], c[i + j], cf);
-        c[i + 8] = fs2g_addc(c[i + 8], 0, cf);
-        c[2 * i + 2] = fs2g_mad_hi_cc(a[i + 1], a[i], c[2 * i + 2], cf);
-        FS2G_UNROLL
-        for (int j = i + 2; j < 8; j++)
-            c[i + j + 1] = fs2g_madc_hi_cc(a[j], a[i], c[i + j + 1], cf);
-        /* the running sum of rows 0..i is below 2^(32 (i + 9)): the chain
-         * ends in c[i + 8] without a carry out (nothing to add above) */
+        for (int j0 = i + 1; j0 <= i + 2 && j0 < 8; j0++) {
+            int np = (7 - j0) / 2 + 1;
+            if (((i + j0) & 1) == 0)
+                fs2g_mul_row(ev + i + j0, a, a[i], j0, np);
+            else
+                fs2g_mul_row(od + i + j0 - 1, a, a[i], j0, np);
+        }
     }
-    /* double: c = 2c (the off-diagonal sum is below 2^511) */
+    uint32_t cf = 0;
+    c[0] = ev[0];
+    c[1] = fs2g_add_cc(ev[1], od[0], cf);
+    FS2G_UNROLL
+    for (int k = 2; k < 15; k++)
+        c[k] = fs2g_addc_cc(ev[k], od[k - 1], cf);
+    c[15] = fs2g_addc(ev[15], od[14], cf);
+    /* double: c = 2c */
     c[15] = (c[15] << 1) | (c[14] >> 31);
     FS2G_UNROLL
     for (int i = 14; i > 0; i--)

@@ -89,13 +89,10 @@ struct fs2g_sign_params {
 #endif
 };
 
-static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
+/* Item i's key (d, (1+d)^-1 R) and nonce prefix state. */
+__device__ __forceinline__ void fs2g_sign_key(uint32_t d[8], uint32_t dinv[8], uint32_t pre[8],
+                                              const fs2g_sign_params &p, size_t i)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= p.n)
-        return;
-    uint32_t e[8], d[8], dinv[8], k[8], r[8], s[8], pre[8];
-    fs2g_load_be_dev(e, p.digests + 32 * i);
     if (p.keys) {
         const uint4 *q = (const uint4 *)(p.keys + 16 * i);
         uint4 a = q[0], b = q[1], c = q[2], f = q[3];
@@ -111,23 +108,63 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign
             pre[j] = p.prefix[j];
         }
     }
-    if (p.nonces)
-        fs2g_load_be_dev(k, p.nonces + 32 * i);
-    else
-        fs2g_nonce_derive(k, pre, e, p.first + i);
-    uint32_t ok = fs2g_sign_item(r, s, e, k, dinv, p.table, p.w, p.mode);
-#if defined(FS2G_EMU)
-    if (p.first + i + 1 == p.reject) /* tests: the CPU re-sign path */
-        ok = 0;
-#endif
-    /* ok is public: a rejected nonce is reported and never used */
-    if (!ok) {
-        for (int j = 0; j < 8; j++)
-            r[j] = s[j] = 0;
-        atomicAdd(p.nbad, 1u);
+}
+
+/* FS2G_SIGN_ITEMS items per thread (items t * FS2G_SIGN_ITEMS + j): kG for
+ * each, then one inversion for all (fs2g_batch_x), then A5-A6. Which items
+ * exist depends only on n (public); a missing one enters the inversion as
+ * Z = 1. */
+static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
+{
+    size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * FS2G_SIGN_ITEMS;
+    if (base >= p.n)
+        return;
+    uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+    FS2G_UNROLL
+    for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+        size_t i = base + j;
+        if (i < p.n) {
+            uint32_t e[8], d[8], dinv[8], pre[8];
+            fs2g_jac q;
+            fs2g_load_be_dev(e, p.digests + 32 * i);
+            fs2g_sign_key(d, dinv, pre, p, i);
+            if (p.nonces)
+                fs2g_load_be_dev(K[j], p.nonces + 32 * i);
+            else
+                fs2g_nonce_derive(K[j], pre, e, p.first + i);
+            fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode);
+            fs2g_copy(X[j], q.x);
+            fs2g_copy(Z[j], q.z);
+        } else {
+            for (int t = 0; t < 8; t++)
+                X[j][t] = K[j][t] = Z[j][t] = 0;
+            Z[j][0] = 1;
+        }
     }
-    fs2g_store_be_dev(p.sigs + 64 * i, r);
-    fs2g_store_be_dev(p.sigs + 64 * i + 32, s);
+    fs2g_batch_x(x1, X, Z);
+    FS2G_UNROLL
+    for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+        size_t i = base + j;
+        if (i >= p.n)
+            break;
+        uint32_t e[8], dinv[8], r[8], s[8];
+        fs2g_load_be_dev(e, p.digests + 32 * i);
+        for (int t = 0; t < 8; t++)
+            dinv[t] = p.keys ? p.keys[16 * i + 8 + t] : p.key[8 + t];
+        uint32_t ok = fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+#if defined(FS2G_EMU)
+        if (p.first + i + 1 == p.reject) /* tests: the CPU re-sign path */
+            ok = 0;
+#endif
+        /* ok is public: a rejected nonce is reported and never used */
+        if (!ok) {
+            for (int t = 0; t < 8; t++)
+                r[t] = s[t] = 0;
+            atomicAdd(p.nbad, 1u);
+        }
+        fs2g_store_be_dev(p.sigs + 64 * i, r);
+        fs2g_store_be_dev(p.sigs + 64 * i + 32, s);
+    }
 }
 
 struct fs2g_verify_params {
@@ -140,7 +177,10 @@ struct fs2g_verify_params {
     int w;
 };
 
-static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_verify(const fs2g_verify_params p)
+/* At least one block per SM: ptxas may use up to 255 registers (214 with
+ * CUDA 13.0 for sm_90); under its default target of 168 it spilled 60
+ * bytes (tools/sass-count.sh fails on a spill). */
+static __global__ void __launch_bounds__(FS2G_BLOCK, 1) fs2g_k_verify(const fs2g_verify_params p)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.n)
@@ -197,21 +237,36 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    uint32_t e[8], dinv[8], pre[8], k[8], r[8], s[8];
-    fs2g_load_be_dev(e, digests + 32 * i);
-    for (int j = 0; j < 8; j++) {
-        dinv[j] = secrets[24 * i + j];
-        pre[j] = secrets[24 * i + 8 + j];
+    /* FS2G_SIGN_ITEMS items per thread, as fs2g_k_sign does them */
+    uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+    uint32_t e[8], dinv[8], pre[8], r[8], s[8], ok = ~0u;
+    for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+        size_t it = i * FS2G_SIGN_ITEMS + j;
+        fs2g_jac q;
+        fs2g_load_be_dev(e, digests + 32 * it);
+        for (int t = 0; t < 8; t++)
+            pre[t] = secrets[24 * it + 8 + t];
+        fs2g_nonce_derive(K[j], pre, e, it);
+        fs2g_ecmult_gen(&q, K[j], table, 4, FS2G_MODE_CT);
+        fs2g_copy(X[j], q.x);
+        fs2g_copy(Z[j], q.z);
     }
-    fs2g_nonce_derive(k, pre, e, i);
-    uint32_t ok = fs2g_sign_item(r, s, e, k, dinv, table, 4, FS2G_MODE_CT);
+    fs2g_batch_x(x1, X, Z);
+    for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+        size_t it = i * FS2G_SIGN_ITEMS + j;
+        fs2g_load_be_dev(e, digests + 32 * it);
+        for (int t = 0; t < 8; t++)
+            dinv[t] = secrets[24 * it + t];
+        ok &= fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+        fs2g_store_be_dev(sigs + 64 * it, r);
+        fs2g_store_be_dev(sigs + 64 * it + 32, s);
+    }
+    uint32_t *k = K[0];
 #if defined(FS2G_SASS_CT_INJECT)
     for (uint32_t j = 0; j < (k[0] & 7u); j++)
         fs2g_fp_mul(r, r, s);
 #endif
-    oks[i] = ok;
-    fs2g_store_be_dev(sigs + 64 * i, r);
-    fs2g_store_be_dev(sigs + 64 * i + 32, s);
+    oks[i] = ok ^ r[0];
 }
 #endif
 
@@ -523,7 +578,7 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
         q.nonces = nonces ? (const unsigned char *)c->buf[3] + 32 * off : NULL;
         q.first = off;
         q.n = m;
-        FS2G_LAUNCH(fs2g_k_sign, grid_for(m), FS2G_BLOCK, st, q);
+        FS2G_LAUNCH(fs2g_k_sign, grid_for((m + FS2G_SIGN_ITEMS - 1) / FS2G_SIGN_ITEMS), FS2G_BLOCK, st, q);
         fs2_wipe(&q, sizeof q); /* the launch copied it */
     });
     /* wipe the device copies of keys and nonces (the context keeps the

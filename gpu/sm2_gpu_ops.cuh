@@ -36,22 +36,17 @@ FS2G_HD void fs2g_table_entry(fs2g_aff *out, const fs2g_aff *base, uint32_t j)
     fs2g_jac_to_aff(out, &t);
 }
 
-/* GB/T 32918.2 6.1 A4-A6 for a nonce k in [1, n-1]: (x1, y1) = kG,
- * r = (e + x1) mod n, s = ((1 + d)^-1 (k + r) - r) mod n, with dinv_m =
- * (1 + d)^-1 * 2^256 mod n (the CPU library's cached form). Returns
- * all-ones when (r, s) is a signature, 0 when this k must be replaced
- * (r = 0, r + k = n or s = 0: probability about 2^-254). Constant time
- * except for fs2g_ecmult_gen's table address in the fast mode. */
-FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint32_t e[8], const uint32_t k[8],
-                                const uint32_t dinv_m[8], const uint32_t *table, int w, int mode)
+/* GB/T 32918.2 6.1 A5-A6 once x1 of kG is known: r = (e + x1) mod n,
+ * s = ((1 + d)^-1 (k + r) - r) mod n, with dinv_m = (1 + d)^-1 * 2^256
+ * mod n (the CPU library's cached form). Returns all-ones when (r, s) is a
+ * signature, 0 when this k must be replaced (r = 0, r + k = n or s = 0:
+ * probability about 2^-254). Constant time. */
+FS2G_HD uint32_t fs2g_sign_finish(uint32_t r_out[8], uint32_t s_out[8], const uint32_t e[8], const uint32_t k[8],
+                                  const uint32_t dinv_m[8], const uint32_t x1[8])
 {
-    fs2g_jac q;
-    fs2g_aff a;
     uint32_t ee[8], x[8], r[8], kr[8], s[8];
-    fs2g_ecmult_gen(&q, k, table, w, mode);
-    fs2g_jac_to_aff(&a, &q);
     fs2g_fn_reduce(ee, e);
-    fs2g_fn_reduce(x, a.x);
+    fs2g_fn_reduce(x, x1);
     fs2g_fn_add(r, ee, x);
     fs2g_fn_add(kr, k, r);
     fs2g_fn_mont_mul(s, kr, dinv_m);
@@ -60,6 +55,64 @@ FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint
     fs2g_copy(r_out, r);
     fs2g_copy(s_out, s);
     return ~bad;
+}
+
+/* GB/T 32918.2 6.1 A4-A6 for a nonce k in [1, n-1]: (x1, y1) = kG, then
+ * fs2g_sign_finish. Constant time except for fs2g_ecmult_gen's table
+ * address in the fast mode. (The kernel signs FS2G_SIGN_ITEMS items per
+ * thread with one shared inversion, fs2g_batch_x; the results are the
+ * same.) */
+FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint32_t e[8], const uint32_t k[8],
+                                const uint32_t dinv_m[8], const uint32_t *table, int w, int mode)
+{
+    fs2g_jac q;
+    fs2g_aff a;
+    fs2g_ecmult_gen(&q, k, table, w, mode);
+    fs2g_jac_to_aff(&a, &q);
+    return fs2g_sign_finish(r_out, s_out, e, k, dinv_m, a.x);
+}
+
+/* Items signed by one thread of the sign kernel, sharing one inversion. */
+#ifndef FS2G_SIGN_ITEMS
+#define FS2G_SIGN_ITEMS 2
+#endif
+
+/* x[j] = X[j] / Z[j]^2 for j < FS2G_SIGN_ITEMS (0 where Z[j] = 0, as
+ * fs2g_jac_to_aff gives), with one inversion (Montgomery's trick): the
+ * prefix products c_j = Z_0 ... Z_j, u = c_last^-1, then walking down
+ * Z_j^-1 = u c_{j-1} and u <- u Z_j. A Z of 0 is replaced by 1 (masks) so
+ * that it does not zero the other items' inverses, and its result is
+ * masked to 0 afterwards. Constant time: the same operations whatever the
+ * values. */
+FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t X[FS2G_SIGN_ITEMS][8],
+                          uint32_t Z[FS2G_SIGN_ITEMS][8])
+{
+    const uint32_t one[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t zero[FS2G_SIGN_ITEMS], c[FS2G_SIGN_ITEMS][8], u[8], zi[8];
+    FS2G_UNROLL
+    for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+        zero[j] = fs2g_is_zero(Z[j]);
+        fs2g_cmov(Z[j], one, zero[j]);
+    }
+    fs2g_copy(c[0], Z[0]);
+    FS2G_UNROLL
+    for (int j = 1; j < FS2G_SIGN_ITEMS; j++)
+        fs2g_fp_mul(c[j], c[j - 1], Z[j]);
+    fs2g_fp_inv(u, c[FS2G_SIGN_ITEMS - 1]);
+    FS2G_UNROLL
+    for (int j = FS2G_SIGN_ITEMS - 1; j >= 0; j--) {
+        if (j > 0) {
+            fs2g_fp_mul(zi, u, c[j - 1]);
+            fs2g_fp_mul(u, u, Z[j]);
+        } else {
+            fs2g_copy(zi, u);
+        }
+        fs2g_fp_sqr(zi, zi);
+        fs2g_fp_mul(x[j], X[j], zi);
+        FS2G_UNROLL
+        for (int i = 0; i < 8; i++)
+            x[j][i] &= ~zero[j];
+    }
 }
 
 /* GB/T 32918.1 6.1: P = dG for d in [1, n-2] (checked by the caller). */

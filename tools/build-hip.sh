@@ -39,7 +39,10 @@ echo "build-hip: $(hipcc --offload-arch=gfx906 --version 2>&1 | head -2 | tr '\n
 rm -rf "$OUT"
 mkdir -p "$OUT"
 FLAGS=(-O3 -fPIC -Wall -Wextra -Iinclude)
-[ "${WERROR:-OFF}" = ON ] && FLAGS+=(-Werror)
+# Errors with WERROR=ON, except clang's note that a `#pragma unroll` loop was
+# left rolled (the sign kernel's items-per-thread loop: a question of speed
+# on AMD, not of correctness; docs/GPU.md, "HIP"): it stays a warning.
+[ "${WERROR:-OFF}" = ON ] && FLAGS+=(-Werror -Wno-error=pass-failed)
 ARCH_FLAGS=()
 for a in $ARCHS; do ARCH_FLAGS+=("--offload-arch=$a"); done
 
@@ -61,7 +64,7 @@ for a in $ARCHS; do
   "$LLVM_BIN/llvm-readelf" --notes "$co" >"$OUT/$a.notes"
   "$LLVM_BIN/llvm-objdump" -d --mcpu="$a" "$co" >"$OUT/$a.s"
   echo "build-hip: $a code object: per kernel (static instruction counts, not per operation)"
-  printf '  %-14s %5s %5s %6s %8s %8s %8s %12s %12s\n' kernel vgpr sgpr spills scratch instrs mad_u64 mul_lo+hi add/addc_co
+  printf '  %-14s %5s %5s %6s %8s %8s %8s %12s %12s\n' kernel vgpr sgpr 'spills' scratch instrs mad_u64 mul_lo+hi add/addc_co
   for k in $KERNELS; do
     # the kernel's metadata: from its .name line to the next kernel's (the
     # fields are in alphabetical order: counts and sizes follow the name)
@@ -76,7 +79,7 @@ for a in $ARCHS; do
     ops=$(awk -v k="$k" '/^[0-9a-f]+ <.*>:$/{on = ($2 ~ "^<_ZL?[0-9]+"k"[0-9A-Z]")} on && /^\t[a-z]/{print $1}' "$OUT/$a.s")
     cnt() { printf '%s\n' "$ops" | grep -cE "^($1)\$" || true; }
     printf '  %-14s %5s %5s %6s %8s %8s %8s %12s %12s\n' "$k" "$(field .vgpr_count)" "$(field .sgpr_count)" \
-      "$(($(field .vgpr_spill_count) + $(field .sgpr_spill_count)))" "$(field .private_segment_fixed_size)" \
+      "$(field .vgpr_spill_count)/$(field .sgpr_spill_count)" "$(field .private_segment_fixed_size)" \
       "$(printf '%s\n' "$ops" | grep -c .)" "$(cnt v_mad_u64_u32)" "$(cnt 'v_mul_lo_u32|v_mul_hi_u32')" \
       "$(cnt 'v_addc?_co_u32_e(32|64)')"
   done

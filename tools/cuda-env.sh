@@ -89,6 +89,7 @@ fs2_cuda_sass_tools() {
   fi
   echo "cuda-env: installing cuobjdump and nvdisasm from PyPI into .cuda/" >&2
   rm -rf "$root/.cuda.sass.tmp"
+  # shellcheck disable=SC2086
   "$py" -m pip install --no-input --disable-pip-version-check -q --target "$root/.cuda.sass.tmp" \
     $FS2_CUDA_SASS_WHEELS || return 1
   mkdir -p "$root/.cuda/nvidia/cu13/bin"

@@ -16,13 +16,20 @@ Inputs (made by tools/sass-count.sh):
   --ct-inject INJECT.sass             the probe built with a deliberate
                                       secret branch: the check must flag it.
 
+  --micro MICRO.sass                  tools/sass-micro.cu: each unit inlined
+                                      in a kernel of its own, and a kernel
+                                      that only moves its inputs/outputs.
+
 The model (docs/GPU.md "SASS count"): an operation's dynamic instruction
-count is the sum over units of calls x the unit's SASS size (without what
-the call itself adds: argument traffic in local memory, CALL/RET), plus
-the kernel's own body (glue) counted once. A unit must be straight-line code
+count is the sum over units of calls x the unit's SASS when inlined (the
+micro kernel minus its input/output kernel), plus the kernel's own body
+(glue: the accounting build's kernel without the units, counted once per
+thread and shared by the items of a thread). A unit must be straight-line code
 (no branch but its return), so that its static size is what one call
-executes; the script checks that. Loop overhead in the glue (a counter and
-a branch per iteration) is counted once, an undercount of well below 1%.
+executes; the script checks that (jac_add_var, whose branches are its
+public special cases, excepted). Loop overhead in the glue is counted once
+(an undercount) and code of paths not taken is counted (an overcount):
+about 1% of an operation either way.
 """
 import argparse
 import json
@@ -42,6 +49,18 @@ UNITS = {
     "fs2g_table_select_fast": "select_fast",
     "fs2g_table_select_ct": "select_ct",
     "fs2g_sm3_compress": "sm3_compress",
+}
+# unit -> (input words, output words) of its micro kernels
+MICRO_IO = {
+    "fp_mul": (16, 8),
+    "fp_sqr": (8, 8),
+    "fn_mont_mul": (16, 8),
+    "jac_dbl": (24, 24),
+    "jac_add_aff": (41, 24),
+    "jac_add_var": (48, 24),
+    "select_fast": (1, 17),
+    "select_ct": (1, 17),
+    "sm3_compress": (24, 8),
 }
 # operation -> kernel (a substring of its mangled name)
 OPS = {
@@ -310,6 +329,7 @@ def main():
     ap.add_argument("--ptxas", required=True)
     ap.add_argument("--count", required=True)
     ap.add_argument("--opcount", required=True)
+    ap.add_argument("--micro", required=True)
     ap.add_argument("--ct-probe")
     ap.add_argument("--ct-inject")
     ap.add_argument("--json")
@@ -336,7 +356,8 @@ def main():
         if info.get("spill_st") or info.get("spill_ld"):
             print("  ^ spills")
 
-    print("\nUnits (accounting build: each a device function; SASS per call):")
+    print("\nUnits: SASS per call, inlined as in the kernels (tools/sass-micro.cu; the model's figure)"
+          " and as a separate function (accounting build, for reference):")
     unit_size = {}
     for f, body in count.items():
         if "$" not in f:
@@ -353,10 +374,23 @@ def main():
             status = 1
     allsizes = {}
     for kern, d in unit_size.items():
-        for u, s in d.items():
-            allsizes.setdefault(u, set()).add(s)
-    for u in sorted(allsizes):
-        print("  %-14s %s" % (u, "/".join(str(s) for s in sorted(allsizes[u]))))
+        for u, sz in d.items():
+            allsizes.setdefault(u, set()).add(sz)
+    micro = parse_sass(a.micro)
+    inlined = {}
+    for u, (n_in, n_out) in MICRO_IO.items():
+        k = [f for f in micro if re.match(r"_Z\d+k_%s[A-Z]" % u, f)]
+        io = [f for f in micro if re.match(r"_Z\d+io_%s[A-Z]" % u, f)]
+        if len(k) != 1 or len(io) != 1:
+            raise SystemExit("sass-count: micro kernels of %s not found" % u)
+        inlined[u] = len(micro[k[0]]) - len(micro[io[0]]) + max(n_in - n_out, 0)
+    # jac_add_var's kernel holds the doubling of its a = b case, which
+    # verification never reaches (an honest signature gives a = b with
+    # negligible probability): not part of the general path
+    inlined["jac_add_var"] -= inlined["jac_dbl"]
+    print("  %-14s %10s %10s" % ("unit", "inlined", "outlined"))
+    for u in sorted(inlined):
+        print("  %-14s %10d %10s" % (u, inlined[u], "/".join(str(x) for x in sorted(allsizes.get(u, [])))))
 
     print("\nPer operation (model: sum of calls x unit SASS + kernel glue once):")
     print("%-10s %12s   %s" % ("op", "SASS/op", "breakdown"))
@@ -365,18 +399,21 @@ def main():
         if op not in calls:
             continue
         kname = [f for f in count if "$" not in f and ksub in f][0]
-        sizes = unit_size.get(kname, {})
-        glue = len(count[kname])
+        sizes = inlined
+        # the kernel's own body in the accounting build: everything but
+        # the units, counted once; without the call overhead of the units
+        per_thread = calls[op].pop("items_per_thread", 1)
+        glue = unit_cost(count[kname]) / per_thread
         total = glue
         parts = []
-        for u, c in sorted(calls[op].items(), key=lambda x: -x[1] * unit_size.get(kname, {}).get(x[0], 0)):
+        for u, c in sorted(calls[op].items(), key=lambda x: -x[1] * sizes.get(x[0], 0)):
             if u not in sizes:
-                print("error: %s calls %s but kernel %s has no such unit" % (op, u, kname))
+                print("error: %s calls %s, which has no micro kernel" % (op, u))
                 status = 1
                 continue
             total += c * sizes[u]
             parts.append("%s %g x %d" % (u, c, sizes[u]))
-        parts.append("glue %d" % glue)
+        parts.append("glue %d" % glue + (" (per thread / %d items)" % per_thread if per_thread != 1 else ""))
         result["ops"][op] = total
         print("%-10s %12.0f   %s" % (op, total, ", ".join(parts)))
     print("\nH100 model (an upper bound, not a measurement): 132 SMs x 64 integer"

@@ -10,6 +10,8 @@
  *
  *     op <TAB> unit <TAB> calls per item
  *
+ * and, for signing, "op <TAB> items_per_thread <TAB> n" (the kernel's glue
+ * is shared by n items).
  * Signing and key generation run the same calls for every input (constant
  * time); verification's counts depend on t's digits, hence the average.
  * The table holds zeros: the fixed-base code runs the same calls whatever
@@ -25,6 +27,7 @@
 #include "sm2_gpu_ops.cuh"
 
 unsigned long long fs2g_opcount[FS2G_OP_UNITS];
+int fs2g_opdepth;
 
 static const char *const unit_names[FS2G_OP_UNITS] = {
     "fp_mul",      "fp_sqr",      "fn_mont_mul", "jac_dbl",      "jac_add_aff",
@@ -84,17 +87,29 @@ int main(int argc, char **argv)
         int tw = mode == FS2G_MODE_CT ? 4 : w;
         for (int u = 0; u < FS2G_OP_UNITS; u++)
             fs2g_opcount[u] = 0;
+        /* as fs2g_k_sign: FS2G_SIGN_ITEMS items per thread, one inversion */
         for (int t = 0; t < trials; t++) {
-            uint32_t e[8], dinv[8], pre[8], k[8], r[8], s[8];
-            for (int i = 0; i < 8; i++) {
-                e[i] = rnd32();
-                pre[i] = rnd32();
+            uint32_t e[8], dinv[8], pre[8], r[8], s[8];
+            uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+            for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+                fs2g_jac q;
+                for (int i = 0; i < 8; i++) {
+                    e[i] = rnd32();
+                    pre[i] = rnd32();
+                }
+                fs2g_nonce_derive(K[j], pre, e, (uint64_t)t);
+                fs2g_ecmult_gen(&q, K[j], tab, tw, mode);
+                fs2g_copy(X[j], q.x);
+                fs2g_copy(Z[j], q.z);
             }
-            rnd_scalar(dinv);
-            fs2g_nonce_derive(k, pre, e, (uint64_t)t);
-            (void)fs2g_sign_item(r, s, e, k, dinv, tab, tw, mode);
+            fs2g_batch_x(x1, X, Z);
+            for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
+                rnd_scalar(dinv);
+                (void)fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+            }
         }
-        report(mode == FS2G_MODE_CT ? "sign-ct" : "sign", trials);
+        report(mode == FS2G_MODE_CT ? "sign-ct" : "sign", trials * FS2G_SIGN_ITEMS);
+        printf("%s\titems_per_thread\t%d\n", mode == FS2G_MODE_CT ? "sign-ct" : "sign", FS2G_SIGN_ITEMS);
         for (int t = 0; t < trials; t++) {
             uint32_t d[8];
             fs2g_aff p;

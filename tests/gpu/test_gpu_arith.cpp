@@ -8,7 +8,9 @@
  * derivation, and whole signatures (fixed d, e, k: bit-identical to
  * fastsm2_sign_digest_with_nonce), key generation and verification. The
  * device runs the same functions with PTX carry primitives instead of the
- * portable ones (tools/gpu-device-check.sh compares the two on a GPU).
+ * portable ones; no test compares a PTX build with a -DFS2G_NO_PTX build,
+ * but on a GPU test_gpu_device (tools/gpu-device-check.sh) checks the PTX
+ * build's results bit for bit against the CPU library.
  */
 #include <stdio.h>
 #include <stdlib.h>
