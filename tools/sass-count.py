@@ -346,8 +346,8 @@ def main():
     print("%-16s %6s %6s %12s %12s" % ("kernel", "regs", "stack", "spill st/ld", "static SASS"))
     kernels = {}
     for k in sorted(f for f in prod if "$" not in f):
-        short = re.sub(r"^_Z\d+", "", k)
-        short = re.match(r"fs2g_k_\w+?(?=\d|$)", short).group(0) if re.match(r"fs2g_k_", short) else short
+        m = re.match(r"^_Z(\d+)", k)  # the mangled name's length prefix
+        short = k[m.end():m.end() + int(m.group(1))] if m else k
         info = ptx.get(k, {})
         size = len(prod[k]) + sum(len(v) for f, v in prod.items() if f.startswith("$" + k + "$"))
         kernels[short] = dict(info, static=size)
