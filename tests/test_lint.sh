@@ -17,6 +17,10 @@
 #    "Library utility" in their comment;
 #  - nothing under src/ includes an OpenSSL header (the library is libc only);
 #  - no source, script or build file names ../shared (outside the repository).
+#  - in the GPU host code, every local copy of a kernel's parameters that
+#    holds key material (fs2g_sign_params: d, (1+d)^-1, the nonce prefix and
+#    seed) is wiped with fs2_wipe, which the compiler keeps; a memset of a
+#    dead local may be removed (issue: kernel parameters left on the stack).
 #
 # usage: test_lint.sh [BUILD_DIR]     (prints "N passed, N failed")
 # The source directory is $FASTSM2_SOURCE, else the script's ../ directory.
@@ -216,6 +220,43 @@ if [ -d src ]; then
     fi
 else
     bad "no src/ directory in $SRC"
+fi
+
+# ---- GPU kernel parameters holding keys are wiped ---------------------------------
+# Print "file:line: NAME" for each local of a secret-holding parameter type
+# that no later fs2_wipe(&NAME, ...) in its file clears.
+unwiped_params() {
+    awk '
+        match($0, /fs2g_sign_params[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*[;=]/) {
+            d = substr($0, RSTART, RLENGTH)
+            sub(/fs2g_sign_params[ \t]+/, "", d); sub(/[ \t]*[;=]$/, "", d)
+            n++; name[n] = d; line[n] = FNR; wiped[n] = 0
+        }
+        {
+            for (i = 1; i <= n; i++)
+                if (index($0, "fs2_wipe(&" name[i] ",") || index($0, "fs2_wipe(&" name[i] " ,"))
+                    wiped[i] = 1
+        }
+        END { for (i = 1; i <= n; i++) if (!wiped[i]) print FILENAME ":" line[i] ": " name[i] }
+    ' "$1"
+}
+# The rule on code it must refuse (a memset the compiler may drop; no wipe
+# of the lambda's copy) and accept.
+printf '%s\n' 'fs2g_sign_params p;' 'f([&] { fs2g_sign_params q = p; launch(q); });' \
+    'memset(&p, 0, sizeof p);' >"$T/gpu_bad.cu"
+printf '%s\n' 'fs2g_sign_params p;' 'f([&] { fs2g_sign_params q = p; launch(q); fs2_wipe(&q, sizeof q); });' \
+    'fs2_wipe(&p, sizeof p);' >"$T/gpu_good.cu"
+[ "$(unwiped_params "$T/gpu_bad.cu" | wc -l)" = 2 ] && ok || bad "the wipe rule does not refuse memset-only parameter copies"
+[ -z "$(unwiped_params "$T/gpu_good.cu")" ] && ok || bad "the wipe rule refuses wiped parameter copies"
+if ls gpu/*.cu >/dev/null 2>&1; then
+    hits=$(for f in gpu/*.cu; do unwiped_params "$f"; done)
+    nparams=$(grep -c 'fs2g_sign_params[[:space:]]\+[A-Za-z_]' gpu/*.cu | awk -F: '{s += $NF} END {print s + 0}')
+    if [ -z "$hits" ] && [ "$nparams" -ge 2 ]; then
+        ok
+    else
+        bad "GPU parameter copies holding keys not wiped with fs2_wipe ($nparams found):"
+        echo "$hits" | sed 's/^/    /' >&2
+    fi
 fi
 
 finish test_lint
