@@ -382,6 +382,20 @@ FS2G_HD void fs2g_mul_row(uint32_t *acc, const uint32_t a[8], uint32_t b, int j0
     acc[2 * np] = fs2g_addc(acc[2 * np], 0, cf);
 }
 
+/* c[0..15] = ev + od shifted up one word: the even- and odd-offset
+ * accumulators of fs2g_mul_wide and fs2g_sqr_wide merged by one carry
+ * chain (their sum is below 2^512). */
+FS2G_HD void fs2g_merge_acc(uint32_t c[16], const uint32_t ev[18], const uint32_t od[18])
+{
+    uint32_t cf = 0;
+    c[0] = ev[0];
+    c[1] = fs2g_add_cc(ev[1], od[0], cf);
+    FS2G_UNROLL
+    for (int k = 2; k < 15; k++)
+        c[k] = fs2g_addc_cc(ev[k], od[k - 1], cf);
+    c[15] = fs2g_addc(ev[15], od[14], cf);
+}
+
 /* c[0..15] = a * b. The 64 products a_j b_i, each a (lo, hi) pair of
  * words at offset i + j, are summed into two accumulators: ev for the
  * products at an even offset, od for those at an odd one (od[k] is word
@@ -410,13 +424,7 @@ FS2G_HD void fs2g_mul_wide(uint32_t c[16], const uint32_t a[8], const uint32_t b
             fs2g_mul_row(ev + i + 1, a, b[i], 1, 4);
         }
     }
-    uint32_t cf = 0;
-    c[0] = ev[0];
-    c[1] = fs2g_add_cc(ev[1], od[0], cf);
-    FS2G_UNROLL
-    for (int k = 2; k < 15; k++)
-        c[k] = fs2g_addc_cc(ev[k], od[k - 1], cf);
-    c[15] = fs2g_addc(ev[15], od[14], cf);
+    fs2g_merge_acc(c, ev, od);
 }
 
 /* c[0..15] = a^2: the 28 products a_i a_j (i < j) once, into the even-
@@ -442,13 +450,7 @@ FS2G_HD void fs2g_sqr_wide(uint32_t c[16], const uint32_t a[8])
                 fs2g_mul_row(od + i + j0 - 1, a, a[i], j0, np);
         }
     }
-    uint32_t cf = 0;
-    c[0] = ev[0];
-    c[1] = fs2g_add_cc(ev[1], od[0], cf);
-    FS2G_UNROLL
-    for (int k = 2; k < 15; k++)
-        c[k] = fs2g_addc_cc(ev[k], od[k - 1], cf);
-    c[15] = fs2g_addc(ev[15], od[14], cf);
+    fs2g_merge_acc(c, ev, od);
     /* double: c = 2c */
     c[15] = (c[15] << 1) | (c[14] >> 31);
     FS2G_UNROLL
@@ -456,6 +458,7 @@ FS2G_HD void fs2g_sqr_wide(uint32_t c[16], const uint32_t a[8])
         c[i] = (c[i] << 1) | (c[i - 1] >> 31);
     c[0] = c[0] << 1;
     /* diagonal */
+    uint32_t cf = 0;
     c[0] = fs2g_mad_lo_cc(a[0], a[0], c[0], cf);
     c[1] = fs2g_madc_hi_cc(a[0], a[0], c[1], cf);
     FS2G_UNROLL

@@ -74,6 +74,20 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
     "adcxq %[lo], " FS2_R(T0) "\n\t"                                                         \
     "adoxq %[lo], " FS2_R(T0) "\n\t"
 
+/* After a 4-limb subtraction into t0..t3 whose borrow is in CF: m = 0 or
+ * all ones from the borrow, and p masked by it added back (p = (m, m << 32,
+ * m, m without bit 32) when m is all ones). Scratch x, y. */
+#define FS2_X86_SUB_ADD_P_ON_BORROW \
+    "sbbq %[m], %[m]\n\t"          \
+    "movq %[m], %[x]\n\t"          \
+    "shlq $32, %[x]\n\t"           \
+    "movq %[m], %[y]\n\t"          \
+    "btrq $32, %[y]\n\t"           \
+    "addq %[m], %[t0]\n\t"         \
+    "adcq %[x], %[t1]\n\t"         \
+    "adcq %[m], %[t2]\n\t"         \
+    "adcq %[y], %[t3]\n\t"
+
 /* Final step: (T0..T3, T4) < 2p -> [0, p) in T0..T3. Adds 2^256 - p into
  * the scratch copies S0..S3: the sum reaches 2^256 exactly when T >= p. */
 #define FS2_X86_FINAL(T0, T1, T2, T3, T4, S0, S1, S2, S3)                                    \
@@ -352,15 +366,7 @@ static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], c
             "sbbq %[b1], %[t1]\n\t"
             "sbbq %[b2], %[t2]\n\t"
             "sbbq %[b3], %[t3]\n\t"
-            "sbbq %[m], %[m]\n\t"
-            "movq %[m], %[x]\n\t"
-            "shlq $32, %[x]\n\t"
-            "movq %[m], %[y]\n\t"
-            "btrq $32, %[y]\n\t"
-            "addq %[m], %[t0]\n\t"
-            "adcq %[x], %[t1]\n\t"
-            "adcq %[m], %[t2]\n\t"
-            "adcq %[y], %[t3]\n\t"
+            FS2_X86_SUB_ADD_P_ON_BORROW
             : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [x] "=&r"(x),
               [y] "=&r"(y)
             : [b0] "rm"(b[0]), [b1] "rm"(b[1]), [b2] "rm"(b[2]), [b3] "rm"(b[3])
@@ -410,15 +416,7 @@ static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], c
             "sbbq 8(%[b]), %[t1]\n\t"
             "sbbq 16(%[b]), %[t2]\n\t"
             "sbbq 24(%[b]), %[t3]\n\t"
-            "sbbq %[m], %[m]\n\t"
-            "movq %[m], %[x]\n\t"
-            "shlq $32, %[x]\n\t"
-            "movq %[m], %[y]\n\t"
-            "btrq $32, %[y]\n\t"
-            "addq %[m], %[t0]\n\t"
-            "adcq %[x], %[t1]\n\t"
-            "adcq %[m], %[t2]\n\t"
-            "adcq %[y], %[t3]\n\t"
+            FS2_X86_SUB_ADD_P_ON_BORROW
             : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [m] "=&r"(m), [x] "=&r"(x),
               [y] "=&r"(y)
             : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b)
