@@ -60,11 +60,13 @@ static EVP_MD_CTX *sig_ctx(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     EVP_PKEY_CTX *pc = NULL;
-    OSSL_PARAM params[2] = {OSSL_PARAM_END, OSSL_PARAM_END};
-    if (id != NULL)
-        params[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_DIST_ID, (void *)(uintptr_t)id, idlen);
-    int ok = m != NULL && (sign ? EVP_DigestSignInit_ex(m, &pc, "SM3", lc, pq, pk, params)
-                                : EVP_DigestVerifyInit_ex(m, &pc, "SM3", lc, pq, pk, params)) > 0;
+    /* The ID is set after the init (EVP_PKEY_CTX_set1_id), not passed in the
+     * init's params: OpenSSL 3.0.x up to at least 3.0.19 refuses
+     * OSSL_PKEY_PARAM_DIST_ID there (the init returns 0). */
+    int ok = m != NULL && (sign ? EVP_DigestSignInit_ex(m, &pc, "SM3", lc, pq, pk, NULL)
+                                : EVP_DigestVerifyInit_ex(m, &pc, "SM3", lc, pq, pk, NULL)) > 0;
+    if (ok && id != NULL)
+        ok = EVP_PKEY_CTX_set1_id(pc, id, idlen) > 0;
     if (!ok) {
         EVP_MD_CTX_free(m);
         return NULL;
