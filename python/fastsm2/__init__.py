@@ -32,7 +32,7 @@ from ._sm3 import HMACSM3, hmac_sm3, kdf, sm3, sm3_digest
 from ._stream import DecryptStream, EncryptStream, decrypt_file, encrypt_file, sm3_many
 from ._util import DEFAULT_ID
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "PrivateKey", "PublicKey", "DEFAULT_ID", "CURVE_ORDER", "sm3", "sm3_digest", "sm3_many", "kdf", "sig_to_der", "sig_from_der",
