@@ -4,21 +4,21 @@
 so that every figure and ratio in the document is copied by a program, never
 by hand.
 
-usage: tools/bench-table.py RUN.json... [PEER.json...]
-       tools/bench-table.py --gmsm FASTSM2.json... -- GMSM.json...
+usage: bench/bench-table.py RUN.json... [PEER.json...]
+       bench/bench-table.py --gmsm FASTSM2.json... -- GMSM.json...
 
 The first form reads any number of `fastsm2 speed --json` runs and of peer
-runs in the same format (tools/gmsm-speed --json: "impl": "gmsm"; a GmSSL
+runs in the same format (bench/peers/gmsm-speed --json: "impl": "gmsm"; a GmSSL
 tool writing "impl": "gmssl" gets its column the same way), keeps the best
 figure of each (implementation, operation) over the runs, and prints one
 table: fastsm2, OpenSSL's SM2, OpenSSL's ECDSA P-256 and each peer, with
 fastsm2's ratio to each. Every `fastsm2 speed` run alternates fastsm2 and
 OpenSSL slice by slice inside one process, so a ratio to OpenSSL is taken
 within each run and the median over the runs is printed; peers run as
-separate processes in turn with it (tools/speed-gmsm.sh), so their ratios
+separate processes in turn with it (bench/peers/speed-gmsm.sh), so their ratios
 are best against best.
 
-The second form (tools/speed-gmsm.sh) sets fastsm2 beside gmsm alone.
+The second form (bench/peers/speed-gmsm.sh) sets fastsm2 beside gmsm alone.
 """
 import json
 import statistics
@@ -79,7 +79,7 @@ def best_of(paths):
 
 def gmsm_table(args):
     if "--" not in args or args.index("--") == 0 or args[-1] == "--":
-        sys.exit("usage: tools/bench-table.py --gmsm FASTSM2.json... -- GMSM.json...")
+        sys.exit("usage: bench/bench-table.py --gmsm FASTSM2.json... -- GMSM.json...")
     cut = args.index("--")
     fs_rec, runs = best_of(args[:cut])
     gm_rec, gm_runs = best_of(args[cut + 1:])

@@ -4,7 +4,7 @@
 # counted by a small TCG plugin (insncount.c), for:
 #   fastsm2 armv8-sm3 / armv8 / generic (FASTSM2_CPU forces each; "generic"
 #     is the portable C compiled for AArch64),
-#   gmsm v0.44.0 (Go, GOARCH=arm64: its arm64 assembly), tools/armcount/gmsm,
+#   gmsm v0.44.0 (Go, GOARCH=arm64: its arm64 assembly), bench/armcount/gmsm,
 #   Debian's arm64 OpenSSL 3.0 (libcrypto.so.3 from libssl3:arm64).
 # One operation = (count(N) - count(0)) / N with identical set-up in both
 # runs. The C programs' counts repeat exactly; gmsm's vary with the Go
@@ -27,7 +27,7 @@
 #
 # Everything goes to BUILD/armcount/{table,profile,mca}.md and stdout.
 #
-# usage: tools/armcount/count.sh [BUILD_DIR]   (default build-aarch64; built
+# usage: bench/armcount/count.sh [BUILD_DIR]   (default build-aarch64; built
 #        here with cmake/aarch64-linux-gnu.cmake if needed)
 #   N_EC=20 N_SM3=2000 GO_RUNS=5 PROFILE=1 MCA=1 are the defaults;
 #   make bench-aarch64-brief runs N_EC=2 GO_RUNS=2 (that it builds and runs:
@@ -45,14 +45,14 @@ MCA=${MCA:-1}
 OUT=$B/armcount
 mkdir -p "$OUT"
 
-# the cross toolchain, qemu and arm64 OpenSSL: tools/test-aarch64.sh installs
+# the cross toolchain, qemu and arm64 OpenSSL: tests/harness/test-aarch64.sh installs
 # them; build the library (not the tests) if needed
 if ! command -v $TRIPLE-gcc >/dev/null || ! [ -f /usr/lib/$TRIPLE/libcrypto.so ]; then
-  echo "armcount: run tools/test-aarch64.sh first (installs the cross compiler, qemu, libssl-dev:arm64)" >&2
+  echo "armcount: run tests/harness/test-aarch64.sh first (installs the cross compiler, qemu, libssl-dev:arm64)" >&2
   exit 1
 fi
 QEMU=$(command -v qemu-aarch64 || command -v qemu-aarch64-static)
-QEMU_L=() # the guest C library: as in tools/test-aarch64.sh
+QEMU_L=() # the guest C library: as in tests/harness/test-aarch64.sh
 [ -e /lib/ld-linux-aarch64.so.1 ] || QEMU_L=(-L "$SYSROOT")
 if [ ! -f "$B/CMakeCache.txt" ]; then
   cmake -S . -B "$B" -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
@@ -60,21 +60,21 @@ if [ ! -f "$B/CMakeCache.txt" ]; then
 fi
 cmake --build "$B" --target fastsm2_static -j "$(nproc)" >/dev/null
 
-cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/insncount.so" tools/armcount/insncount.c \
+cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/insncount.so" bench/armcount/insncount.c \
   -Wl,--unresolved-symbols=ignore-all
 # not position-independent: the profiles map block addresses to symbols
-$TRIPLE-gcc -O2 -no-pie -Wall -Wextra -Iinclude -Isrc -I"$B/generated" -o "$OUT/opcount" tools/armcount/opcount.c \
-  tools/armcount/kernels.c "$B/libfastsm2.a" -lcrypto -lpthread
+$TRIPLE-gcc -O2 -no-pie -Wall -Wextra -Iinclude -Isrc -I"$B/generated" -o "$OUT/opcount" bench/armcount/opcount.c \
+  bench/armcount/kernels.c "$B/libfastsm2.a" -lcrypto -lpthread
 
 GMSM=""
 GO=$(command -v go || echo /usr/local/go/bin/go)
 if [ -x "$GO" ]; then
-  (cd tools/armcount/gmsm && GOARCH=arm64 CGO_ENABLED=0 "$GO" build -o "../../../$OUT/gmsmcount" .) &&
+  (cd bench/armcount/gmsm && GOARCH=arm64 CGO_ENABLED=0 "$GO" build -o "../../../$OUT/gmsmcount" .) &&
     GMSM=$OUT/gmsmcount
 else
   echo "armcount: no Go toolchain, the gmsm column is left out" >&2
 fi
-GMSM_VERSION=$(sed -n 's/.*emmansun\/gmsm \(v[^ ]*\).*/\1/p' tools/armcount/gmsm/go.mod)
+GMSM_VERSION=$(sed -n 's/.*emmansun\/gmsm \(v[^ ]*\).*/\1/p' bench/armcount/gmsm/go.mod)
 
 # count QEMU_CPU ENV... -- PROGRAM ARGS: guest instructions of one run
 count() {
@@ -205,7 +205,7 @@ if [ "$PROFILE" = 1 ]; then
     done
     echo "#### $label"
     echo
-    python3 tools/armcount/profile.py "$TRIPLE" "$bin" "$OUT/profile-$n.log" "$OUT/profile-0.log" "$n" 10
+    python3 bench/armcount/profile.py "$TRIPLE" "$bin" "$OUT/profile-$n.log" "$OUT/profile-0.log" "$n" 10
     echo
   }
   {
@@ -243,6 +243,6 @@ if [ "$MCA" = 1 ]; then
   {
     echo "llvm-mca $("$MCA_BIN" --version | sed -n 's/.*LLVM version \([0-9.]*\).*/\1/p'), cycles per iteration over 200 iterations:"
     echo
-    python3 tools/armcount/mca.py "$TRIPLE" "$MCA_BIN" neoverse-n1,neoverse-v1,cortex-a72,tsv110 "${specs[@]}"
+    python3 bench/armcount/mca.py "$TRIPLE" "$MCA_BIN" neoverse-n1,neoverse-v1,cortex-a72,tsv110 "${specs[@]}"
   } | tee "$OUT/mca.md"
 fi

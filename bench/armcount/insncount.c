@@ -3,7 +3,7 @@
  * A qemu TCG plugin (user mode) that counts the guest instructions a program
  * executes: every translated block gets an inline "counter += its number of
  * instructions" at its entry, and the total is written to stderr (qemu's
- * plugin output) at exit as "insns: N". tools/armcount/count.sh builds it
+ * plugin output) at exit as "insns: N". bench/armcount/count.sh builds it
  * with the host compiler and loads it with
  *   qemu-aarch64 -plugin ./insncount.so -d plugin PROGRAM ...
  *
@@ -19,7 +19,7 @@
  * counts the executions of every translated block and writes, at exit, one
  * line per block that ran: "tb VADDR NINSNS EXECUTIONS". AArch64
  * instructions are 4 bytes, so a block is [VADDR, VADDR + 4 NINSNS):
- * tools/armcount/profile.py maps it onto functions and mnemonics.
+ * bench/armcount/profile.py maps it onto functions and mnemonics.
  */
 #include <inttypes.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The aarch64 field kernels as functions of their own, linked into opcount
- * for tools/armcount/mca.py (the library inlines them into the point
+ * for bench/armcount/mca.py (the library inlines them into the point
  * formulas, so it has no such symbols): the product, and a run of
  * squarings (the loop body one squaring, its output the next one's input).
  */

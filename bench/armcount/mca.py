@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Cycle estimates from llvm-mca for straight-line kernels taken from the
-compiled programs of tools/armcount/count.sh (the code that runs, not a
+compiled programs of bench/armcount/count.sh (the code that runs, not a
 rewrite of it):
 
   mca.py TRIPLE LLVM_MCA CPUS SPEC...

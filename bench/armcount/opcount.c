@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs one operation N times, for executed-instruction counts under
- * qemu-aarch64 with tools/armcount/insncount.c (see count.sh):
+ * qemu-aarch64 with bench/armcount/insncount.c (see count.sh):
  *
  *   opcount fastsm2|openssl sign|verify|verify-fresh|kg|kp|sm3|sm3x4 N
  *

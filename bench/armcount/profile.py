@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Where the executed instructions of one operation go, from two block
-profiles of tools/armcount/insncount.c (profile mode) of the same program:
+profiles of bench/armcount/insncount.c (profile mode) of the same program:
 one run with N operations and one with none (same set-up), as count.sh
 takes its counts.
 

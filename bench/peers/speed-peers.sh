@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # `make speed-peers`: fastsm2 beside the fastest other SM2 libraries, in one
-# table of ratios (tools/bench-table.py):
+# table of ratios (bench/bench-table.py):
 #   - gmsm (github.com/emmansun/gmsm, Go with assembly), the version pinned
-#     in tools/gmsm-speed/go.mod (v0.44.0), through the Go module proxy;
+#     in bench/peers/gmsm-speed/go.mod (v0.44.0), through the Go module proxy;
 #   - GmSSL 3, when GMSSL_SRC names a GmSSL source tree: built out of tree
 #     in BUILD/peers/gmssl with its x86-64 assembly (ENABLE_SM2_AMD64,
 #     ENABLE_SM3_SSE; on AArch64 its ARM64 options) and timed by
-#     tools/gmssl-speed/gmssl_speed.c through its public API.
+#     bench/peers/gmssl-speed/gmssl_speed.c through its public API.
 # The programs run in turn, ROUNDS times each (fastsm2 speed, gmsm-speed,
 # gmssl-speed, fastsm2 speed, ...), so that machine noise hits every side
 # alike; each keeps its best figure and the table sets them side by side.
 # Every program checks its results before timing (signatures verify,
 # ciphertexts decrypt) and exits 1 on a wrong one.
 #
-# usage: [GMSSL_SRC=DIR] tools/speed-peers.sh [BUILD_DIR] [SECONDS] [ROUNDS]
+# usage: [GMSSL_SRC=DIR] bench/peers/speed-peers.sh [BUILD_DIR] [SECONDS] [ROUNDS]
 set -eu
 BUILD=${1:-build}
 SECONDS_PER=${2:-0.5}
@@ -23,7 +23,7 @@ PEER_OPS=keygen,sign,verify,sign-digest,verify-digest,encrypt-32,decrypt-32,encr
 # fastsm2 also times its batch API on one thread (no peer row: set it
 # beside GmSSL's sign context, which draws 32 nonces at a time)
 OPS=$PEER_OPS,sign-digest-batch,verify-digest-batch
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$BUILD/fastsm2" ] || { echo "speed-peers: $BUILD/fastsm2 not built (make build)" >&2; exit 1; }
 OUT=$(cd "$BUILD" && pwd)
 PEERS=""
@@ -31,7 +31,7 @@ PEERS=""
 GO=$(command -v go || true)
 [ -n "$GO" ] || [ ! -x /usr/local/go/bin/go ] || GO=/usr/local/go/bin/go
 if [ -n "$GO" ]; then
-    (cd "$ROOT/tools/gmsm-speed" && "$GO" build -o "$OUT/gmsm-speed" .)
+    (cd "$ROOT/bench/peers/gmsm-speed" && "$GO" build -o "$OUT/gmsm-speed" .)
     PEERS="$PEERS gmsm"
 else
     echo "speed-peers: no Go toolchain: gmsm left out (make build-tools installs one)" >&2
@@ -54,7 +54,7 @@ if [ -n "${GMSSL_SRC:-}" ]; then
         { cat "$GB.cmake.log" >&2; exit 1; }
     cmake --build "$GB" -j "${JOBS:-2}" --target gmssl >"$GB.build.log" 2>&1 || { tail -20 "$GB.build.log" >&2; exit 1; }
     ${CC:-cc} -O2 -I"$GMSSL_SRC/include" -I"$GB/include" -o "$OUT/gmssl-speed" \
-        "$ROOT/tools/gmssl-speed/gmssl_speed.c" "$GB/bin/libgmssl.a" -lpthread
+        "$ROOT/bench/peers/gmssl-speed/gmssl_speed.c" "$GB/bin/libgmssl.a" -lpthread
     PEERS="$PEERS gmssl"
 fi
 
@@ -69,4 +69,4 @@ while [ "$i" -le "$ROUNDS" ]; do
     i=$((i + 1))
 done
 [ -z "${KEEP_RUNS:-}" ] || { mkdir -p "$KEEP_RUNS" && cp "$TMP"/*.json "$KEEP_RUNS"/; }
-python3 "$ROOT/tools/bench-table.py" "$TMP"/*.json
+python3 "$ROOT/bench/bench-table.py" "$TMP"/*.json

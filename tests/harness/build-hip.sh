@@ -15,7 +15,7 @@
 #     all four kernels are in it, and print their registers, spills, scratch
 #     and how their 32x32-bit products were compiled.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OUT=${FS2_HIP_BUILD:-build-hip}
 ARCHS=${FS2_HIP_ARCHS:-gfx906}
 KERNELS="fs2g_k_table fs2g_k_sign fs2g_k_verify fs2g_k_keygen"

@@ -6,11 +6,11 @@
 # backends this CPU can run (FASTSM2_CPU=<name>, the list from `fastsm2
 # version --backends`), one corpus carried from one backend to the next.
 #
-#   tools/fuzz.sh [BUILD_DIR]        (default build-fuzz)
+#   tests/harness/fuzz.sh [BUILD_DIR]        (default build-fuzz)
 #   FUZZ_SECONDS=60                  seconds per target, all backends together
 #   FUZZ_TARGETS="sig_der kx"        a subset (default: every fuzz/fuzz_*.c)
 #   FUZZ_BACKENDS="generic adx"      a subset of backends
-#   tools/fuzz.sh --seeds [BUILD_DIR]  rewrite fuzz/corpus/ from fuzz/make_seeds.c
+#   tests/harness/fuzz.sh --seeds [BUILD_DIR]  rewrite fuzz/corpus/ from fuzz/make_seeds.c
 #
 # The committed seeds are in fuzz/corpus/<target>/; what the fuzzer adds
 # goes into BUILD_DIR/corpus/<target>/ (not the repository), and a crash
@@ -18,7 +18,7 @@
 # Executions per target and backend are printed and written to
 # BUILD_DIR/fuzz-summary.txt.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 SEEDS=0
 if [ "${1:-}" = --seeds ]; then
   SEEDS=1

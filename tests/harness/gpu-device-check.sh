@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The CUDA backend's checks on a machine with a GPU (docs/GPU.md).
 #
-# usage: tools/gpu-device-check.sh [build|run|run-tests|run-speed|all]  (default: all)
+# usage: tests/harness/gpu-device-check.sh [build|run|run-tests|run-speed|all]  (default: all)
 #   build  compile, here or anywhere with nvcc (installed from PyPI into .cuda/
 #          when missing), the CUDA-enabled test and benchmark programs into a
 #          self-contained bundle: build-gpudev/bundle/ (static CUDA runtime,
@@ -29,7 +29,7 @@
 # Environment: FS2_GPU_ARCHS (default 90; e.g. "80;90"), FS2_GPU_BATCHES
 # (default 10-24), FS2_GPU_SECONDS (default 1).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 MODE=${1:-all}
 WORK=$ROOT/build-gpudev

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""SASS instructions per operation of the CUDA backend (tools/sass-count.sh).
+"""SASS instructions per operation of the CUDA backend (tests/harness/sass-count.sh).
 
-Inputs (made by tools/sass-count.sh):
+Inputs (made by tests/harness/sass-count.sh):
   --prod PROD.sass --ptxas PTXAS.log  the production build (nvdisasm output
                                       and ptxas -v): registers, spills,
                                       stack, static size per kernel;
@@ -10,13 +10,13 @@ Inputs (made by tools/sass-count.sh):
                                       every cost-model unit a separate
                                       device function): SASS per unit;
   --opcount OPCOUNT.tsv               calls of each unit per operation
-                                      (tools/sass-opcount.cpp);
+                                      (tests/harness/sass-opcount.cpp);
   --ct-probe PROBE.sass               the constant-time probe kernel, for
                                       the secret-branch check (optional);
   --ct-inject INJECT.sass             the probe built with a deliberate
                                       secret branch: the check must flag it.
 
-  --micro MICRO.sass                  tools/sass-micro.cu: each unit inlined
+  --micro MICRO.sass                  tests/harness/sass-micro.cu: each unit inlined
                                       in a kernel of its own, and a kernel
                                       that only moves its inputs/outputs.
 
@@ -356,7 +356,7 @@ def main():
         if info.get("spill_st") or info.get("spill_ld"):
             print("  ^ spills")
 
-    print("\nUnits: SASS per call, inlined as in the kernels (tools/sass-micro.cu; the model's figure)"
+    print("\nUnits: SASS per call, inlined as in the kernels (tests/harness/sass-micro.cu; the model's figure)"
           " and as a separate function (accounting build, for reference):")
     unit_size = {}
     for f, body in count.items():

@@ -10,8 +10,8 @@
 #  2. the model of SASS per operation: the SASS of every cost-model unit
 #     (field product and square, point doubling and additions, table
 #     selection, SM3 compression, scalar product) inlined in a kernel of its
-#     own (tools/sass-micro.cu), times the calls of each unit per operation
-#     (tools/sass-opcount.cpp runs the same .cuh code on the CPU and counts
+#     own (tests/harness/sass-micro.cu), times the calls of each unit per operation
+#     (tests/harness/sass-opcount.cpp runs the same .cuh code on the CPU and counts
 #     them), plus the kernel's own code once (accounting build
 #     FS2G_SASS_COUNT, where the units are separate device functions);
 #  3. the constant-time check: the constant-time signing path compiled as
@@ -22,7 +22,7 @@
 # FS2_SASS_OUT (default build-sass/) keeps the listings; FS2_SASS_BASELINE
 # names an earlier run's sass-count.json to print ratios against.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # shellcheck source=tools/cuda-env.sh
 . tools/cuda-env.sh
 fs2_cuda_env
@@ -47,15 +47,15 @@ echo "sass-count: nvcc $("$FS2_NVCC" --version | tail -1), sm_$ARCH, table width
 cubin prod &
 cubin count -DFS2G_SASS_COUNT
 wait $!
-"$FS2_NVCC" "${NVFLAGS[@]}" -Igpu tools/sass-micro.cu -o "$OUT/micro.cubin"
+"$FS2_NVCC" "${NVFLAGS[@]}" -Igpu tests/harness/sass-micro.cu -o "$OUT/micro.cubin"
 nvdisasm -c "$OUT/micro.cubin" >"$OUT/micro.sass"
 cubin probe -DFS2G_SASS_CT_PROBE
 cubin inject -DFS2G_SASS_CT_PROBE -DFS2G_SASS_CT_INJECT
 CXX=${CXX:-g++}
-"$CXX" -O2 -std=c++17 -DFS2G_OPCOUNT -Igpu tools/sass-opcount.cpp -o "$OUT/sass-opcount"
+"$CXX" -O2 -std=c++17 -DFS2G_OPCOUNT -Igpu tests/harness/sass-opcount.cpp -o "$OUT/sass-opcount"
 "$OUT/sass-opcount" "$W" 64 >"$OUT/opcount.tsv"
 args=(--prod "$OUT/prod.sass" --ptxas "$OUT/prod.ptxas" --count "$OUT/count.sass" --opcount "$OUT/opcount.tsv"
   --micro "$OUT/micro.sass"
   --ct-probe "$OUT/probe.sass" --ct-inject "$OUT/inject.sass" --json "$OUT/sass-count.json")
 [ -n "${FS2_SASS_BASELINE:-}" ] && args+=(--baseline "$FS2_SASS_BASELINE")
-python3 tools/sass-count.py "${args[@]}"
+python3 tests/harness/sass-count.py "${args[@]}"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The SASS cost of each unit of the cost model (tools/sass-count.sh,
+ * The SASS cost of each unit of the cost model (tests/harness/sass-count.sh,
  * docs/GPU.md "SASS count"), inlined as in the library's kernels: for every
  * unit U a kernel k_U that reads U's N input words from global memory,
  * runs U once and stores its M output words, and a kernel io_U that reads
  * the same N words and stores M words folded from them by XOR (N - M
  * LOP3 when N > M). cost(U) = SASS(k_U) - SASS(io_U) + max(N - M, 0).
- * Compiled by tools/sass-count.sh only (nvcc -cubin), never linked.
+ * Compiled by tests/harness/sass-count.sh only (nvcc -cubin), never linked.
  */
 #include "sm2_gpu_ops.cuh"
 

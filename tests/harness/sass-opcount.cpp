@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Calls of each cost-model unit per operation (tools/sass-count.sh,
+ * Calls of each cost-model unit per operation (tests/harness/sass-count.sh,
  * docs/GPU.md "SASS count"): the GPU backend's per-thread functions
  * (gpu/sm2_gpu_ops.cuh, the same source the kernels and the emulated
  * runtime run) compiled as host code with FS2G_OPCOUNT, so that every unit

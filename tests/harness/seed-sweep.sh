@@ -7,15 +7,15 @@
 # that replays it. The shell tests draw from /dev/urandom, not the seed,
 # and the valgrind test has no random input: they are not swept.
 #
-# usage: tools/seed-sweep.sh [BUILD_DIR] [N]     (defaults: build, 100)
+# usage: tests/harness/seed-sweep.sh [BUILD_DIR] [N]     (defaults: build, 100)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=${1:-build}
 N=${2:-100}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ -x "$B/fastsm2" ] || { echo "seed-sweep: build $B first (make build)" >&2; exit 2; }
 B=$(cd "$B" && pwd)
-mapfile -t progs < <(bash tools/test-programs.sh "$B") # paths under $B/tests: test_x, gpu/test_y
+mapfile -t progs < <(bash tests/harness/test-programs.sh "$B") # paths under $B/tests: test_x, gpu/test_y
 backends=$("$B/fastsm2" version --backends | tr "\n" " ")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

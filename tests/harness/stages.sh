@@ -4,7 +4,7 @@
 # with its time, and a summary at the end. `make test` and `make test-all`
 # call this with their stage lists.
 #
-#   tools/stages.sh STAGE...
+#   tests/harness/stages.sh STAGE...
 #
 # Each stage is `make <stage>`; its output goes to build-logs/<stage>.log
 # (STAGES_VERBOSE=1 also shows it as it runs). A stage that runs for more
@@ -16,7 +16,7 @@
 # fresh seed is drawn here and printed: a failure is replayed with
 #   make test FS2T_SEED=<the printed value>
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 LOGS=${STAGES_LOGS:-build-logs}
 mkdir -p "$LOGS"

@@ -10,15 +10,15 @@
 #      back to armv8, whose SM3 is the scalar code plus the NEON lanes.
 # Installs what is missing (cross compiler, qemu-user, Debian's arm64
 # libssl-dev for the tests' OpenSSL reference). The valgrind constant-time
-# test is not in these passes: tools/arm-ctime/valgrind.sh runs it with
-# Debian's arm64 valgrind under qemu, and tools/arm-ctime/trace.sh compares
+# test is not in these passes: tests/harness/arm-ctime/valgrind.sh runs it with
+# Debian's arm64 valgrind under qemu, and tests/harness/arm-ctime/trace.sh compares
 # execution traces over many secrets (docs/ARM.md).
 #
-# usage: tools/test-aarch64.sh [--build-only] [BUILD_DIR]   (default build-aarch64)
+# usage: tests/harness/test-aarch64.sh [--build-only] [BUILD_DIR]   (default build-aarch64)
 #   --build-only  install what is missing and build the library
-#                 (libfastsm2.a), run nothing: for tools/arm-ctime
+#                 (libfastsm2.a), run nothing: for tests/harness/arm-ctime
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD_ONLY=0
 if [ "${1:-}" = --build-only ]; then
   BUILD_ONLY=1
@@ -101,7 +101,7 @@ else
     mv -f "$B/$p" "$B/$p.aarch64"
     cat >"$B/$p" <<EOF
 #!/bin/sh
-# Written by tools/test-aarch64.sh: the aarch64 $p under qemu-user.
+# Written by tests/harness/test-aarch64.sh: the aarch64 $p under qemu-user.
 d=\$(dirname "\$0")
 [ -f "\$d/$p.aarch64" ] || cp "$ABS_B/$p.aarch64" "\$d/$p.aarch64"
 exec "$QEMU" ${QEMU_L[*]} "\$d/$p.aarch64" "\$@"

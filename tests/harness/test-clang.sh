@@ -6,9 +6,9 @@
 # run. The valgrind constant-time test runs over every backend too: clang's
 # optimiser is the one that turns masks back into branches when it can.
 #
-# usage: tools/test-clang.sh [BUILD_DIR]     (default build-clang)
+# usage: tests/harness/test-clang.sh [BUILD_DIR]     (default build-clang)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=${1:-build-clang}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 if ! command -v clang >/dev/null 2>&1; then
@@ -21,4 +21,4 @@ CC=clang CXX=clang++ cmake -S . -B "$B" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$B" -j "$JOBS"
 echo "== clang $(clang -dumpversion): the suite on the default backend"
 (cd "$B" && ctest --output-on-failure -j "$JOBS")
-bash tools/test-backends.sh "$B"
+bash tests/harness/test-backends.sh "$B"

@@ -12,7 +12,7 @@
 #     bit against the CPU library; test_gpu_arith;
 #  2. the same built with ASan + UBSan (FS2_GPU_EMU_ASAN=0 skips it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 JOBS=${JOBS:-2}
 CHUNK=${FS2_GPU_EMU_CHUNK:-64}
 GEN=()

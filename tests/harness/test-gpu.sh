@@ -9,9 +9,9 @@
 #     arithmetic as host code against the library and OpenSSL, the other
 #     tests check the CUDA-enabled library (exports, CLI, ...), and
 #     test_gpu_device runs on a GPU or reports "skipped" without one.
-# On a GPU machine, tools/gpu-device-check.sh is the full device check.
+# On a GPU machine, tests/harness/gpu-device-check.sh is the full device check.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # shellcheck source=tools/cuda-env.sh
 . tools/cuda-env.sh
 fs2_cuda_env

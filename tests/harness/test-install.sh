@@ -17,9 +17,9 @@
 #     the parent's build tree, no fastsm2 tests in its ctest, nothing of
 #     fastsm2 in its install;
 #  5. the uninstall target empties the prefix again.
-#   usage: tools/test-install.sh [WORK_DIR]   (default build-install)
+#   usage: tests/harness/test-install.sh [WORK_DIR]   (default build-install)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$root/build-install}
 work=$(mkdir -p "$work" && cd "$work" && pwd)
 jobs=${JOBS:-2}

@@ -17,9 +17,9 @@
 #     call (Linux C libraries older than getrandom(), as in manylinux2014):
 #     the library built with each, the symbol it calls checked, and
 #     test_rng run.
-#   usage: tools/test-portable.sh [WORK_DIR]   (default build-portable)
+#   usage: tests/harness/test-portable.sh [WORK_DIR]   (default build-portable)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$root/build-portable}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -48,7 +48,7 @@ int128=$(grep -E "warning: ISO C does not support .__int128. types" "$b/build.lo
 $int128"
 calls "$b" getentropy && ! calls "$b" getrandom || fail "util.c.o calls $(util_calls "$b"), not getentropy"
 (cd "$b" && ctest --output-on-failure -j "$jobs" -E ctime_ifma_trace) # the IFMA code keeps __int128
-bash "$root/tools/test-backends.sh" "$b"
+bash "$root/tests/harness/test-backends.sh" "$b"
 
 # ---- 2. the other random sources ------------------------------------------------------
 for src in arc4random urandom getrandom-syscall; do

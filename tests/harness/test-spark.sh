@@ -6,7 +6,7 @@
 # environment (build-spark/venv, git-ignored), PySpark with pandas and
 # pyarrow from PyPI. Builds the fastsm2 wheel from this checkout, installs
 # it there as an executor would, and runs python/tests_spark.
-#   tools/test-spark.sh bench [ARGS]   runs python/tools/bench_spark.py ARGS
+#   tests/harness/test-spark.sh bench [ARGS]   runs python/tools/bench_spark.py ARGS
 #                                      there instead (`make bench-spark`)
 #   FASTSM2_SPARK_BUILD  where to build (default: build-spark)
 #   PYSPARK_SPEC         the PySpark requirements, space-separated (default
@@ -14,7 +14,7 @@
 #                        pyarrow < 18: PYSPARK_SPEC="pyspark[sql]==3.5.7 pyarrow<18"
 #   PYTEST_ARGS          extra pytest arguments
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FASTSM2_SPARK_BUILD:-$root/build-spark}
 venv=$out/venv
 # pandas below 3: PySpark 4.3 warns that it does not fully support pandas 3.

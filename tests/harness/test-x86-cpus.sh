@@ -11,9 +11,9 @@
 # that walk every backend walk those the model has). The shell tests and
 # the valgrind test run natively in `make test`.
 #
-# usage: tools/test-x86-cpus.sh [BUILD_DIR]
+# usage: tests/harness/test-x86-cpus.sh [BUILD_DIR]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=${1:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$(uname -m)" = x86_64 ] || { echo "test-x86-cpus: not an x86-64 machine, skipped"; exit 0; }
@@ -22,7 +22,7 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1; then
 fi
 [ -x "$B/fastsm2" ] || { echo "test-x86-cpus: build $B first (make build)" >&2; exit 2; }
 B=$(cd "$B" && pwd)
-mapfile -t progs < <(bash tools/test-programs.sh "$B")
+mapfile -t progs < <(bash tests/harness/test-programs.sh "$B")
 export B
 run_one() { # MODEL PROGRAM
   local log

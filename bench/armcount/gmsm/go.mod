@@ -1,4 +1,4 @@
-module fastsm2/tools/armcount/gmsm
+module fastsm2/bench/armcount/gmsm
 
 go 1.25.0
 

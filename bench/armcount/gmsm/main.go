@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command gmsmcount runs one gmsm operation N times, for executed-instruction
-// counts under qemu-aarch64 (tools/armcount/count.sh builds it with
+// counts under qemu-aarch64 (bench/armcount/count.sh builds it with
 // GOARCH=arm64, which uses gmsm's arm64 assembly):
 //
 //	gmsmcount OP N     OP: sign, verify, verify-fresh, kg, kp, sm3 (N 64-byte blocks)

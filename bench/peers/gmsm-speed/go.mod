@@ -1,4 +1,4 @@
-module fastsm2/tools/gmsm-speed
+module fastsm2/bench/peers/gmsm-speed
 
 go 1.25.0
 

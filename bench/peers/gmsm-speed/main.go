@@ -3,7 +3,7 @@
 // Command gmsm-speed times the SM2 and SM3 of gmsm (github.com/emmansun/gmsm,
 // Go with amd64/arm64 assembly) on the operations of `fastsm2 speed`, and
 // prints them in the JSON shape of `fastsm2 speed --json` with impl "gmsm",
-// for tools/speed-gmsm.sh to set beside fastsm2's figures:
+// for bench/peers/speed-gmsm.sh to set beside fastsm2's figures:
 //
 //	gmsm-speed [--seconds S] [--rounds R] [--ops a,b,c] [--json]
 //

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gmssl-speed: times GmSSL 3's SM2 and SM3 (built from a GmSSL source tree
- * by tools/speed-peers.sh, with its x86-64 assembly) on the operations of
+ * by bench/peers/speed-peers.sh, with its x86-64 assembly) on the operations of
  * `fastsm2 speed`, and prints them in the JSON shape of `fastsm2 speed
- * --json` with impl "gmssl", for tools/bench-table.py:
+ * --json` with impl "gmssl", for bench/bench-table.py:
  *
  *   gmssl-speed [--seconds S] [--rounds R] [--ops a,b,c] [--json]
  *

@@ -13,30 +13,30 @@
 # must differ. When an operation differs, the two traces are dumped and the
 # first place where they part is printed with its function (addr2line).
 #
-# Needs the cross compiler and qemu-user (tools/test-aarch64.sh --build-only
+# Needs the cross compiler and qemu-user (tests/harness/test-aarch64.sh --build-only
 # installs them and builds libfastsm2.a), a host C compiler for the plugin
 # and python3. Runs in seconds: qemu executes the whole driver, plugin
 # included, in well under a second per backend.
 #
-# usage: tools/arm-ctime/trace.sh [BUILD_DIR]   (default build-aarch64)
+# usage: tests/harness/arm-ctime/trace.sh [BUILD_DIR]   (default build-aarch64)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 B=${1:-build-aarch64}
 TRIPLE=aarch64-linux-gnu
 OUT=$B/arm-ctime
 start=$(date +%s)
 
-bash tools/test-aarch64.sh --build-only "$B"
+bash tests/harness/test-aarch64.sh --build-only "$B"
 mkdir -p "$OUT"
 QEMU=$(command -v qemu-aarch64 || command -v qemu-aarch64-static)
-QEMU_L=() # the guest C library, as in tools/test-aarch64.sh (a static driver needs none)
+QEMU_L=() # the guest C library, as in tests/harness/test-aarch64.sh (a static driver needs none)
 [ -e /lib/ld-linux-aarch64.so.1 ] || QEMU_L=(-L "/usr/$TRIPLE")
 
-cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/tracehash.so" tools/arm-ctime/tracehash.c \
+cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/tracehash.so" tests/harness/arm-ctime/tracehash.c \
   -Wl,--unresolved-symbols=ignore-all
 # static and not position-independent: fixed addresses, no lazy binding
 $TRIPLE-gcc -O2 -g -Wall -Wextra -static -no-pie -Iinclude -Isrc -I"$B/generated" -Itests \
-  -DFS2T_VECTORS_FILE='"unused"' -o "$OUT/trace_driver" tools/arm-ctime/trace_driver.c tests/testutil.c \
+  -DFS2T_VECTORS_FILE='"unused"' -o "$OUT/trace_driver" tests/harness/arm-ctime/trace_driver.c tests/testutil.c \
   "$B/libfastsm2.a" -lcrypto -lpthread # testutil.c uses libcrypto (static: never called here)
 mark=$($TRIPLE-nm "$OUT/trace_driver" | awk '$3 == "trace_mark" { print "0x" $1 }')
 [ -n "$mark" ] || { echo "trace-aarch64: no trace_mark symbol in the driver" >&2; exit 1; }
@@ -92,7 +92,7 @@ for be in armv8-sm3 armv8 generic; do
     continue
   fi
   grep '^trace_driver: ' "$OUT/trace-$be.out"
-  if python3 tools/arm-ctime/trace_compare.py "$OUT/trace-$be.out" "$log" | tee "$OUT/compare-$be.txt"; then
+  if python3 tests/harness/arm-ctime/trace_compare.py "$OUT/trace-$be.out" "$log" | tee "$OUT/compare-$be.txt"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))

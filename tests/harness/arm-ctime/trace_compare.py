@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Compare the per-operation trace hashes of tools/arm-ctime/trace_driver.c
-(run under qemu with tools/arm-ctime/tracehash.c) across its secret sets.
+"""Compare the per-operation trace hashes of tests/harness/arm-ctime/trace_driver.c
+(run under qemu with tests/harness/arm-ctime/tracehash.c) across its secret sets.
 
   trace_compare.py DRIVER_STDOUT PLUGIN_LOG
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The program that tools/arm-ctime/trace.sh runs under qemu-aarch64 with
+ * The program that tests/harness/arm-ctime/trace.sh runs under qemu-aarch64 with
  * the trace plugin (tracehash.c): the secret-dependent operations, each
  * once per secret set, cut into segments by calls to trace_mark(), so that
  * the plugin hashes the blocks and memory addresses of each operation

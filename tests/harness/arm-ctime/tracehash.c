@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A qemu TCG plugin (user mode) for the constant-time trace comparison
- * (tools/arm-ctime/trace.sh): it hashes, in execution order, the guest
+ * (tests/harness/arm-ctime/trace.sh): it hashes, in execution order, the guest
  * address of every translated block that runs and the address, size and
  * direction of every load and store. A guest program cuts its run into
  * segments by calling a marker function (its address is the plugin's
- * "mark" argument; tools/arm-ctime/trace_driver.c is such a program): each
+ * "mark" argument; tests/harness/arm-ctime/trace_driver.c is such a program): each
  * time the block at that address runs, the segment so far is written out
  * as
  *   seg INDEX BLOCKS MEMS HASH
@@ -24,7 +24,7 @@
  * qemu's plugin header (qemu-plugin.h) is not packaged by Debian 12, so
  * the entry points used here are declared below from the documented API
  * (qemu 4.2 and later; API version 1 as in qemu 7.2), as in
- * tools/armcount/insncount.c. One guest thread: the state is not shared
+ * bench/armcount/insncount.c. One guest thread: the state is not shared
  * safely between vCPUs, and the driver runs on one thread.
  */
 #include <inttypes.h>

@@ -6,7 +6,7 @@
 # undefined memory; memcheck reports any branch or address that depends on
 # one. It covers the generic and armv8 backends. armv8-sm3 is out of its
 # reach: valgrind hides the SM3 HWCAP from the program, so the library never
-# selects it (tools/arm-ctime/trace.sh checks that backend).
+# selects it (tests/harness/arm-ctime/trace.sh checks that backend).
 #
 # Positive controls (tests/ctime/ctime_planted.c), each of which memcheck
 # must report: a branch on a secret, a load at a secret index, and
@@ -16,7 +16,7 @@
 #
 # What it installs when missing (Debian's packages only):
 #   - the cross compiler, qemu-user and the arm64 C library
-#     (tools/test-aarch64.sh --build-only, which also builds libfastsm2.a);
+#     (tests/harness/test-aarch64.sh --build-only, which also builds libfastsm2.a);
 #   - libc6-dbg:arm64 (apt-get install): valgrind needs the symbols of the
 #     arm64 ld.so (its strlen must be redirected);
 #   - valgrind:arm64, which cannot be installed beside the amd64 valgrind:
@@ -26,16 +26,16 @@
 # the launcher could not exec it. A static ctime_test is not used: valgrind
 # then reports false errors in the C library's TLS set-up.
 #
-# usage: tools/arm-ctime/valgrind.sh [BUILD_DIR]   (default build-aarch64)
+# usage: tests/harness/arm-ctime/valgrind.sh [BUILD_DIR]   (default build-aarch64)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 B=${1:-build-aarch64}
 TRIPLE=aarch64-linux-gnu
 OUT=$B/arm-ctime
 VG=$OUT/valgrind
 start=$(date +%s)
 
-bash tools/test-aarch64.sh --build-only "$B"
+bash tests/harness/test-aarch64.sh --build-only "$B"
 mkdir -p "$OUT"
 QEMU=$(command -v qemu-aarch64 || command -v qemu-aarch64-static)
 if [ ! -e /lib/ld-linux-aarch64.so.1 ]; then
