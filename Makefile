@@ -24,7 +24,7 @@ TEST_ALL_STAGES := $(TEST_STAGES) check-format test-x86-cpus test-asan test-clan
 # Constant time on AArch64 (docs/ARM.md): memcheck under qemu, and the
 # trace comparison over many secrets on all three aarch64 backends.
 TEST_ALL_STAGES += test-aarch64-valgrind test-aarch64-trace
-# libFuzzer on every target briefly (fuzz/, tools/fuzz.sh)
+# libFuzzer on every target briefly (fuzz/, tests/harness/fuzz.sh)
 TEST_ALL_STAGES += fuzz-brief
 # Installed and embedded the ways users take it (C: cmake --install,
 # pkg-config, find_package, add_subdirectory, FetchContent, a libc-only
@@ -45,10 +45,10 @@ build:
 	cmake --build $(BUILD) -j $(JOBS)
 
 test:
-	@bash tools/stages.sh $(TEST_STAGES)
+	@bash tests/harness/stages.sh $(TEST_STAGES)
 
 test-all:
-	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tools/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tests/harness/stages.sh $(TEST_ALL_STAGES)
 
 # Sources laid out as .clang-format says (clang-format 14); `make format` fixes.
 check-format:
@@ -63,12 +63,12 @@ test-main:
 # The whole suite again with each other backend this CPU can run forced
 # (FASTSM2_CPU=<name>): generic, and every SIMD level below the default.
 test-backends:
-	bash tools/test-backends.sh $(BUILD)
+	bash tests/harness/test-backends.sh $(BUILD)
 
 # The C tests on x86-64 CPU models this machine is not (qemu-user): one
 # without AVX-512 (Zen 2), one without ADX (Haswell).
 test-x86-cpus:
-	bash tools/test-x86-cpus.sh $(BUILD)
+	bash tests/harness/test-x86-cpus.sh $(BUILD)
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DFASTSM2_SANITIZE=ON \
@@ -81,34 +81,34 @@ test-asan:
 # and the suite run on every backend, the valgrind constant-time test
 # included: clang's optimiser must not turn masks into branches either.
 test-clang:
-	bash tools/test-clang.sh $(CLANG_BUILD)
+	bash tests/harness/test-clang.sh $(CLANG_BUILD)
 
 # Programs outside the CMake build: the gmsm benchmark (Go).
 build-tools:
-	bash tools/build-tools.sh $(BUILD)
+	bash tests/harness/build-tools.sh $(BUILD)
 
 # aarch64 cross-build run under qemu-user (docs/ARM.md).
 test-aarch64:
-	bash tools/test-aarch64.sh
+	bash tests/harness/test-aarch64.sh
 
 # The valgrind constant-time test on AArch64: Debian's arm64 valgrind under
 # qemu-aarch64 on ctime_test (generic, armv8), with planted positive controls.
 test-aarch64-valgrind:
-	bash tools/arm-ctime/valgrind.sh
+	bash tests/harness/arm-ctime/valgrind.sh
 
 # Execution traces (blocks, load/store addresses) of the secret operations
 # compared over 12 secret sets on armv8-sm3, armv8 and generic (qemu plugin).
 test-aarch64-trace:
-	bash tools/arm-ctime/trace.sh
+	bash tests/harness/arm-ctime/trace.sh
 
 # Executed AArch64 instructions per operation under qemu: fastsm2's backends,
 # gmsm (arm64 assembly) and Debian's arm64 OpenSSL (docs/ARM.md).
 bench-aarch64:
-	bash tools/armcount/count.sh
+	bash bench/armcount/count.sh
 
 # The same, briefly (a few operations each): that it builds and runs.
 bench-aarch64-brief:
-	N_EC=2 GO_RUNS=2 bash tools/armcount/count.sh
+	N_EC=2 GO_RUNS=2 bash bench/armcount/count.sh
 
 # The Python package, built and tested in a local virtual environment.
 test-python:
@@ -117,11 +117,11 @@ test-python:
 # fastsm2.spark: PySpark and a Java runtime installed if missing, the wheel
 # built, >= 100,000 rows verified in local[2] against the single calls.
 test-spark:
-	bash tools/test-spark.sh
+	bash tests/harness/test-spark.sh
 
 # Rows/s of fastsm2.spark on 1 and 2 executor cores beside the batch API.
 bench-spark:
-	bash tools/test-spark.sh bench
+	bash tests/harness/test-spark.sh bench
 
 # The Python package as PyPI ships it: sdist -> wheel -> auditwheel repair
 # (a manylinux tag) -> a fresh venv -> the package's tests (build-wheel/).
@@ -131,39 +131,39 @@ test-wheel:
 # The CUDA backend: nvcc compiles the kernels (installed from PyPI if
 # missing) and the device arithmetic runs as host code against the library.
 test-gpu:
-	bash tools/test-gpu.sh
+	bash tests/harness/test-gpu.sh
 
 # libFuzzer targets (fuzz/): clang, ASan+UBSan, the whole library
 # instrumented; each target runs FUZZ_SECONDS shared among the backends.
 FUZZ_SECONDS ?= 60
 fuzz:
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh build-fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/harness/fuzz.sh build-fuzz
 
 # The same, 16 s a target (about 2 minutes with the build): in make test-all.
 fuzz-brief:
-	FUZZ_SECONDS=16 bash tools/fuzz.sh build-fuzz
+	FUZZ_SECONDS=16 bash tests/harness/fuzz.sh build-fuzz
 
 # The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
 # no GPU): kernels, streams, chunks, every injected CUDA failure, also under
 # ASan + UBSan (docs/GPU.md); in test-all (FS2_GPU_EMU_FULL=1) at the default table width too.
 test-gpu-emu:
-	bash tools/test-gpu-emu.sh
+	bash tests/harness/test-gpu-emu.sh
 
 # The same kernels compiled by hipcc (ROCm, installed from Debian if missing)
 # for AMD gfx906, the Hygon DCU class: a compile and link check, nothing runs.
 build-hip:
-	bash tools/build-hip.sh
+	bash tests/harness/build-hip.sh
 
 # SASS instructions per signature / verification / key generation for sm_90
 # (a model, docs/GPU.md "SASS count"), registers and spills per kernel, and
 # the check that the constant-time sign path has no branch on a secret.
 sass-count:
-	bash tools/sass-count.sh
+	bash tests/harness/sass-count.sh
 
 # The C tests under many random seeds on every backend (chance failures).
 SEEDS ?= 100
 seed-sweep: build
-	bash tools/seed-sweep.sh $(BUILD) $(SEEDS)
+	bash tests/harness/seed-sweep.sh $(BUILD) $(SEEDS)
 
 speed: deps
 	$(MAKE) build
@@ -172,7 +172,7 @@ speed: deps
 # fastsm2 beside gmsm (Go; needs the Go toolchain and its module proxy)
 speed-gmsm: deps
 	$(MAKE) build
-	sh tools/speed-gmsm.sh $(BUILD)
+	sh bench/peers/speed-gmsm.sh $(BUILD)
 
 # cmake --install of the build above (DESTDIR is honoured); uninstall removes
 # the files its install_manifest.txt lists.
@@ -183,20 +183,20 @@ install: build
 uninstall:
 	cmake --build $(BUILD) --target uninstall
 
-# C users' ways in (tools/test-install.sh): build-install/.
+# C users' ways in (tests/harness/test-install.sh): build-install/.
 test-install:
-	bash tools/test-install.sh build-install
+	bash tests/harness/test-install.sh build-install
 
-# The paths of other platforms (tools/test-portable.sh): no __int128, and
+# The paths of other platforms (tests/harness/test-portable.sh): no __int128, and
 # getentropy, arc4random_buf and /dev/urandom for the OS randomness.
 test-portable:
-	bash tools/test-portable.sh build-portable
+	bash tests/harness/test-portable.sh build-portable
 
 # fastsm2 beside gmsm v0.44.0 and, given GMSSL_SRC=<GmSSL source tree>,
-# GmSSL built with its assembly: one table of ratios (tools/speed-peers.sh)
+# GmSSL built with its assembly: one table of ratios (bench/peers/speed-peers.sh)
 speed-peers: deps
 	$(MAKE) build
-	sh tools/speed-peers.sh $(BUILD)
+	sh bench/peers/speed-peers.sh $(BUILD)
 
 # Everything the targets above build or download into the tree.
 clean:

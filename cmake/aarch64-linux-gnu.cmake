@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Cross-compile for 64-bit ARM Linux with Debian's gcc-aarch64-linux-gnu and
 # run the built programs (ctest's test executables) under qemu-aarch64 in user
-# mode. Used by tools/test-aarch64.sh:
+# mode. Used by tests/harness/test-aarch64.sh:
 #   cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 # Libraries for the target (libssl-dev:arm64) come from Debian's multiarch
 # directories; the build-time tools (python3 for the table generator) are

@@ -3,7 +3,7 @@
  * Writes the seed corpora of fuzz/corpus/<target>/: valid inputs of each
  * kind for the fixed keys of fuzz_util.h, with fixed nonces so that the
  * files are the same on every run. Usage: make_seeds DIR (DIR/<target>
- * must exist). tools/fuzz.sh --seeds runs it.
+ * must exist). tests/harness/fuzz.sh --seeds runs it.
  */
 #include <stdio.h>
 

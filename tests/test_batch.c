@@ -344,7 +344,7 @@ static int batch_signs_right(size_t n, unsigned threads)
 
 static void test_pool_fork(void)
 {
-    if (getenv("FS2T_QEMU_USER")) { /* set by tools/test-aarch64.sh */
+    if (getenv("FS2T_QEMU_USER")) { /* set by tests/harness/test-aarch64.sh */
         fprintf(stderr, "test_pool_fork: skipped: qemu-user cannot start threads in the child of a "
                         "multithreaded process (the native runs cover it)\n");
         return;

@@ -3,9 +3,9 @@
 #
 # docs/BENCHMARKS.md shows what its scripts make of the runs kept in the
 # repository, not figures typed by hand:
-#  - the table between the markers is tools/bench-table.py's output for
+#  - the table between the markers is bench/bench-table.py's output for
 #    docs/benchmarks/runs/*.json, byte for byte;
-#  - docs/benchmarks/chart.svg is tools/bench-chart.py's output for them;
+#  - docs/benchmarks/chart.svg is bench/bench-chart.py's output for them;
 #  - both scripts refuse what they cannot use, and the chart script draws
 #    a peer it has never seen a run of (a GmSSL column) from the same JSON.
 #
@@ -21,32 +21,32 @@ runs=$(ls docs/benchmarks/runs/*.json 2>/dev/null)
 
 # the table
 # shellcheck disable=SC2086
-if $PY tools/bench-table.py $runs >"$T/table.md" 2>"$T/table.err"; then
+if $PY bench/bench-table.py $runs >"$T/table.md" 2>"$T/table.err"; then
     ok
-    sed -n '/^<!-- tools\/bench-table.py docs\/benchmarks\/runs\/\*.json -->$/,/^<!-- end of the generated table -->$/p' \
+    sed -n '/^<!-- bench\/bench-table.py docs\/benchmarks\/runs\/\*.json -->$/,/^<!-- end of the generated table -->$/p' \
         docs/BENCHMARKS.md | sed '1d;$d' >"$T/doc.md"
     if cmp -s "$T/table.md" "$T/doc.md"; then
         ok
     else
-        bad "docs/BENCHMARKS.md's table is not tools/bench-table.py's output for docs/benchmarks/runs:"
+        bad "docs/BENCHMARKS.md's table is not bench/bench-table.py's output for docs/benchmarks/runs:"
         diff "$T/table.md" "$T/doc.md" | head -20 >&2
     fi
 else
-    bad "tools/bench-table.py failed: $(cat "$T/table.err")"
+    bad "bench/bench-table.py failed: $(cat "$T/table.err")"
 fi
 
 # the chart
 # shellcheck disable=SC2086
-if $PY tools/bench-chart.py -o "$T/chart.svg" $runs 2>"$T/chart.err"; then
+if $PY bench/bench-chart.py -o "$T/chart.svg" $runs 2>"$T/chart.err"; then
     ok
     cmp -s "$T/chart.svg" docs/benchmarks/chart.svg && ok ||
-        bad "docs/benchmarks/chart.svg is not tools/bench-chart.py's output for docs/benchmarks/runs (regenerate it)"
+        bad "docs/benchmarks/chart.svg is not bench/bench-chart.py's output for docs/benchmarks/runs (regenerate it)"
     grep -q '^<svg xmlns="http://www.w3.org/2000/svg"' "$T/chart.svg" && ok || bad "the chart is not an SVG"
     # well-formed XML (an SVG viewer refuses anything else)
     $PY -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/chart.svg" && ok ||
         bad "the chart is not well-formed XML"
 else
-    bad "tools/bench-chart.py failed: $(cat "$T/chart.err")"
+    bad "bench/bench-chart.py failed: $(cat "$T/chart.err")"
 fi
 
 # a peer the scripts have never seen: its bars and its column, from its JSON
@@ -58,16 +58,16 @@ res = [{"impl": "gmssl", "op": r["op"], "value": r["value"] / 3, "unit": r["unit
        for r in run["results"] if r["impl"] == "fastsm2" and r["op"] in ("sign", "verify")]
 json.dump({"impl": "gmssl", "version": "test", "results": res}, open(sys.argv[2], "w"))
 PY
-$PY tools/bench-table.py "$first" "$T/peer.json" >"$T/peer.md" 2>&1 &&
+$PY bench/bench-table.py "$first" "$T/peer.json" >"$T/peer.md" 2>&1 &&
     grep -q '| GmSSL |' "$T/peer.md" && grep -qE '^\| sign \|.*\| 3\.00 \|$' "$T/peer.md" && ok ||
     bad "no GmSSL column with its ratio: $(head -5 "$T/peer.md")"
-$PY tools/bench-chart.py "$first" "$T/peer.json" >"$T/peer.svg" 2>&1 && grep -q '>GmSSL<' "$T/peer.svg" && ok ||
+$PY bench/bench-chart.py "$first" "$T/peer.json" >"$T/peer.svg" 2>&1 && grep -q '>GmSSL<' "$T/peer.svg" && ok ||
     bad "no GmSSL bars in the chart"
 
 # refusals
-$PY tools/bench-table.py "$T/peer.json" >/dev/null 2>&1
+$PY bench/bench-table.py "$T/peer.json" >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "bench-table.py accepted peers without a fastsm2 speed run"
-$PY tools/bench-chart.py --ops nosuchop "$first" >/dev/null 2>&1
+$PY bench/bench-chart.py --ops nosuchop "$first" >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "bench-chart.py drew a chart of no operation"
 
 finish test_bench_docs

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs Debian packages for the scripts of tools/: as root, or through
-# sudo; fails loudly when neither is possible.
+# Installs Debian packages for the project's scripts (tools/, tests/harness/,
+# bench/): as root, or through sudo; fails loudly when neither is possible.
 #
 # usage: tools/apt-install.sh WHO PACKAGE...   (WHO names the caller in messages)
 set -euo pipefail

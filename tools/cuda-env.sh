@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by tools/test-gpu.sh and tools/gpu-device-check.sh: find a CUDA
+# Sourced by tests/harness/test-gpu.sh and tests/harness/gpu-device-check.sh: find a CUDA
 # compiler, or install one from PyPI into the project-local, git-ignored
 # folder .cuda/ (the nvidia-cuda-nvcc, -crt, -runtime and nvidia-nvvm
 # wheels of CUDA 13.0, and compute-sanitizer). Sets FS2_NVCC (the nvcc path) and puts its folder on
@@ -72,7 +72,7 @@ fs2_cuda_env() {
   return 0
 }
 
-# cuobjdump and nvdisasm (tools/sass-count.sh) beside nvcc: installed from
+# cuobjdump and nvdisasm (tests/harness/sass-count.sh) beside nvcc: installed from
 # PyPI into .cuda/ when missing there (an nvcc found elsewhere, e.g. a CUDA
 # toolkit, comes with both).
 fs2_cuda_sass_tools() {

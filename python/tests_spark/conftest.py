@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """A real Spark session in local[2] for fastsm2.spark's tests (make
-test-spark, tools/test-spark.sh), and the seed of the random rows.
+test-spark, tests/harness/test-spark.sh), and the seed of the random rows.
 
 The workers run the Python of this process (PYSPARK_PYTHON), where the
 fastsm2 wheel is installed. Arrow batches are kept small so that every task

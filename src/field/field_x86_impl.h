@@ -23,11 +23,10 @@
  *
  * Unlike the portable C, these primitives are inlined into the point
  * formulas (always_inline): the compiler only allocates the asm's
- * registers around them, without spills, and sign and verify ran 3-5%
- * faster so than with one out-of-line copy of each.
+ * registers around them, without spills, and no call is paid per product.
  *
- * Inversion: the constant-time divsteps (field/safegcd.h), about half the
- * time of Fermat's a^(p-2) even with these products.
+ * Inversion: the constant-time divsteps (field/safegcd.h), faster than
+ * Fermat's a^(p-2) even with these products.
  *
  * Constant time: fixed instruction sequence; no branch or address depends on
  * the operands (CMOV selects the result).
@@ -130,15 +129,14 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
  *   lo0 | hi1, hi0 | lo1, hi1), lo_i and hi_i the halves of m_i 2^32
  *   (the ORs join halves whose bits do not overlap). Each m_i is split by
  *   a rotation: T = RORX(m_i, 32), hi_i = T mod 2^32 (a 32-bit move),
- *   lo_i = T - hi_i, three one-cycle instructions where a MULX by 2^32
- *   took four cycles on the path to m1 and to the chains (on Zen 4 a
- *   product 7%, a square 10%, a doubling 4% less time; not measured on
- *   Intel, where RORX takes one of the two flag ports' slots).
+ *   lo_i = T - hi_i: three one-cycle instructions on the path to m1 and
+ *   to the chains, where a MULX by 2^32 would take four cycles (on Intel
+ *   RORX takes a slot of one of the two flag ports).
  *   P1 ends as m1 exactly, its carry gone on into P2: the limb is spent.
- * One carry chain and one borrow chain for two rounds, where one round
- * took a chain of each plus two shifts: these are the instructions that
- * compete for the two flag ports of Intel cores. A, B, D, E are scratch;
- * P0, P1 and RDX are spent. */
+ * One carry chain and one borrow chain for two rounds, where a round on
+ * its own needs a chain of each plus two shifts: these are the
+ * instructions that compete for the two flag ports of Intel cores. A, B,
+ * D, E are scratch; P0, P1 and RDX are spent. */
 #define FS2_X86_P_RED2(P0, P1, P2, P3, P4, P5, P6, EXTRA_ADD, EXTRA_SUB, A, B, D, E)           \
     "rorxq $32, " FS2_R(P0) ", " FS2_R(A) "\n\t"                                            \
     "movl %k[" #A "], %k[" #B "]\n\t"                                                        \
@@ -196,7 +194,7 @@ static const uint64_t fs2_x86_2p[4] __attribute__((aligned(32))) = { /* 2^256 - 
 
 /* The product's operand limbs: as memory operands, which the compiler
  * addresses from whatever base it holds (no pointer register of their
- * own; 4-6% faster sign and decrypt than with pointer registers), except
+ * own, which leaves the registers to the carry chains), except
  * in unoptimised builds (the sanitizer suite), where each such operand
  * would take a register of its own and the asm could not be allocated. */
 #if defined(__OPTIMIZE__)
@@ -330,11 +328,10 @@ static inline __attribute__((always_inline)) void fs2_x86_sqr_p(uint64_t r[4], c
 /* r = a + b mod p, inputs in [0, p): the 257-bit sum, then the same
  * branch-free final subtraction as the products. The operands are limb
  * values, not pointers: a product's result goes on in the registers it
- * left, without a store and reload between them (a doubling about 10%
- * faster than with memory operands). GCC only: clang then promotes the
- * field elements to registers, and the products' memory operands each take
- * an address register of their own, more than there are (test_group_x86
- * did not compile). */
+ * left, without a store and reload between them. GCC only: clang then
+ * promotes the field elements to registers, and the products' memory
+ * operands each take an address register of their own, more than there
+ * are, so the asm cannot be allocated. */
 static inline __attribute__((always_inline)) void fs2_x86_add_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0 = a[0], t1 = a[1], t2 = a[2], t3 = a[3], t4, s0, s1, s2, s3;
@@ -378,7 +375,7 @@ static inline __attribute__((always_inline)) void fs2_x86_sub_p(uint64_t r[4], c
 }
 
 #else
-/* clang: pointers in, as before (see above). */
+/* clang: pointers in (see fs2_x86_add_p above). */
 static inline __attribute__((always_inline)) void fs2_x86_add_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, t4, s0, s1, s2, s3;

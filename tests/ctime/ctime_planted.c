@@ -2,7 +2,7 @@
 /*
  * The positive control of the valgrind constant-time test: secret-
  * dependent code planted on purpose, which memcheck must report. Run by
- * tools/arm-ctime/valgrind.sh under valgrind (arm64, under qemu-aarch64),
+ * tests/harness/arm-ctime/valgrind.sh under valgrind (arm64, under qemu-aarch64),
  * which expects valgrind's error exit code for every mode; a run without
  * valgrind only prints what it did.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The program that tools/ifma-trace/trace.py single-steps (valgrind cannot
+ * The program that tests/harness/ifma-trace/trace.py single-steps (valgrind cannot
  * run AVX-512): it makes eight secret scalars from the seed given, recodes
  * them as the avx512-ifma EC table does, and calls fs2_ifma_gen (kG in
  * eight IFMA lanes) between two SIGSTOPs, the markers between which the

@@ -9,7 +9,7 @@
  * fastsm2_sign_digest_with_nonce), key generation and verification. The
  * device runs the same functions with PTX carry primitives instead of the
  * portable ones; no test compares a PTX build with a -DFS2G_NO_PTX build,
- * but on a GPU test_gpu_device (tools/gpu-device-check.sh) checks the PTX
+ * but on a GPU test_gpu_device (tests/harness/gpu-device-check.sh) checks the PTX
  * build's results bit for bit against the CPU library.
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A user's program, built by tools/test-install.sh against an installed
+/* A user's program, built by tests/harness/test-install.sh against an installed
  * fastsm2 (pkg-config, find_package) and against its source tree
  * (add_subdirectory, FetchContent): the SM3 example of GB/T 32905 Annex A,
  * then a fresh key's signature and ciphertext round trips, a wrong message

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Run test stages (Makefile targets) one after another, one line per stage
+# with its time, and a summary at the end. `make test` and `make test-all`
+# call this with their stage lists.
+#
+#   tests/harness/stages.sh STAGE...
+#
+# Each stage is `make <stage>`; its output goes to build-logs/<stage>.log
+# (STAGES_VERBOSE=1 also shows it as it runs). A stage that runs for more
+# than a minute prints a line each minute, so that nothing is silent for
+# long. A failed stage prints the end of its log; the later stages still
+# run, and the exit status is 1 if any stage failed.
+#
+# The tests draw their random inputs from FS2T_SEED. When it is not set, a
+# fresh seed is drawn here and printed: a failure is replayed with
+#   make test FS2T_SEED=<the printed value>
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+LOGS=${STAGES_LOGS:-build-logs}
+mkdir -p "$LOGS"
+if [ -z "${FS2T_SEED:-}" ]; then
+  FS2T_SEED=0x$(od -An -N8 -tx8 /dev/urandom | tr -d ' \n')
+fi
+export FS2T_SEED
+echo "stages: FS2T_SEED=$FS2T_SEED (replay a failure with: make <target> FS2T_SEED=$FS2T_SEED)"
+
+fmt_time() { # seconds -> "1m05s" or "12s"
+  local s=$1
+  if [ "$s" -ge 60 ]; then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi
+}
+
+total=$#
+i=0
+failed=()
+summary=()
+start_all=$(date +%s)
+for stage in "$@"; do
+  i=$((i + 1))
+  log=$LOGS/$stage.log
+  printf '[%d/%d] %-16s ... ' "$i" "$total" "$stage"
+  start=$(date +%s)
+  if [ "${STAGES_VERBOSE:-0}" = 1 ]; then
+    echo
+    make --no-print-directory "$stage" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+  else
+    make --no-print-directory "$stage" >"$log" 2>&1 &
+    pid=$!
+    # a line a minute while the stage runs
+    (
+      n=0
+      while sleep 60; do
+        n=$((n + 1))
+        printf '\n        %s still running (%s)... ' "$stage" "$(fmt_time $((n * 60)))"
+      done
+    ) &
+    ticker=$!
+    wait "$pid"
+    rc=$?
+    kill "$ticker" 2>/dev/null
+    wait "$ticker" 2>/dev/null
+  fi
+  took=$(($(date +%s) - start))
+  if [ "$rc" -eq 0 ]; then
+    echo "ok ($(fmt_time "$took"))"
+    summary+=("$(printf '  ok    %-16s %8s' "$stage" "$(fmt_time "$took")")")
+  else
+    echo "FAILED ($(fmt_time "$took"), exit $rc; log: $log)"
+    summary+=("$(printf '  FAIL  %-16s %8s   %s' "$stage" "$(fmt_time "$took")" "$log")")
+    failed+=("$stage")
+    if [ "${STAGES_VERBOSE:-0}" != 1 ]; then
+      lines=${STAGES_TAIL:-60}
+      [ -n "${CI:-}" ] && lines=400
+      echo "---- last $lines lines of $log"
+      tail -n "$lines" "$log"
+      echo "---- end of $log"
+    fi
+  fi
+done
+
+echo
+echo "summary (FS2T_SEED=$FS2T_SEED, $(fmt_time $(($(date +%s) - start_all))) in all):"
+printf '%s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "all $total stages passed"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `make test-gpu-emu`: the CUDA backend run on the CPU (docs/GPU.md), no nvcc,
+# no GPU, no download. The library is built with FASTSM2_CUDA=EMU: the
+# kernels, the table build, the chunked streams and every CUDA error path of
+# gpu/sm2_gpu_kernels.cu compiled by the host C++ compiler against the
+# emulated runtime of tests/gpu/emu/, with small chunks (FASTSM2_GPU_CHUNK) so
+# that every batch spans several. Then:
+#  1. test_gpu_device at table widths 8 and 12 (and 16, the default, when
+#     FS2_GPU_EMU_FULL=1, as `make test-all` sets), the constant-time mode,
+#     every injected CUDA failure, a forced rejected nonce, results bit for
+#     bit against the CPU library; test_gpu_arith;
+#  2. the same built with ASan + UBSan (FS2_GPU_EMU_ASAN=0 skips it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+JOBS=${JOBS:-2}
+CHUNK=${FS2_GPU_EMU_CHUNK:-64}
+GEN=()
+command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
+command -v g++ >/dev/null 2>&1 || bash tools/install-deps.sh
+
+run() { # run BUILD_DIR TYPE EXTRA_CMAKE_ARGS...
+  local dir=$1 type=$2
+  shift 2
+  cmake -S . -B "$dir" "${GEN[@]}" -DCMAKE_BUILD_TYPE="$type" -DFASTSM2_CUDA=EMU -DFASTSM2_GPU_CHUNK="$CHUNK" \
+    -DFASTSM2_CTIME=OFF -DFASTSM2_WERROR="${WERROR:-OFF}" "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS" --target test_gpu_device test_gpu_arith
+  (cd "$dir" && ctest --output-on-failure -R '^test_gpu_')
+  if [ "${FS2_GPU_EMU_FULL:-0}" = 1 ]; then
+    echo "test-gpu-emu: table width 16 (the default)"
+    (cd "$dir" && FS2_GPU_TEST_NO_FAULTS=1 ./tests/gpu/test_gpu_device)
+  fi
+}
+
+start=$(date +%s)
+run build-gpu-emu Release
+echo "test-gpu-emu: emulated backend passed ($(( $(date +%s) - start )) s)"
+if [ "${FS2_GPU_EMU_ASAN:-1}" = 1 ]; then
+  start=$(date +%s)
+  ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    FS2_GPU_EMU_FULL=0 run build-gpu-emu-asan Debug -DFASTSM2_SANITIZE=ON
+  echo "test-gpu-emu: under ASan + UBSan passed ($(( $(date +%s) - start )) s)"
+fi
