@@ -23,7 +23,7 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "cpu.h"
 #include "bench.h"
 

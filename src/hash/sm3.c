@@ -9,8 +9,8 @@
  * sm3_scalar.h (shared with the x86 BMI2 build of the same code); the
  * other SM3 tables are in sm3_x86.c and sm3_aarch64.c.
  */
-#include "backend.h"
-#include "sm3_scalar.h"
+#include "backend/backend.h"
+#include "sm3/sm3_scalar.h"
 
 /* ------------------------------------------------------------------ */
 /* The compression function                                             */

@@ -4,7 +4,7 @@
 #ifndef FS2_PROTOCOL_H
 #define FS2_PROTOCOL_H
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "field/scalar.h"
 
 #define FS2_PRIV_MAGIC 0x66733270726976ULL /* "fs2priv" */

@@ -15,7 +15,7 @@
 
 #include "fastsm2.h"
 #include "sm2_gpu_ops.cuh"
-#include "../src/gpu/gpu_cuda.h"
+#include "gpu/gpu_cuda.h"
 
 #define FS2G_BLOCK   128
 #define FS2G_STREAMS 3
