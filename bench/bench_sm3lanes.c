@@ -24,6 +24,7 @@
 #include <openssl/kdf.h>
 
 #include "backend/backend.h"
+#include "hash/kdf.h"
 #include "cpu.h"
 #include "bench.h"
 

@@ -9,6 +9,7 @@
  * re-encode to the same bytes (run under ASan too).
  */
 #include "testutil.h"
+#include "codec/ciphertext.h"
 #include "internal.h"
 
 #include <openssl/evp.h>

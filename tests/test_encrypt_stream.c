@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "protocol/protocol.h"
 #include "testutil.h"
 
 static fastsm2_privkey key;

@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 
 #include "backend/backend.h"
+#include "hash/kdf.h"
 #include "cpu.h"
 #include "internal.h"
 #include "testutil.h"

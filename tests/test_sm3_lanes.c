@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "hash/kdf.h"
 #include "testutil.h"
 
 static void ossl_sm3(unsigned char out[32], const void *data, size_t len)
