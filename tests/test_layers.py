@@ -171,8 +171,18 @@ def object_source(build, obj):
 
 def call_problems(floors, build):
     """None when it cannot run here, else (problems, count)."""
-    nm = shutil.which("nm")
-    if nm is None or build is None or not os.path.isdir(os.path.join(build, "CMakeFiles")):
+    if build is None or not os.path.isdir(os.path.join(build, "CMakeFiles")):
+        return None
+    nm = None
+    try:  # the build's own nm (a cross build's), else the one on PATH
+        with open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8", errors="replace") as f:
+            m = re.search(r"^CMAKE_NM:FILEPATH=(.+)$", f.read(), re.M)
+        if m and os.access(m.group(1).strip(), os.X_OK):
+            nm = m.group(1).strip()
+    except OSError:
+        pass
+    nm = nm or shutil.which("nm")
+    if nm is None:
         return None
     objs = []
     for root, _dirs, files in os.walk(os.path.join(build, "CMakeFiles")):
@@ -185,7 +195,10 @@ def call_problems(floors, build):
         return None
     defs, uses = {}, collections.defaultdict(set)
     for path, s in objs:
-        out = subprocess.run([nm, path], capture_output=True, text=True, check=True).stdout
+        r = subprocess.run([nm, path], capture_output=True, text=True)
+        if r.returncode != 0:  # an nm that cannot read these objects
+            return None
+        out = r.stdout
         for line in out.splitlines():
             f = line.split()
             if len(f) == 2 and f[0] == "U":
