@@ -23,7 +23,8 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "hash/kdf.h"
 #include "cpu.h"
 #include "bench.h"
 

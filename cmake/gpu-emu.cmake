@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # FASTSM2_CUDA=EMU (docs/GPU.md, `make test-gpu-emu`): the whole GPU backend,
-# gpu/sm2_gpu_kernels.cu included, compiled by the host C++ compiler against
+# src/gpu/cuda/sm2_gpu_kernels.cu included, compiled by the host C++ compiler against
 # the emulated CUDA runtime of tests/gpu/emu/ (kernels run as host loops). No
 # nvcc, no GPU, no download. For tests only: a library built this way signs
 # on the CPU through the GPU code path, slowly.
@@ -12,7 +12,7 @@ set(FS2_WITH_CUDA_EMU ON)
 target_sources(fastsm2_obj PRIVATE ${PROJECT_SOURCE_DIR}/tests/gpu/emu/sm2_gpu_kernels_emu.cpp)
 target_compile_definitions(fastsm2_obj PRIVATE FASTSM2_WITH_CUDA=1 FS2G_CHUNK_ITEMS=${FASTSM2_GPU_CHUNK}
                            $<$<COMPILE_LANGUAGE:CXX>:FS2G_EMU=1>)
-target_include_directories(fastsm2_obj PRIVATE ${PROJECT_SOURCE_DIR}/tests/gpu/emu ${PROJECT_SOURCE_DIR}/gpu)
+target_include_directories(fastsm2_obj PRIVATE ${PROJECT_SOURCE_DIR}/tests/gpu/emu ${PROJECT_SOURCE_DIR}/src/gpu/cuda)
 set_target_properties(fastsm2_obj PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_VISIBILITY_PRESET hidden)
 # no C++ runtime in the library (as with nvcc): it stays linkable as C
 target_compile_options(fastsm2_obj PRIVATE

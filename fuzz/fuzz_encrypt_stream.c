@@ -9,6 +9,7 @@
  */
 #include "fuzz_util.h"
 #include "internal.h"
+#include "protocol/protocol.h"
 
 static fastsm2_privkey key;
 static fastsm2_pubkey pub;

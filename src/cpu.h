@@ -3,7 +3,8 @@
  * The CPU-feature word: what this CPU, and its operating system, let the
  * library run. Read once, at first use (CPUID and XGETBV on x86-64, the
  * kernel's HWCAP bits on AArch64), and kept; every dispatcher reads this
- * word (src/backend.c and the tables' cpu_needs), none asks the CPU itself.
+ * word (src/backend/backend.c and the tables' cpu_needs), none asks the
+ * CPU itself.
  */
 #ifndef FS2_CPU_H
 #define FS2_CPU_H

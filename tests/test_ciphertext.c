@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The SM2 ciphertext codec (src/encoding/ciphertext.c) in its three layouts:
+ * The SM2 ciphertext codec (src/codec/ciphertext.c) in its three layouts:
  * GM/T 0009 DER (SEQUENCE { INTEGER x, INTEGER y, OCTET STRING C3,
  * OCTET STRING C2 }), raw C1C3C2 and raw C1C2C3. OpenSSL 3's DER
  * ciphertexts read and re-encode to the same bytes; INTEGER lengths and
@@ -9,6 +9,7 @@
  * re-encode to the same bytes (run under ASan too).
  */
 #include "testutil.h"
+#include "codec/ciphertext.h"
 #include "internal.h"
 
 #include <openssl/evp.h>

@@ -9,7 +9,7 @@
 #include <openssl/obj_mac.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "cpu.h"
 #include "testossl.h"
 

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "protocol/protocol.h"
 #include "testutil.h"
 
 static fastsm2_privkey key;

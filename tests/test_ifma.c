@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "cpu.h"
 #include "ec/ec.h"
 #include "field/u256.h"

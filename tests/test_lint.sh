@@ -248,9 +248,9 @@ printf '%s\n' 'fs2g_sign_params p;' 'f([&] { fs2g_sign_params q = p; launch(q); 
     'fs2_wipe(&p, sizeof p);' >"$T/gpu_good.cu"
 [ "$(unwiped_params "$T/gpu_bad.cu" | wc -l)" = 2 ] && ok || bad "the wipe rule does not refuse memset-only parameter copies"
 [ -z "$(unwiped_params "$T/gpu_good.cu")" ] && ok || bad "the wipe rule refuses wiped parameter copies"
-if ls gpu/*.cu >/dev/null 2>&1; then
-    hits=$(for f in gpu/*.cu; do unwiped_params "$f"; done)
-    nparams=$(grep -c 'fs2g_sign_params[[:space:]]\+[A-Za-z_]' gpu/*.cu | awk -F: '{s += $NF} END {print s + 0}')
+if ls src/gpu/cuda/*.cu >/dev/null 2>&1; then
+    hits=$(for f in src/gpu/cuda/*.cu; do unwiped_params "$f"; done)
+    nparams=$(grep -c 'fs2g_sign_params[[:space:]]\+[A-Za-z_]' src/gpu/cuda/*.cu | awk -F: '{s += $NF} END {print s + 0}')
     if [ -z "$hits" ] && [ "$nparams" -ge 2 ]; then
         ok
     else

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "testossl.h"
 
 /* Iterations per direction; each holds 2 signatures and 1 encryption, so

@@ -8,6 +8,7 @@
  * same bytes (one encoding per value; run under ASan too).
  */
 #include "testutil.h"
+#include "codec/sig_der.h"
 #include "internal.h"
 
 #include <openssl/bn.h>

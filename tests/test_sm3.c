@@ -7,7 +7,8 @@
 
 #include <openssl/evp.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "hash/kdf.h"
 #include "cpu.h"
 #include "internal.h"
 #include "testutil.h"
@@ -215,7 +216,7 @@ static void test_kdf(void)
         /* klen must stay below (2^32 - 1) * 256 bits (5.4.3) */
         CHECK_STATUS(fastsm2_kdf(got, (size_t)((uint64_t)0xFFFFFFFFu * 32u), z, 4), FASTSM2_ERR_ARG);
     }
-    /* An empty t has no zero to reject: 1, see src/sm3/sm3.c. */
+    /* An empty t has no zero to reject: 1, see src/hash/sm3_kdf.c. */
     CHECK(fs2_kdf_xor(got, NULL, 0, z, 4) == 1);
 }
 

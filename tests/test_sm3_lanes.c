@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "hash/kdf.h"
 #include "testutil.h"
 
 static void ossl_sm3(unsigned char out[32], const void *data, size_t len)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "protocol/protocol.h"
 
 #include <openssl/bn.h>
 #include <openssl/ec.h>

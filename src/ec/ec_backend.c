@@ -14,9 +14,13 @@
  * (AArch64 field, NEON table scans). A build for another architecture
  * compiles to nothing.
  *
- * Inside, in this order: the field (field/field.h), the point formulas
- * (group_impl.h), the table lookup (select_impl.h), the scalar
- * multiplications (ecmult_impl.h), then the slots below. Constant time is
+ * Inside: the field (field/field.h), the point formulas (group_impl.h),
+ * the table lookup (select_impl.h), the scalar multiplications
+ * (ecmult_impl.h), then the slots below. Each of those headers includes
+ * what it uses (tests/test_layers.py compiles each on its own), so their
+ * order here is for the reader only; what this file fixes before them is
+ * the build's choice (FS2_FIELD, FS2_EC_AVX2, FS2_EC_IFMA) and the AVX2
+ * target pragma. Constant time is
  * kept at every level (masks and full table scans for secret scalars); the
  * functions whose names end in _var branch, on public data only.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Scalar multiplication, included by src/ec/ec_backend.c alone (after
- * group_impl.h and select_impl.h), so that each build compiles it over its
- * own field:
+ * Scalar multiplication, included by src/ec/ec_backend.c alone, so that
+ * each build compiles it over its own field (FS2_FIELD, field/field.h),
+ * with the point formulas (group_impl.h) and the table lookup
+ * (select_impl.h) of that field:
  *
  *  fs2_ecmult_gen      kG, constant time: 37 signed 7-bit windows, one
  *                      precomputed affine table of 64 points per window
@@ -29,7 +30,10 @@
 #define FS2_ECMULT_IMPL_H
 
 #include "ct.h"
+#include "ec/group_impl.h"
+#include "ec/select_impl.h"
 #include "ecmult_tables.h"
+#include "field/field.h"
 
 /* Bits [pos, pos + w) of a 256-bit k (zero past the top), w <= 8. pos is
  * public. */

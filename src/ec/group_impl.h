@@ -13,6 +13,10 @@
 #ifndef FS2_GROUP_IMPL_H
 #define FS2_GROUP_IMPL_H
 
+/* The field its includer chose (FS2_FIELD, field/field.h). */
+#include "ct.h"
+#include "field/field.h"
+
 typedef struct {
     fs2_fe x, y;
 } fs2_ge;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The constant-time table lookup of the scalar multiplications, included by
- * src/ec/ec_backend.c alone: fs2_select_limbs(out, table, entries, width,
+ * The constant-time table lookup of the scalar multiplications, for
+ * src/ec/ec_backend.c alone (through ecmult_impl.h): fs2_select_limbs(out, table, entries, width,
  * idx) copies entry idx - 1 of a table of `entries` entries of `width`
  * limbs (8: affine points, 12: Jacobian points) into out, or zeros for
  * idx = 0. Every entry is read, whatever idx, and neither an address nor a
@@ -13,6 +13,16 @@
  */
 #ifndef FS2_SELECT_IMPL_H
 #define FS2_SELECT_IMPL_H
+
+/* FS2_FIELD names the field (field/field.h); the vector headers are
+ * ec_backend.c's already, included there before its target pragma. */
+#include "ct.h"
+#include "field/field.h"
+#if FS2_EC_AVX2
+#include <immintrin.h>
+#elif FS2_FIELD == FS2_FIELD_AARCH64 && defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 /* All-ones if a == b (small unsigned ints), else 0, without branching. */
 static inline uint64_t fs2_eq_mask_u(unsigned a, unsigned b)

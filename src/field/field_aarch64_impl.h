@@ -335,7 +335,7 @@ static inline __attribute__((always_inline)) void fs2_fe_neg(fs2_fe *r, const fs
  *
  * Constant time: fixed counts, no branch, no address from the value; the
  * decisions are CCMP/CSEL/CNEG and masks. Counted under qemu
- * (tools/armcount): 9.3k instructions, against 29.7k for Fermat's 256
+ * (bench/armcount): 9.3k instructions, against 29.7k for Fermat's 256
  * squarings and 15 products (kG 105.9k -> 85.9k). */
 
 /* 20 divsteps on the packed rows (F for f, G for g) and e = delta - 1/2:

@@ -5,7 +5,7 @@
  * material taken out of the opaque key objects, the per-batch nonce seed
  * from the OS CSPRNG, and the rare items a device nonce could not sign
  * (redone here with fresh CSPRNG nonces). The CUDA work is behind
- * src/gpu/gpu_cuda.h (gpu/sm2_gpu_kernels.cu).
+ * src/gpu/gpu_cuda.h (src/gpu/cuda/sm2_gpu_kernels.cu).
  */
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The seam between the GPU API (src/gpu/gpu_api.c, C, which knows the
- * library's key objects) and the CUDA runtime code (gpu/sm2_gpu_kernels.cu,
+ * library's key objects) and the CUDA runtime code (cuda/sm2_gpu_kernels.cu,
  * C++, which knows nothing of them). Words are little-endian 32-bit limbs of
  * the integers; byte buffers are the API's big-endian formats, passed
  * through to the device unchanged. Every function returns a FASTSM2_* code
@@ -46,7 +46,7 @@ FS2_CUDA_HIDDEN const char *fs2_cuda_error(const fs2_cuda *c);
 /* Sign n digests (n*32 bytes) into n*64 bytes r||s. keys: nkeys (1 or n)
  * records of 16 words, d then (1+d)^-1 * 2^256 mod n. nonces: n*32 bytes k
  * (test entry point) or NULL to derive them on the device from seed (8
- * words) as gpu/sm2_gpu_sm3.cuh says. *nbad gets the number of items whose
+ * words) as cuda/sm2_gpu_sm3.cuh says. *nbad gets the number of items whose
  * nonce gave r = 0, r + k = n or s = 0 (their 64 bytes are zero). */
 FS2_CUDA_HIDDEN int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *keys, size_t nkeys,
                                   const unsigned char *digests, const unsigned char *nonces, const uint32_t seed[8],

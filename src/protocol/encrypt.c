@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Public-key encryption, GB/T 32918.4-2016 clauses 6 (encrypt) and 7
  * (decrypt), with the SM3 KDF (5.4.3). The ciphertext's bytes (raw C1C3C2
- * or C1C2C3, GM/T 0009 DER) are the codec's (src/encoding/ciphertext.c):
+ * or C1C2C3, GM/T 0009 DER) are the codec's (src/codec/ciphertext.c):
  * every layout is "a prefix, then C2, then (raw C1C2C3 only) C3", so the
  * prefix is written up front and C2 goes straight into its final place.
  *
  * One engine serves the one-shot calls and the streaming API: the KDF
- * (src/sm3/sm3_kdf.c, counter blocks hashed in the SIMD lanes) and the C3
+ * (src/hash/sm3_kdf.c, counter blocks hashed in the SIMD lanes) and the C3
  * hash SM3(x2 || M || y2) advance together over the message in pieces of
  * FS2_CT_CHUNK bytes, so that each piece of M is read from cache by the
  * hash right after (or before) the KDF XOR touched it. The plaintext is
@@ -169,7 +169,7 @@ static int draw_nonce(uint64_t k[4], const unsigned char *kb)
 }
 
 /* A2-A4 with nonce k for a message of msglen bytes: the prefix written into
- * out[0..cap) and *l filled (src/encoding/ciphertext.c), the engine set for
+ * out[0..cap) and *l filled (src/codec/ciphertext.c), the engine set for
  * t = KDF(x2 || y2, klen) and C3. FASTSM2_OK, or
  * FASTSM2_ERR_BUFFER_TOO_SMALL (not reached: callers check the capacity
  * first). */

@@ -4,8 +4,10 @@
 #ifndef FS2_PROTOCOL_H
 #define FS2_PROTOCOL_H
 
-#include "backend.h"
+#include "backend/backend.h"
+#include "codec/ciphertext.h"
 #include "field/scalar.h"
+#include "hash/kdf.h"
 
 #define FS2_PRIV_MAGIC 0x66733270726976ULL /* "fs2priv" */
 #define FS2_PUB_MAGIC  0x6673327075626bULL /* "fs2pubk" */
@@ -92,5 +94,11 @@ FS2_HIDDEN int fs2_sign_finish(unsigned char sig[64], const fs2_sc *dinv, const 
  * FASTSM2_ERR_SCALAR when this k gives r = 0, r + k = n or s = 0. */
 FS2_HIDDEN int fs2_sign_core(unsigned char sig[64], const fs2_priv *key, const unsigned char e[32],
                              const uint64_t k[4]);
+
+/* fastsm2_encrypt_stream_init with a caller's k (32 bytes; NULL: drawn),
+ * for known-answer tests (src/protocol/encrypt.c). */
+FS2_HIDDEN int fs2_encrypt_stream_init_nonce(fastsm2_encrypt_stream *s, unsigned char *prefix, size_t *prefixlen,
+                                             uint64_t *c3_offset, const fastsm2_pubkey *pub, uint64_t msglen, int flags,
+                                             const unsigned char *k);
 
 #endif

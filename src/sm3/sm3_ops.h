@@ -2,9 +2,9 @@
 /*
  * The SM3 seam (docs/ARCHITECTURE.md): the SM3 compression function (GB/T
  * 32905 5.3) as an operations table, one per implementation. The hash, the
- * KDF and the batch hashing API reach SM3 through the selected table only
- * (fs2_sm3(), src/backend.h), chosen from the CPU-feature word (src/cpu.h)
- * independently of the EC table.
+ * KDF and the batch hashing API (src/hash/) reach SM3 through the selected
+ * table only (fs2_sm3(), src/backend/backend.h), chosen from the
+ * CPU-feature word (src/cpu.h) independently of the EC table.
  *
  * Every function here is constant time: no branch and no memory index
  * depends on the message or the state (only on the block count).
@@ -30,7 +30,9 @@ typedef struct fs2_sm3_ops {
     void (*compress_lanes)(uint32_t (*state)[8], const unsigned char *const *blocks, size_t nblocks);
 } fs2_sm3_ops;
 
-/* The portable C compression (src/sm3/sm3.c), the reference. */
+/* The portable C compression (src/sm3/sm3_generic.c), the reference, and
+ * its table. */
+FS2_HIDDEN void fs2_sm3_compress_generic(uint32_t state[8], const unsigned char *blocks, size_t nblocks);
 FS2_HIDDEN extern const fs2_sm3_ops fs2_sm3_ops_generic;
 
 #if defined(__x86_64__)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The scalar SM3 compression (GB/T 32905 5.3.2 - 5.3.3) as an always-inline
- * body, so that one source gives the portable function (sm3.c) and the x86
+ * body, so that one source gives the portable function (sm3_generic.c) and the x86
  * BMI2 one (sm3_x86.c, compiled with target("bmi2"): every rotation becomes
  * a non-destructive RORX, which saves the register copies that ROL needs).
  *

@@ -24,7 +24,7 @@
 
 #include "ctime.h"
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "cpu.h"
 #include "fastsm2.h"
 #include "sym/sym.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# `make build-hip`: the GPU kernels (gpu/sm2_gpu_kernels.cu and the .cuh
+# `make build-hip`: the GPU kernels (src/gpu/cuda/sm2_gpu_kernels.cu and the .cuh
 # headers it includes) compiled by hipcc (ROCm, HIP-Clang) for AMD GPUs,
 # gfx906 by default (Radeon VII / MI50 / MI60, the class of Hygon's DCU).
 # A compile check: nothing runs (no AMD GPU here). docs/GPU.md, "HIP".
@@ -10,7 +10,7 @@
 #     objects, warnings on; errors with WERROR=ON, as make test-all sets);
 #  3. link them with the one library function they call into a shared
 #     object, undefined symbols refused: every CUDA name of
-#     gpu/sm2_gpu_hip.h has to exist in libamdhip64;
+#     src/gpu/cuda/sm2_gpu_hip.h has to exist in libamdhip64;
 #  4. take each architecture's code object out of the fat binary, check that
 #     all four kernels are in it, and print their registers, spills, scratch
 #     and how their 32x32-bit products were compiled.
@@ -38,7 +38,7 @@ echo "build-hip: $(hipcc --offload-arch=gfx906 --version 2>&1 | head -2 | tr '\n
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-FLAGS=(-O3 -fPIC -Wall -Wextra -Iinclude)
+FLAGS=(-O3 -fPIC -Wall -Wextra -Iinclude -Isrc)
 # Errors with WERROR=ON, except clang's note that a `#pragma unroll` loop was
 # left rolled (the sign kernel's items-per-thread loop: a question of speed
 # on AMD, not of correctness; docs/GPU.md, "HIP"): it stays a warning.
@@ -48,7 +48,7 @@ for a in $ARCHS; do ARCH_FLAGS+=("--offload-arch=$a"); done
 
 # An explicit --offload-arch: otherwise hipcc asks the (absent) GPU.
 start=$(date +%s)
-hipcc "${ARCH_FLAGS[@]}" "${FLAGS[@]}" -c gpu/sm2_gpu_kernels.cu -o "$OUT/sm2_gpu_kernels.o"
+hipcc "${ARCH_FLAGS[@]}" "${FLAGS[@]}" -c src/gpu/cuda/sm2_gpu_kernels.cu -o "$OUT/sm2_gpu_kernels.o"
 echo "build-hip: kernels compiled for $ARCHS in $(($(date +%s) - start)) s"
 
 cc -O2 -fPIC -Iinclude -c src/util.c -o "$OUT/util.o" # fs2_wipe

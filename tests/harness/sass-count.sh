@@ -4,7 +4,7 @@
 # generation of the CUDA backend, for sm_90 (H100), without a GPU
 # (docs/GPU.md "SASS count"). Needs nvcc, cuobjdump and nvdisasm: found or
 # installed from PyPI into .cuda/ (tools/cuda-env.sh).
-#  1. production build (as the library compiles gpu/sm2_gpu_kernels.cu):
+#  1. production build (as the library compiles src/gpu/cuda/sm2_gpu_kernels.cu):
 #     registers, stack, spills (ptxas -v) and static SASS per kernel;
 #     fails if a kernel spills;
 #  2. the model of SASS per operation: the SASS of every cost-model unit
@@ -31,12 +31,12 @@ OUT=${FS2_SASS_OUT:-build-sass}
 ARCH=${FS2_SASS_ARCH:-90}
 W=${FS2_SASS_W:-16}
 mkdir -p "$OUT"
-NVFLAGS=(-arch="sm_$ARCH" -cubin -O3 -std=c++17 -Iinclude -DFASTSM2_WITH_CUDA=1)
+NVFLAGS=(-arch="sm_$ARCH" -cubin -O3 -std=c++17 -Iinclude -Isrc -DFASTSM2_WITH_CUDA=1)
 
 cubin() { # cubin NAME EXTRA_FLAGS...
   local name=$1
   shift
-  "$FS2_NVCC" "${NVFLAGS[@]}" "$@" -Xptxas -v gpu/sm2_gpu_kernels.cu -o "$OUT/$name.cubin" 2>"$OUT/$name.ptxas" || {
+  "$FS2_NVCC" "${NVFLAGS[@]}" "$@" -Xptxas -v src/gpu/cuda/sm2_gpu_kernels.cu -o "$OUT/$name.cubin" 2>"$OUT/$name.ptxas" || {
     cat "$OUT/$name.ptxas" >&2
     return 1
   }
@@ -47,12 +47,12 @@ echo "sass-count: nvcc $("$FS2_NVCC" --version | tail -1), sm_$ARCH, table width
 cubin prod &
 cubin count -DFS2G_SASS_COUNT
 wait $!
-"$FS2_NVCC" "${NVFLAGS[@]}" -Igpu tests/harness/sass-micro.cu -o "$OUT/micro.cubin"
+"$FS2_NVCC" "${NVFLAGS[@]}" -Isrc/gpu/cuda tests/harness/sass-micro.cu -o "$OUT/micro.cubin"
 nvdisasm -c "$OUT/micro.cubin" >"$OUT/micro.sass"
 cubin probe -DFS2G_SASS_CT_PROBE
 cubin inject -DFS2G_SASS_CT_PROBE -DFS2G_SASS_CT_INJECT
 CXX=${CXX:-g++}
-"$CXX" -O2 -std=c++17 -DFS2G_OPCOUNT -Igpu tests/harness/sass-opcount.cpp -o "$OUT/sass-opcount"
+"$CXX" -O2 -std=c++17 -DFS2G_OPCOUNT -Isrc/gpu/cuda tests/harness/sass-opcount.cpp -o "$OUT/sass-opcount"
 "$OUT/sass-opcount" "$W" 64 >"$OUT/opcount.tsv"
 args=(--prod "$OUT/prod.sass" --ptxas "$OUT/prod.ptxas" --count "$OUT/count.sass" --opcount "$OUT/opcount.tsv"
   --micro "$OUT/micro.sass"

@@ -2,7 +2,7 @@
 /*
  * Calls of each cost-model unit per operation (tests/harness/sass-count.sh,
  * docs/GPU.md "SASS count"): the GPU backend's per-thread functions
- * (gpu/sm2_gpu_ops.cuh, the same source the kernels and the emulated
+ * (src/gpu/cuda/sm2_gpu_ops.cuh, the same source the kernels and the emulated
  * runtime run) compiled as host code with FS2G_OPCOUNT, so that every unit
  * (field product, square, point doubling, ...) counts its calls. Each
  * operation runs on `trials` pseudo-random inputs and the average is

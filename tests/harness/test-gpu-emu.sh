@@ -3,7 +3,7 @@
 # `make test-gpu-emu`: the CUDA backend run on the CPU (docs/GPU.md), no nvcc,
 # no GPU, no download. The library is built with FASTSM2_CUDA=EMU: the
 # kernels, the table build, the chunked streams and every CUDA error path of
-# gpu/sm2_gpu_kernels.cu compiled by the host C++ compiler against the
+# src/gpu/cuda/sm2_gpu_kernels.cu compiled by the host C++ compiler against the
 # emulated runtime of tests/gpu/emu/, with small chunks (FASTSM2_GPU_CHUNK) so
 # that every batch spans several. Then:
 #  1. test_gpu_device at table widths 8 and 12 (and 16, the default, when

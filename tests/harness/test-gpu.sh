@@ -3,7 +3,7 @@
 # `make test-gpu`: the CUDA backend on a machine with or without a GPU.
 #  1. find nvcc, or install it from PyPI into .cuda/ (tools/cuda-env.sh);
 #  2. build the library with FASTSM2_CUDA=ON in build-cuda/: every kernel in
-#     gpu/*.cu is compiled by nvcc (for FS2_GPU_ARCHS, default 90 = H100), so a
+#     src/gpu/cuda/*.cu is compiled by nvcc (for FS2_GPU_ARCHS, default 90 = H100), so a
 #     kernel that does not compile fails here;
 #  3. run the whole ctest suite there: test_gpu_arith runs the device
 #     arithmetic as host code against the library and OpenSSL, the other

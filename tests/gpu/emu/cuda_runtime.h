@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An emulated CUDA runtime for tests (FASTSM2_CUDA=EMU, docs/GPU.md): the
- * few runtime calls gpu/sm2_gpu_kernels.cu makes, implemented on the host so
+ * few runtime calls src/gpu/cuda/sm2_gpu_kernels.cu makes, implemented on the host so
  * that the kernels, the table build, the chunked streams, the buffer growth
  * and wipes and every CUDA error path run in CI, where no GPU is. It is
  * stricter than a device where that finds bugs:
@@ -28,7 +28,7 @@
  *    cudaErrorInvalidValue. The errors are not sticky, as those are not on
  *    a device either.
  *
- * Launches go through FS2G_LAUNCH (gpu/sm2_gpu_compat.h), not <<<>>>.
+ * Launches go through FS2G_LAUNCH (src/gpu/cuda/sm2_gpu_compat.h), not <<<>>>.
  * Only this header's own translation unit includes it. It needs no C++
  * runtime (no exceptions, RTTI, new or std::): the library stays linkable
  * as C.

@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "fastsm2.h"
 #include "testutil.h"
 

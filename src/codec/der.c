@@ -4,42 +4,51 @@
 
 /* ---- reader ------------------------------------------------------------ */
 
-int fs2_der_get_any(fs2_der_in *in, unsigned *tag, fs2_der_in *body)
+size_t fs2_der_get_hdr(const fs2_der_in *in, unsigned *tag, uint64_t *len)
 {
     const unsigned char *p = in->p;
-    size_t n = in->n, len;
+    size_t n = in->n;
+    uint64_t v;
 
     if (n < 2)
         return 0;
     if ((p[0] & 0x1Fu) == 0x1Fu) /* high-tag-number form: not used by us */
         return 0;
+    *tag = p[0];
     if (p[1] < 0x80u) {
-        len = p[1];
-        p += 2;
-        n -= 2;
-    } else {
-        size_t k = p[1] & 0x7Fu;
-        /* 0x80 is the indefinite form (BER only); more length bytes than a
-         * size_t holds cannot describe anything in memory. */
-        if (k == 0 || k > sizeof(size_t) || n - 2 < k)
-            return 0;
-        if (p[2] == 0) /* leading zero length byte: not minimal */
-            return 0;
-        len = 0;
-        for (size_t i = 0; i < k; i++)
-            len = (len << 8) | p[2 + i];
-        if (len < 0x80u) /* long form where the short one fits */
-            return 0;
-        p += 2 + k;
-        n -= 2 + k;
+        *len = p[1];
+        return 2;
     }
-    if (len > n)
+    size_t k = p[1] & 0x7Fu;
+    /* 0x80 is the indefinite form (BER only); more length bytes than a
+     * uint64_t holds cannot describe anything. */
+    if (k == 0 || k > 8 || n - 2 < k)
         return 0;
-    *tag = in->p[0];
-    body->p = p;
-    body->n = len;
-    in->p = p + len;
-    in->n = n - len;
+    if (p[2] == 0) /* leading zero length byte: not minimal */
+        return 0;
+    v = 0;
+    for (size_t i = 0; i < k; i++)
+        v = (v << 8) | p[2 + i];
+    if (v < 0x80u) /* long form where the short one fits */
+        return 0;
+    *len = v;
+    return 2 + k;
+}
+
+int fs2_der_get_any(fs2_der_in *in, unsigned *tag, fs2_der_in *body)
+{
+    unsigned t;
+    uint64_t len;
+    size_t h = fs2_der_get_hdr(in, &t, &len);
+
+    /* contents beyond the cursor (or beyond memory): malformed here */
+    if (h == 0 || len > in->n - h)
+        return 0;
+    *tag = t;
+    body->p = in->p + h;
+    body->n = (size_t)len;
+    in->p += h + (size_t)len;
+    in->n -= h + (size_t)len;
     return 1;
 }
 

@@ -13,7 +13,7 @@
  * lane is live it finishes with the scalar compression. Unequal lengths
  * therefore cost little: no lane waits for the longest message.
  */
-#include "backend.h"
+#include "backend/backend.h"
 
 #define FS2_MANY_MAX_LANES 16
 

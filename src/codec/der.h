@@ -2,7 +2,7 @@
 /*
  * A small strict DER (ITU-T X.690 clause 10) reader and writer, for the few
  * structures SM2 needs: signatures, GM/T 0009 ciphertexts, PKCS#8, SEC1 and
- * SPKI keys. Internal to src/encoding.
+ * SPKI keys. Internal to the library (src/codec).
  *
  * Reader: every function takes a cursor (fs2_der_in), reads one element of
  * the expected kind from its front and advances it; it returns 1 on success
@@ -67,6 +67,14 @@ static inline int fs2_der_body_is(const fs2_der_in *body, const unsigned char *b
     return body->n == n && (n == 0 || memcmp(body->p, b, n) == 0);
 }
 
+/* The header (tag and length) of the element at the front of in, without
+ * advancing: *tag, the length of its contents in *len, and the header's
+ * size (tag and length bytes); 0 when the header is cut short or not
+ * strict (a high-tag-number form, the indefinite form, more than 8 length
+ * bytes, a long form not the shortest). The contents may run past the
+ * cursor's end (a ciphertext read from its prefix, src/codec/ciphertext.c):
+ * the caller compares. fs2_der_get_any reads every header through it. */
+FS2_HIDDEN size_t fs2_der_get_hdr(const fs2_der_in *in, unsigned *tag, uint64_t *len);
 /* Read one element of any single-byte tag: *tag and its contents. */
 FS2_HIDDEN int fs2_der_get_any(fs2_der_in *in, unsigned *tag, fs2_der_in *body);
 /* Read one element whose tag must be `tag`. */

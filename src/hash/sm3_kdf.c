@@ -21,7 +21,8 @@
  * Constant time: the branches depend on lengths and counters only; the
  * all-zero test ORs every byte of t into one accumulator.
  */
-#include "backend.h"
+#include "backend/backend.h"
+#include "hash/kdf.h"
 
 /* Below this many counters, a lane call (which costs about as much as 2-3
  * scalar compressions whatever the number of live lanes) loses. */

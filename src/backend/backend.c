@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Backend selection (src/backend.h): once, at first use, from the
+/* Backend selection (src/backend/backend.h): once, at first use, from the
  * CPU-feature word, after a known-answer self-test of both tables;
  * FASTSM2_CPU=<name> forces one. */
 #include <pthread.h>

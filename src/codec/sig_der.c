@@ -4,7 +4,8 @@
  * clause 7.2, SM2Signature), the form OpenSSL and GmSSL exchange, and the
  * raw 64-byte r || s of GB/T 32918.2.
  */
-#include "der.h"
+#include "codec/der.h"
+#include "codec/sig_der.h"
 
 /* The order n of the sm2p256v1 base point (GB/T 32918.5 clause 5). Public. */
 static const unsigned char sm2_n[32] = {

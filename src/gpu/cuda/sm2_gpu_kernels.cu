@@ -15,7 +15,7 @@
 
 #include "fastsm2.h"
 #include "sm2_gpu_ops.cuh"
-#include "../src/gpu/gpu_cuda.h"
+#include "gpu/gpu_cuda.h"
 
 #define FS2G_BLOCK   128
 #define FS2G_STREAMS 3
@@ -179,7 +179,7 @@ struct fs2g_verify_params {
 
 /* At least one block per SM: ptxas may use up to 255 registers (214 with
  * CUDA 13.0 for sm_90); under its default target of 168 it spilled 60
- * bytes (tools/sass-count.sh fails on a spill). */
+ * bytes (tests/harness/sass-count.sh fails on a spill). */
 static __global__ void __launch_bounds__(FS2G_BLOCK, 1) fs2g_k_verify(const fs2g_verify_params p)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -222,7 +222,7 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_ke
 }
 
 #if defined(FS2G_SASS_CT_PROBE)
-/* Not part of the library: built by tools/sass-count.sh only. The
+/* Not part of the library: built by tests/harness/sass-count.sh only. The
  * constant-time signing path (nonce derivation, the full-scan kG, the
  * inversion, the scalar steps: fs2g_k_sign's body in FS2G_MODE_CT) with
  * every secret read from global memory, so that a data-flow check of its

@@ -9,8 +9,8 @@
 
 #include "keyfile.h"
 
-#include "der.h"
-#include "pem.h"
+#include "codec/der.h"
+#include "codec/pem.h"
 
 #define CERT_DER_MAX 65536 /* a certificate larger than this is refused */
 

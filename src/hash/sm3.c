@@ -1,32 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * SM3 hash (GB/T 32905-2016) and the SM2 key derivation function
- * (GB/T 32918.4-2016 5.4.3).
- *
- * fs2_sm3_compress_generic is the portable reference compression, the
- * generic SM3 table's. It is constant time by construction: no branch and
- * no memory index depends on the message or the state. Its body lives in
- * sm3_scalar.h (shared with the x86 BMI2 build of the same code); the
- * other SM3 tables are in sm3_x86.c and sm3_aarch64.c.
+ * SM3 hash (GB/T 32905-2016), streaming and one-shot, over the selected
+ * SM3 table's compression (fs2_sm3(), src/backend/backend.h; the tables
+ * are in src/sm3/).
  */
-#include "backend.h"
-#include "sm3_scalar.h"
-
-/* ------------------------------------------------------------------ */
-/* The compression function                                             */
-/* ------------------------------------------------------------------ */
-
-void fs2_sm3_compress_generic(uint32_t state[8], const unsigned char *blocks, size_t nblocks)
-{
-    fs2_sm3_compress_scalar_body(state, blocks, nblocks);
-}
-
-const fs2_sm3_ops fs2_sm3_ops_generic = {
-    .name = "generic",
-    .cpu_needs = 0,
-    .compress = fs2_sm3_compress_generic,
-    .lanes = 1,
-};
+#include "backend/backend.h"
 
 /* ------------------------------------------------------------------ */
 /* Streaming hash (GB/T 32905 clause 5)                                 */

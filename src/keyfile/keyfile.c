@@ -22,8 +22,8 @@
  */
 #include "keyfile.h"
 
-#include "der.h"
-#include "pem.h"
+#include "codec/der.h"
+#include "codec/pem.h"
 
 /* 1.2.840.10045.2.1 id-ecPublicKey (RFC 5480) */
 static const unsigned char oid_ec_public_key[] = {0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01};

@@ -19,8 +19,8 @@
  */
 #include "keyfile.h"
 
-#include "der.h"
-#include "pem.h"
+#include "codec/der.h"
+#include "codec/pem.h"
 #include "sym/sym.h"
 
 /* 1.2.840.113549.1.5.13 PBES2, 1.2.840.113549.1.5.12 PBKDF2 (RFC 8018 A.2, A.4) */

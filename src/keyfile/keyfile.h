@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the key-file sources share (src/encoding): keyfile.c (plain PKCS#8,
+ * What the key-file sources share (src/keyfile): keyfile.c (plain PKCS#8,
  * SEC1, SPKI), keyfile_enc.c (password-encrypted PKCS#8, RFC 8018 PBES2)
  * and cert.c (the public key of an X.509 certificate).
+ *
+ * The floor above the protocols (docs/ARCHITECTURE.md): the key objects
+ * through the public API (src/protocol/keys.c), the bytes through the
+ * codecs below (src/codec/: DER, PEM), and the symmetric primitives of
+ * src/sym/ (PBKDF2, CBC with SM4 or AES) for the encrypted form. The three
+ * files call each other (keyfile.c names a certificate given as a public
+ * key and hands an encrypted key to keyfile_enc.c, which parses the key
+ * inside through keyfile.c; cert.c reads the SPKI through keyfile.c): that
+ * circle stays inside this folder.
  */
 #ifndef FS2_KEYFILE_H
 #define FS2_KEYFILE_H
@@ -39,8 +48,5 @@ FS2_HIDDEN int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char
  * SEQUENCE, SEQUENCE, BIT STRING), to name the error when one is given as
  * a public key. */
 FS2_HIDDEN int fs2_cert_is_certificate(const unsigned char *der, size_t derlen);
-
-/* pem.c: whether text has a "-----BEGIN <label>-----" line. */
-FS2_HIDDEN int fs2_pem_has_label(const unsigned char *in, size_t inlen, const char *label);
 
 #endif

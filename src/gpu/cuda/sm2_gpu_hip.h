@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The CUDA runtime names that gpu/sm2_gpu_kernels.cu uses, mapped to HIP's,
+ * The CUDA runtime names that sm2_gpu_kernels.cu uses, mapped to HIP's,
  * for a build with hipcc (ROCm; AMD and Hygon DCU GPUs; docs/GPU.md, "HIP").
  * Each HIP call takes the same arguments as its CUDA namesake. The device
  * side needs no names: __global__, __launch_bounds__, uint4, __ldg and

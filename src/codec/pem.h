@@ -2,7 +2,7 @@
 /*
  * PEM armour (RFC 7468 "strict" textual encoding, plus the RFC 1421 headers
  * of old encrypted OpenSSL keys, which we recognise only to name them).
- * Internal to src/encoding.
+ * Internal to the library (src/codec).
  */
 #ifndef FS2_PEM_H
 #define FS2_PEM_H
@@ -39,5 +39,8 @@ FS2_HIDDEN size_t fs2_pem_encoded_len(const char *label, size_t derlen);
  * with its NUL. */
 FS2_HIDDEN int fs2_pem_encode(unsigned char *out, size_t *outlen, const char *label, const unsigned char *der,
                               size_t derlen);
+
+/* Whether text has a "-----BEGIN <label>-----" line. */
+FS2_HIDDEN int fs2_pem_has_label(const unsigned char *in, size_t inlen, const char *label);
 
 #endif

@@ -49,7 +49,7 @@
 #define FS2G_PTX 1
 #endif
 
-/* Instruction accounting (tools/sass-count.sh, docs/GPU.md "SASS count").
+/* Instruction accounting (tests/harness/sass-count.sh, docs/GPU.md "SASS count").
  * FS2G_HDU marks the units of the cost model: field product and square,
  * point doubling and additions, the table selection, SM3 compression, the
  * scalar Montgomery product. In normal builds it is FS2G_HD (inlined).

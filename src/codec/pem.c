@@ -3,7 +3,6 @@
 #include "pem.h"
 
 #include "ct.h"
-#include "keyfile.h"
 
 /*
  * Base64 digits without tables or branches on the value: key files carry

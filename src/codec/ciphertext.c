@@ -19,7 +19,8 @@
  * pieces. Byte-level only: whether C1 is a point of the curve is for the
  * caller.
  */
-#include "der.h"
+#include "codec/ciphertext.h"
+#include "codec/der.h"
 
 #define C1_LEN 65 /* 04 || x || y */
 #define C3_LEN 32
@@ -81,26 +82,16 @@ size_t fs2_ct_write_prefix(fs2_ct_layout *l, unsigned char *out, size_t cap, con
 
 /* A DER header at p[0..n) whose tag must be `tag`: its length in *len and
  * its own size (tag and length bytes), or 0 when it is cut short or not in
- * the shortest definite form. Its contents may run past n. */
+ * the shortest definite form (der.c's rules, fs2_der_get_hdr). Its contents
+ * may run past n. */
 static size_t der_hdr(const unsigned char *p, size_t n, unsigned tag, uint64_t *len)
 {
-    if (n < 2 || p[0] != tag)
-        return 0;
-    if (p[1] < 0x80) {
-        *len = p[1];
-        return 2;
-    }
-    size_t k = p[1] & 0x7fu;
-    /* no indefinite form, at most 8 length bytes, no leading zero byte */
-    if (k == 0 || k > 8 || n < 2 + k || p[2] == 0)
-        return 0;
-    uint64_t v = 0;
-    for (size_t i = 0; i < k; i++)
-        v = (v << 8) | p[2 + i];
-    if (v < 0x80) /* the long form for a length the short form holds */
-        return 0;
-    *len = v;
-    return 2 + k;
+    fs2_der_in in;
+    unsigned t;
+    size_t h;
+    fs2_der_init(&in, p, n);
+    h = fs2_der_get_hdr(&in, &t, len);
+    return h != 0 && t == tag ? h : 0;
 }
 
 static int read_fail(fs2_ct_layout *l)
