@@ -21,7 +21,8 @@ const v2 = require('sm-crypto-v2')
 
 function cpu () { const u = process.cpuUsage(); return (u.user + u.system) / 1e6 }
 function timeOps (fn, ms) {
-  fn()
+  const w = performance.now()
+  while (performance.now() - w < ms / 3) fn() // warm up: the optimising tiers compile in the background
   let n = 0
   const w0 = performance.now(); const c0 = cpu()
   while (performance.now() - w0 < ms) { for (let i = 0; i < 4; i++) fn(); n += 4 }
@@ -100,6 +101,7 @@ for (const [what, v, bound] of goals) console.log('| ' + what + ' | ' + (v ? v.t
 console.log('| fastsm2.wasm size | ' + (wasmSize / 1024).toFixed(1) + ' KB | <= 400 KB | ' + (wasmSize <= 409600 ? 'yes' : 'NO') + ' |')
 if (browser) {
   const t = browser.first.map((f) => f.totalMs).sort((a, b) => a - b)
-  console.log('| instantiation + first encryption, Chromium (median of ' + t.length + ' fresh pages; min-max) | ' + t[t.length >> 1].toFixed(1) + ' ms (' + t[0].toFixed(1) + '-' + t[t.length - 1].toFixed(1) + ') | <= 50 ms | ' + (t[t.length >> 1] <= 50 ? 'yes' : 'NO') + ' |')
+  const med = (k) => browser.first.map((f) => f[k]).sort((a, b) => a - b)[browser.first.length >> 1]
+  console.log('| instantiation + first encryption, Chromium (median of ' + t.length + ' fresh pages; min-max) | ' + t[t.length >> 1].toFixed(1) + ' ms (' + t[0].toFixed(1) + '-' + t[t.length - 1].toFixed(1) + '; import + instantiate ' + med('instantiateMs').toFixed(1) + ', first encryption ' + med('firstEncryptMs').toFixed(1) + ') | <= 50 ms | ' + (t[t.length >> 1] <= 50 ? 'yes' : 'NO') + ' |')
 }
 console.log('\nNode ' + process.version + ', ' + (browser ? browser.bench.userAgent.match(/HeadlessChrome\/[\d.]+/)[0] : 'no Chromium') + ', ' + os.cpus()[0].model + ', ' + os.cpus().length + ' CPUs shared with other work (load average ' + os.loadavg().map((x) => x.toFixed(1)).join(' ') + ')')

@@ -42,15 +42,6 @@ async function firstEncryption () {
   return { instantiateMs: t1 - t0, firstEncryptMs: t2 - t1, totalMs: t2 - t0, ctLength: ct.length }
 }
 
-function timeOps (fn, minMs) {
-  fn() // warm
-  let n = 0
-  const t0 = performance.now()
-  let t = t0
-  while (t - t0 < minMs) { for (let i = 0; i < 8; i++) fn(); n += 8; t = performance.now() }
-  return n / ((t - t0) / 1000)
-}
-
 async function bench () {
   const minMs = Number(q.get('ms') || 1000)
   const api = (await import('../../browser.mjs')).default
@@ -80,9 +71,29 @@ async function bench () {
       return { sign: () => s.doSignature(msg, kp.privateKey, o), verify: () => s.doVerifySignature(msg, sig, kp.publicKey, o), enc: () => s.doEncrypt(msg, kp.publicKey), dec: () => s.doDecrypt(ct, kp.privateKey), keygen: () => s.generateKeyPairHex() }
     })()
   }
-  for (const [name, ops] of Object.entries(libs)) {
-    rows[name] = {}
-    for (const [op, fn] of Object.entries(ops)) rows[name][op] = timeOps(fn, name === 'sm-crypto' ? minMs / 2 : minMs)
+  // The libraries take turns in short slices, several rounds per operation,
+  // so that load from elsewhere on the machine falls on all of them alike.
+  const names = Object.keys(libs)
+  for (const name of names) rows[name] = {}
+  for (const op of ['sign', 'verify', 'enc', 'dec', 'keygen']) {
+    const acc = {}
+    for (const name of names) {
+      acc[name] = { n: 0, t: 0 }
+      const w = performance.now()
+      while (performance.now() - w < minMs / 10) libs[name][op]() // warm up (optimising tiers)
+    }
+    for (let round = 0; round < 8; round++) {
+      for (const name of names) {
+        const fn = libs[name][op]
+        const t0 = performance.now()
+        let t = t0
+        let n = 0
+        while (t - t0 < minMs / 8 / names.length * 2) { fn(); n++; t = performance.now() }
+        acc[name].n += n
+        acc[name].t += t - t0
+      }
+    }
+    for (const name of names) rows[name][op] = acc[name].n / (acc[name].t / 1000)
   }
   return { rows, userAgent: navigator.userAgent }
 }
