@@ -28,5 +28,10 @@ for (const name of ['addon', 'wasm']) {
   if (!engine) continue
   const api = makeApi(engine)
   const smc = makeSmCrypto(api)
-  for (const c of cases({ api, smc, vectors, refs })) test(name + ': ' + c.name, c.fn)
+  for (const c of cases({ api, smc, vectors, refs })) {
+    test(name + ': ' + c.name, async (t) => {
+      const r = await c.fn()
+      if (typeof r === 'string' && r.startsWith('skip: ')) t.skip(r.slice(6))
+    })
+  }
 }

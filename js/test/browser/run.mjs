@@ -105,7 +105,7 @@ try {
     const r = await open('mode=test')
     console.log('browser: ' + r.userAgent + '; engine ' + r.engine + ', backend ' + r.backend)
     for (const c of r.results) {
-      console.log((c.ok ? 'ok   ' : 'FAIL ') + c.name + (c.ok ? '' : '\n' + c.error))
+      console.log((c.ok ? (c.skip ? 'SKIP ' : 'ok   ') : 'FAIL ') + c.name + (c.skip ? ' (' + c.skip + ')' : '') + (c.ok ? '' : '\n' + c.error))
       if (!c.ok) failed++
     }
     for (const c of r.checks) { if (!c.ok) { failed++; console.log('FAIL interop in the browser: ' + c.what) } }
