@@ -51,7 +51,6 @@ async function bench () {
   const kp = v2.sm2.generateKeyPairHex()
   const msg = 'x'.repeat(32)
   const mb = new TextEncoder().encode(msg)
-  const rows = {}
   const libs = {
     'fastsm2 wasm (modern API)': (() => {
       const k = api.PrivateKey.fromHex(kp.privateKey); const p = api.PublicKey.fromHex(kp.publicKey).precompute()
@@ -71,32 +70,31 @@ async function bench () {
       return { sign: () => s.doSignature(msg, kp.privateKey, o), verify: () => s.doVerifySignature(msg, sig, kp.publicKey, o), enc: () => s.doEncrypt(msg, kp.publicKey), dec: () => s.doDecrypt(ct, kp.privateKey), keygen: () => s.generateKeyPairHex() }
     })()
   }
-  // The libraries take turns in short slices, several rounds per operation,
-  // so that load from elsewhere on the machine falls on all of them alike.
-  const names = Object.keys(libs)
-  for (const name of names) rows[name] = {}
-  for (const op of ['sign', 'verify', 'enc', 'dec', 'keygen']) {
-    const acc = {}
-    for (const name of names) {
-      acc[name] = { n: 0, t: 0 }
-      const w = performance.now()
-      while (performance.now() - w < minMs / 10) libs[name][op]() // warm up (optimising tiers)
-    }
-    for (let round = 0; round < 8; round++) {
-      for (const name of names) {
-        const fn = libs[name][op]
-        const t0 = performance.now()
-        let t = t0
-        let n = 0
-        while (t - t0 < minMs / 8 / names.length * 2) { fn(); n++; t = performance.now() }
-        acc[name].n += n
-        acc[name].t += t - t0
-      }
-    }
-    for (const name of names) rows[name][op] = acc[name].n / (acc[name].t / 1000)
+  // run.mjs drives the timing: it calls __slice(lib, op, ms) in turns and
+  // reads the page's main-thread CPU time around each call (DevTools
+  // Performance.getMetrics ThreadTime), so that load from elsewhere on the
+  // machine does not enter the figures.
+  window.__slice = (name, op, ms) => {
+    const fn = libs[name][op]
+    const t0 = performance.now()
+    let n = 0
+    do { fn(); n++ } while (performance.now() - t0 < ms)
+    return n
   }
-  return { rows, userAgent: navigator.userAgent }
+  return { libs: Object.keys(libs), ops: ['sign', 'verify', 'enc', 'dec', 'keygen'], userAgent: navigator.userAgent }
 }
 
-const run = mode === 'test' ? runTests : mode === 'first' ? firstEncryption : bench
+// The module alone compiled and instantiated (no JavaScript of ours): the
+// floor under firstEncryption on this machine.
+async function bare () {
+  const t0 = performance.now()
+  const noop = () => 0
+  await WebAssembly.instantiateStreaming(fetch('../../fastsm2.wasm'), {
+    env: { getentropy: noop, emscripten_notify_memory_growth: noop },
+    wasi_snapshot_preview1: { environ_sizes_get: noop, environ_get: noop }
+  })
+  return { bareMs: performance.now() - t0 }
+}
+
+const run = mode === 'test' ? runTests : mode === 'first' ? firstEncryption : mode === 'bare' ? bare : bench
 run().then((r) => { window.__result = r; out.textContent = 'done' }, (e) => { window.__result = { error: String(e && e.stack || e) }; out.textContent = 'error' })
