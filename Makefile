@@ -33,6 +33,8 @@ TEST_ALL_STAGES += fuzz-brief
 TEST_ALL_STAGES += test-install test-portable test-wheel
 # fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
 TEST_ALL_STAGES += test-spark
+# The npm package (js/, docs/JS.md): addon and WebAssembly, Node and Chromium.
+TEST_ALL_STAGES += test-js
 
 all: deps
 	$(MAKE) build
@@ -197,6 +199,18 @@ test-portable:
 speed-peers: deps
 	$(MAKE) build
 	sh bench/peers/speed-peers.sh $(BUILD)
+
+# The npm package fastsm2 (js/, docs/JS.md): the Node-API addon (linux-x64,
+# and linux-arm64 cross-built) and the WebAssembly build, tested with node
+# --test against sm-crypto and sm-crypto-v2, in headless Chromium, and
+# packed with npm pack into an empty directory (js/tools/test.sh).
+test-js:
+	bash js/tools/test.sh
+
+# addon, WebAssembly in Node and in Chromium, sm-crypto, sm-crypto-v2: one run.
+bench-js:
+	bash js/tools/bench.sh
+.PHONY: bench-js
 
 # Everything the targets above build or download into the tree.
 clean:

@@ -1,0 +1,713 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fastsm2's Node-API addon: a thin skin over the public C API
+ * (include/fastsm2.h). Keys live in C memory behind napi_external values and
+ * are wiped (fastsm2_privkey_clear) when the garbage collector frees them or
+ * when JavaScript calls free(). Errors are thrown as instances of the
+ * FastSM2Error class that lib/errors.js registers through setErrorClass(),
+ * with the library's status code and its name (FASTSM2_ERR_POINT, ...).
+ * Batches run as napi_async_work off the JavaScript thread, spread over the
+ * library's own thread pool (fastsm2_*_batch).
+ */
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastsm2.h"
+
+#define KEY_PRIV 0x5032u /* tags of the externals: a key of the wrong kind is FASTSM2_ERR_ARG */
+#define KEY_PUB  0x5055u
+
+typedef struct {
+    unsigned tag;
+    union {
+        fastsm2_privkey priv;
+        fastsm2_pubkey pub;
+    } u;
+} fs2js_key;
+
+static napi_ref error_class;
+
+/* Wipes through a volatile pointer: the compiler may not drop it. */
+static void wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
+/* Throw new FastSM2Error(status, name, message); returns NULL for the caller. */
+static napi_value throw_status(napi_env env, int status)
+{
+    napi_value ctor, args[3], err;
+    if (error_class && napi_get_reference_value(env, error_class, &ctor) == napi_ok && ctor) {
+        napi_create_int32(env, status, &args[0]);
+        napi_create_string_utf8(env, fastsm2_error_name(status), NAPI_AUTO_LENGTH, &args[1]);
+        napi_create_string_utf8(env, fastsm2_strerror(status), NAPI_AUTO_LENGTH, &args[2]);
+        if (napi_new_instance(env, ctor, 3, args, &err) == napi_ok) {
+            napi_throw(env, err);
+            return NULL;
+        }
+    }
+    napi_throw_error(env, fastsm2_error_name(status), fastsm2_strerror(status));
+    return NULL;
+}
+
+#define CHECK_NAPI(call)                               \
+    do {                                               \
+        if ((call) != napi_ok)                         \
+            return throw_status(env, FASTSM2_ERR_ARG); \
+    } while (0)
+
+/* Reads argc arguments (missing ones are undefined). */
+#define ARGS(n)                                                       \
+    size_t argc = n;                                                  \
+    napi_value argv[n];                                               \
+    CHECK_NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL)); \
+    for (size_t i_ = argc; i_ < n; i_++)                              \
+    napi_get_undefined(env, &argv[i_])
+
+/* A Uint8Array (or Buffer) argument: its bytes, not copied. */
+static int get_bytes(napi_env env, napi_value v, const unsigned char **p, size_t *len)
+{
+    bool is;
+    if (napi_is_typedarray(env, v, &is) != napi_ok || !is)
+        return 0;
+    napi_typedarray_type type;
+    void *data;
+    napi_value ab;
+    size_t off;
+    if (napi_get_typedarray_info(env, v, &type, len, &data, &ab, &off) != napi_ok || type != napi_uint8_array)
+        return 0;
+    static const unsigned char empty[1];
+    *p = data ? (const unsigned char *)data : empty; /* non-NULL for an empty array: the empty ID */
+    return 1;
+}
+
+#define BYTES(idx, p, len)                    \
+    const unsigned char *p;                   \
+    size_t len;                               \
+    if (!get_bytes(env, argv[idx], &p, &len)) \
+    return throw_status(env, FASTSM2_ERR_ARG)
+
+/* An optional ID: null/undefined -> the key's ID (NULL), else a Uint8Array. */
+static int get_id(napi_env env, napi_value v, const unsigned char **p, size_t *len)
+{
+    napi_valuetype t;
+    if (napi_typeof(env, v, &t) != napi_ok)
+        return 0;
+    if (t == napi_null || t == napi_undefined) {
+        *p = NULL;
+        *len = 0;
+        return 1;
+    }
+    return get_bytes(env, v, p, len);
+}
+
+static fs2js_key *get_key(napi_env env, napi_value v, unsigned tag)
+{
+    napi_valuetype t;
+    void *data = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok || t != napi_external)
+        return NULL;
+    if (napi_get_value_external(env, v, &data) != napi_ok || !data)
+        return NULL;
+    fs2js_key *k = data;
+    return k->tag == tag ? k : NULL;
+}
+
+#define PRIV(idx, k)                                  \
+    fs2js_key *k = get_key(env, argv[idx], KEY_PRIV); \
+    if (!k)                                           \
+    return throw_status(env, FASTSM2_ERR_ARG)
+#define PUB(idx, k)                                  \
+    fs2js_key *k = get_key(env, argv[idx], KEY_PUB); \
+    if (!k)                                          \
+    return throw_status(env, FASTSM2_ERR_ARG)
+
+static void key_finalize(napi_env env, void *data, void *hint)
+{
+    (void)env;
+    (void)hint;
+    wipe(data, sizeof(fs2js_key));
+    free(data);
+}
+
+static fs2js_key *key_alloc(unsigned tag)
+{
+    fs2js_key *k = calloc(1, sizeof *k);
+    if (k)
+        k->tag = tag;
+    return k;
+}
+
+static napi_value key_wrap(napi_env env, fs2js_key *k)
+{
+    napi_value out;
+    if (napi_create_external(env, k, key_finalize, NULL, &out) != napi_ok) {
+        key_finalize(env, k, NULL);
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    }
+    return out;
+}
+
+static napi_value make_buffer(napi_env env, const void *data, size_t len)
+{
+    napi_value out;
+    void *dst;
+    if (napi_create_buffer_copy(env, len, data, &dst, &out) != napi_ok)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    return out;
+}
+
+static napi_value make_int(napi_env env, int v)
+{
+    napi_value out;
+    napi_create_int32(env, v, &out);
+    return out;
+}
+
+static napi_value make_string(napi_env env, const char *s)
+{
+    napi_value out;
+    napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &out);
+    return out;
+}
+
+static int get_int(napi_env env, napi_value v, int *out)
+{
+    int32_t x;
+    if (napi_get_value_int32(env, v, &x) != napi_ok)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+static napi_value js_set_error_class(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    if (error_class)
+        napi_delete_reference(env, error_class);
+    CHECK_NAPI(napi_create_reference(env, argv[0], 1, &error_class));
+    return NULL;
+}
+
+static napi_value js_version(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    return make_string(env, fastsm2_version());
+}
+
+static napi_value js_backend(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    return make_string(env, fastsm2_backend_name());
+}
+
+static napi_value js_error_name(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    int st;
+    if (!get_int(env, argv[0], &st))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    return make_string(env, fastsm2_error_name(st));
+}
+
+static napi_value js_priv_generate(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    fs2js_key *k = key_alloc(KEY_PRIV);
+    if (!k)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_privkey_generate(&k->u.priv);
+    if (st != FASTSM2_OK) {
+        key_finalize(env, k, NULL);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, k);
+}
+
+static napi_value js_priv_from_bytes(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    BYTES(0, d, dlen);
+    if (dlen != 32)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    fs2js_key *k = key_alloc(KEY_PRIV);
+    if (!k)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_privkey_from_bytes(&k->u.priv, d);
+    if (st != FASTSM2_OK) {
+        key_finalize(env, k, NULL);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, k);
+}
+
+static napi_value js_priv_parse(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    BYTES(0, in, inlen);
+    const unsigned char *pw;
+    size_t pwlen;
+    if (!get_id(env, argv[1], &pw, &pwlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    fs2js_key *k = key_alloc(KEY_PRIV);
+    if (!k)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = pw ? fastsm2_privkey_parse_encrypted(&k->u.priv, in, inlen, pw, pwlen)
+                : fastsm2_privkey_parse(&k->u.priv, in, inlen);
+    if (st != FASTSM2_OK) {
+        key_finalize(env, k, NULL);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, k);
+}
+
+static napi_value js_priv_to_bytes(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    PRIV(0, k);
+    unsigned char d[32];
+    int st = fastsm2_privkey_to_bytes(d, &k->u.priv);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    napi_value out = make_buffer(env, d, 32);
+    wipe(d, sizeof d);
+    return out;
+}
+
+static napi_value js_priv_serialize(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PRIV(0, k);
+    int fmt;
+    if (!get_int(env, argv[1], &fmt))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    unsigned char buf[1024];
+    size_t len = sizeof buf;
+    int st = fastsm2_privkey_serialize(buf, &len, &k->u.priv, fmt);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    napi_value out = make_buffer(env, buf, len);
+    wipe(buf, sizeof buf);
+    return out;
+}
+
+static napi_value js_priv_pub(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    PRIV(0, k);
+    fs2js_key *p = key_alloc(KEY_PUB);
+    if (!p)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_privkey_pubkey(&p->u.pub, &k->u.priv);
+    if (st != FASTSM2_OK) {
+        key_finalize(env, p, NULL);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, p);
+}
+
+static napi_value js_key_free(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    napi_valuetype t;
+    void *data = NULL;
+    if (napi_typeof(env, argv[0], &t) == napi_ok && t == napi_external &&
+        napi_get_value_external(env, argv[0], &data) == napi_ok && data) {
+        fs2js_key *k = data;
+        wipe(k, sizeof *k); /* tag 0: no key any more; the memory itself goes with the external */
+    }
+    return NULL;
+}
+
+static napi_value js_pub_from_bytes(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    BYTES(0, in, inlen);
+    bool parse = false;
+    napi_get_value_bool(env, argv[1], &parse);
+    fs2js_key *p = key_alloc(KEY_PUB);
+    if (!p)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = parse ? fastsm2_pubkey_parse(&p->u.pub, in, inlen) : fastsm2_pubkey_from_bytes(&p->u.pub, in, inlen);
+    if (st != FASTSM2_OK) {
+        key_finalize(env, p, NULL);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, p);
+}
+
+static napi_value js_pub_to_bytes(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PUB(0, p);
+    bool compressed = false;
+    napi_get_value_bool(env, argv[1], &compressed);
+    unsigned char out[65];
+    size_t len = sizeof out;
+    int st = fastsm2_pubkey_to_bytes(out, &len, &p->u.pub, compressed ? 1 : 0);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, out, len);
+}
+
+static napi_value js_pub_serialize(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PUB(0, p);
+    int fmt;
+    if (!get_int(env, argv[1], &fmt))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    unsigned char buf[512];
+    size_t len = sizeof buf;
+    int st = fastsm2_pubkey_serialize(buf, &len, &p->u.pub, fmt);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, buf, len);
+}
+
+static napi_value js_pub_precompute(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    PUB(0, p);
+    int st = fastsm2_pubkey_precompute(&p->u.pub);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return NULL;
+}
+
+static napi_value js_compute_z(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PUB(0, p);
+    const unsigned char *id;
+    size_t idlen;
+    if (!get_id(env, argv[1], &id, &idlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    unsigned char z[32];
+    int st = fastsm2_compute_z(z, &p->u.pub, id, idlen);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, z, 32);
+}
+
+static napi_value js_sign(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    PRIV(0, k);
+    const unsigned char *id;
+    size_t idlen;
+    if (!get_id(env, argv[1], &id, &idlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    BYTES(2, msg, msglen);
+    unsigned char sig[64];
+    int st = fastsm2_sign(sig, &k->u.priv, id, idlen, msg, msglen);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, sig, 64);
+}
+
+static napi_value js_sign_digest(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PRIV(0, k);
+    BYTES(1, e, elen);
+    if (elen != 32)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    unsigned char sig[64];
+    int st = fastsm2_sign_digest(sig, &k->u.priv, e);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, sig, 64);
+}
+
+/* verify(pub, id, msg, sig) -> the status: 1 valid, or the negative reason
+ * (the JavaScript layer turns it into a boolean or an error). */
+static napi_value js_verify(napi_env env, napi_callback_info info)
+{
+    ARGS(4);
+    PUB(0, p);
+    const unsigned char *id;
+    size_t idlen;
+    if (!get_id(env, argv[1], &id, &idlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    BYTES(2, msg, msglen);
+    BYTES(3, sig, siglen);
+    if (siglen != 64)
+        return make_int(env, FASTSM2_ERR_LENGTH);
+    return make_int(env, fastsm2_verify_status(&p->u.pub, id, idlen, msg, msglen, sig));
+}
+
+static napi_value js_verify_digest(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    PUB(0, p);
+    BYTES(1, e, elen);
+    BYTES(2, sig, siglen);
+    if (elen != 32 || siglen != 64)
+        return make_int(env, FASTSM2_ERR_LENGTH);
+    return make_int(env, fastsm2_verify_digest_status(&p->u.pub, e, sig));
+}
+
+static napi_value js_encrypt(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    PUB(0, p);
+    BYTES(1, msg, msglen);
+    int flags;
+    if (!get_int(env, argv[2], &flags))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    size_t cap = fastsm2_ciphertext_size(msglen, flags);
+    if (cap == 0)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    unsigned char stackbuf[512];
+    unsigned char *out = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
+    if (!out)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    size_t len = cap;
+    int st = fastsm2_encrypt(out, &len, &p->u.pub, msg, msglen, flags);
+    napi_value ret = st == FASTSM2_OK ? make_buffer(env, out, len) : throw_status(env, st);
+    if (out != stackbuf)
+        free(out);
+    return ret;
+}
+
+static napi_value js_decrypt(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    PRIV(0, k);
+    BYTES(1, ct, ctlen);
+    int flags;
+    if (!get_int(env, argv[2], &flags))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    size_t cap = ctlen ? ctlen : 1; /* the plaintext is shorter than the ciphertext */
+    unsigned char stackbuf[512];
+    unsigned char *out = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
+    if (!out)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    size_t len = cap;
+    int st = fastsm2_decrypt(out, &len, &k->u.priv, ct, ctlen, flags);
+    napi_value ret = st == FASTSM2_OK ? make_buffer(env, out, len) : throw_status(env, st);
+    wipe(out, cap);
+    if (out != stackbuf)
+        free(out);
+    return ret;
+}
+
+static napi_value js_sm3(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    BYTES(0, in, inlen);
+    unsigned char md[32];
+    fastsm2_sm3(md, in, inlen);
+    return make_buffer(env, md, 32);
+}
+
+static napi_value js_hmac(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    BYTES(0, key, keylen);
+    BYTES(1, in, inlen);
+    unsigned char md[32];
+    int st = fastsm2_hmac_sm3(md, key, keylen, in, inlen);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, md, 32);
+}
+
+static napi_value js_sig_to_der(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    BYTES(0, sig, siglen);
+    if (siglen != 64)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    unsigned char der[FASTSM2_SIG_DER_MAX];
+    size_t len = sizeof der;
+    int st = fastsm2_sig_to_der(der, &len, sig);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, der, len);
+}
+
+static napi_value js_sig_from_der(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    BYTES(0, der, derlen);
+    unsigned char sig[64];
+    int st = fastsm2_sig_from_der(sig, der, derlen);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, sig, 64);
+}
+
+/* ---- batches on worker threads ------------------------------------------------
+ * signDigestBatch(priv, digests) and verifyDigestBatch(pub, digests, sigs)
+ * return Promises; the work runs on a libuv worker thread, which hands it
+ * to the library's pool (all cores). The inputs are copied, so the caller
+ * may reuse its arrays at once; the keys are held by references. */
+typedef struct {
+    napi_async_work work;
+    napi_deferred deferred;
+    napi_ref keyref;
+    fs2js_key *key;
+    unsigned char *digests, *sigs;
+    int *results;
+    size_t n;
+    int verify, status;
+} batch_job;
+
+static void batch_execute(napi_env env, void *data)
+{
+    (void)env;
+    batch_job *j = data;
+    if (j->verify)
+        j->status = fastsm2_verify_digest_batch(j->results, &j->key->u.pub, 1, j->digests, j->sigs, j->n, 0);
+    else
+        j->status = fastsm2_sign_digest_batch(j->sigs, &j->key->u.priv, 1, j->digests, j->n, 0);
+}
+
+static void batch_complete(napi_env env, napi_status status, void *data)
+{
+    batch_job *j = data;
+    napi_value result = NULL;
+    int ok = status == napi_ok && j->status == FASTSM2_OK;
+    if (ok) {
+        if (j->verify) {
+            unsigned char *r;
+            napi_value ab;
+            if (napi_create_arraybuffer(env, j->n, (void **)&r, &ab) == napi_ok &&
+                napi_create_typedarray(env, napi_uint8_array, j->n, ab, 0, &result) == napi_ok) {
+                for (size_t i = 0; i < j->n; i++)
+                    r[i] = j->results[i] == 1;
+            } else {
+                ok = 0;
+            }
+        } else {
+            void *dst;
+            ok = napi_create_buffer_copy(env, j->n * 64, j->sigs, &dst, &result) == napi_ok;
+        }
+    }
+    if (ok) {
+        napi_resolve_deferred(env, j->deferred, result);
+    } else {
+        int st = j->status == FASTSM2_OK ? FASTSM2_ERR_NO_MEMORY : j->status;
+        napi_value ctor, args[3], err;
+        napi_create_int32(env, st, &args[0]);
+        napi_create_string_utf8(env, fastsm2_error_name(st), NAPI_AUTO_LENGTH, &args[1]);
+        napi_create_string_utf8(env, fastsm2_strerror(st), NAPI_AUTO_LENGTH, &args[2]);
+        if (!(error_class && napi_get_reference_value(env, error_class, &ctor) == napi_ok &&
+              napi_new_instance(env, ctor, 3, args, &err) == napi_ok))
+            napi_create_error(env, args[1], args[2], &err);
+        napi_reject_deferred(env, j->deferred, err);
+    }
+    napi_delete_reference(env, j->keyref);
+    napi_delete_async_work(env, j->work);
+    free(j->digests);
+    free(j->sigs);
+    free(j->results);
+    free(j);
+}
+
+static napi_value start_batch(napi_env env, napi_value keyv, fs2js_key *key, const unsigned char *digests, size_t dlen,
+                              const unsigned char *sigs, size_t slen, int verify)
+{
+    if (dlen % 32 != 0 || (verify && slen != dlen * 2))
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    size_t n = dlen / 32;
+    batch_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    j->n = n;
+    j->verify = verify;
+    j->key = key;
+    j->digests = malloc(dlen ? dlen : 1);
+    j->sigs = malloc(n ? n * 64 : 1);
+    j->results = verify ? malloc(n ? n * sizeof(int) : 1) : NULL;
+    if (!j->digests || !j->sigs || (verify && !j->results)) {
+        free(j->digests);
+        free(j->sigs);
+        free(j->results);
+        free(j);
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    }
+    if (dlen)
+        memcpy(j->digests, digests, dlen);
+    if (verify && slen)
+        memcpy(j->sigs, sigs, slen);
+    napi_value promise, name;
+    napi_create_string_utf8(env, "fastsm2.batch", NAPI_AUTO_LENGTH, &name);
+    if (napi_create_reference(env, keyv, 1, &j->keyref) != napi_ok ||
+        napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
+        napi_create_async_work(env, NULL, name, batch_execute, batch_complete, j, &j->work) != napi_ok ||
+        napi_queue_async_work(env, j->work) != napi_ok) {
+        /* not reached in practice; the job leaks rather than risk a double free */
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    }
+    return promise;
+}
+
+static napi_value js_sign_digest_batch(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PRIV(0, k);
+    BYTES(1, d, dlen);
+    return start_batch(env, argv[0], k, d, dlen, NULL, 0, 0);
+}
+
+static napi_value js_verify_digest_batch(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    PUB(0, p);
+    BYTES(1, d, dlen);
+    BYTES(2, s, slen);
+    return start_batch(env, argv[0], p, d, dlen, s, slen, 1);
+}
+
+#define FN(name, fn)                                            \
+    {                                                           \
+        name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL \
+    }
+
+static napi_value init(napi_env env, napi_value exports)
+{
+    napi_property_descriptor props[] = {
+        FN("setErrorClass", js_set_error_class),
+        FN("version", js_version),
+        FN("backend", js_backend),
+        FN("errorName", js_error_name),
+        FN("privGenerate", js_priv_generate),
+        FN("privFromBytes", js_priv_from_bytes),
+        FN("privParse", js_priv_parse),
+        FN("privToBytes", js_priv_to_bytes),
+        FN("privSerialize", js_priv_serialize),
+        FN("privPub", js_priv_pub),
+        FN("keyFree", js_key_free),
+        FN("pubFromBytes", js_pub_from_bytes),
+        FN("pubToBytes", js_pub_to_bytes),
+        FN("pubSerialize", js_pub_serialize),
+        FN("pubPrecompute", js_pub_precompute),
+        FN("computeZ", js_compute_z),
+        FN("sign", js_sign),
+        FN("signDigest", js_sign_digest),
+        FN("verify", js_verify),
+        FN("verifyDigest", js_verify_digest),
+        FN("encrypt", js_encrypt),
+        FN("decrypt", js_decrypt),
+        FN("sm3", js_sm3),
+        FN("hmac", js_hmac),
+        FN("sigToDer", js_sig_to_der),
+        FN("sigFromDer", js_sig_from_der),
+        FN("signDigestBatch", js_sign_digest_batch),
+        FN("verifyDigestBatch", js_verify_digest_batch),
+    };
+    if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)
+        return NULL;
+    return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs in Chromium (test/browser/run.mjs drives it): ?mode=test runs the
+// suite of test/suite.mjs on the WebAssembly engine, then the interop
+// fixtures that Node made with sm-crypto and sm-crypto-v2; ?mode=first
+// measures instantiation plus the first encryption; ?mode=bench times
+// fastsm2 (WebAssembly), sm-crypto and sm-crypto-v2 in this page.
+const q = new URLSearchParams(location.search)
+const mode = q.get('mode') || 'test'
+const out = document.getElementById('out')
+
+async function runTests () {
+  const { cases } = await import('../suite.mjs')
+  const api = (await import('../../browser.mjs')).default
+  const smc = (await import('../../browser-sm-crypto.mjs')).default
+  const vectors = await (await fetch('/vectors.txt')).text()
+  const results = []
+  for (const c of cases({ api, smc, vectors })) {
+    try { const r = await c.fn(); results.push({ name: c.name, ok: true, skip: typeof r === 'string' ? r : undefined }) } catch (e) { results.push({ name: c.name, ok: false, error: String(e && e.stack || e) }) }
+  }
+  // interop: Node's fixtures in, ours out
+  const fx = await (await fetch('/fixtures.json')).json()
+  const checks = []
+  for (const f of fx.signatures) checks.push({ what: 'verify ' + f.from + ' ' + JSON.stringify(f.opt), ok: smc.sm2.doVerifySignature(f.msg, f.sig, f.publicKey, f.opt) })
+  for (const f of fx.ciphertexts) checks.push({ what: 'decrypt ' + f.from + ' mode ' + f.mode, ok: smc.sm2.doDecrypt(f.ct, f.privateKey, f.mode, f.opt) === f.msg })
+  const produced = { signatures: [], ciphertexts: [], keys: [] }
+  for (const f of fx.requests) {
+    produced.signatures.push({ ...f, sig: smc.sm2.doSignature(f.msg, f.privateKey, f.opt) })
+    for (const m of [0, 1]) produced.ciphertexts.push({ ...f, mode: m, ct: smc.sm2.doEncrypt(f.msg, f.publicKey, m) })
+  }
+  const kp = smc.sm2.generateKeyPairHex()
+  produced.keys.push({ ...kp, compressed: smc.sm2.compressPublicKeyHex(kp.publicKey), sm3: smc.sm3('abc'), hmac: smc.sm3('abc', { key: '0011' }) })
+  return { engine: api.engine, backend: api.backend, results, checks, produced, userAgent: navigator.userAgent }
+}
+
+async function firstEncryption () {
+  const t0 = performance.now()
+  const api = (await import('../../browser.mjs')).default
+  const t1 = performance.now()
+  const pub = api.PublicKey.fromHex(q.get('pub'))
+  const ct = pub.encrypt(new TextEncoder().encode('password123'))
+  const t2 = performance.now()
+  return { instantiateMs: t1 - t0, firstEncryptMs: t2 - t1, totalMs: t2 - t0, ctLength: ct.length }
+}
+
+async function bench () {
+  const minMs = Number(q.get('ms') || 1000)
+  const api = (await import('../../browser.mjs')).default
+  const smc = (await import('../../browser-sm-crypto.mjs')).default
+  const v2 = await import('/node_modules/sm-crypto-v2/dist/index.mjs')
+  const v1 = globalThis.sm2
+  const kp = v2.sm2.generateKeyPairHex()
+  const msg = 'x'.repeat(32)
+  const mb = new TextEncoder().encode(msg)
+  const libs = {
+    'fastsm2 wasm (modern API)': (() => {
+      const k = api.PrivateKey.fromHex(kp.privateKey); const p = api.PublicKey.fromHex(kp.publicKey).precompute()
+      const sig = k.sign(mb); const ct = p.encrypt(mb)
+      return { sign: () => k.sign(mb), verify: () => p.verify(mb, sig), enc: () => p.encrypt(mb), dec: () => k.decrypt(ct), keygen: () => api.PrivateKey.generate().destroy() }
+    })(),
+    'fastsm2 wasm (sm-crypto API)': (() => {
+      const s = smc.sm2; const sig = s.doSignature(msg, kp.privateKey); const ct = s.doEncrypt(msg, kp.publicKey)
+      return { sign: () => s.doSignature(msg, kp.privateKey), verify: () => s.doVerifySignature(msg, sig, kp.publicKey), enc: () => s.doEncrypt(msg, kp.publicKey), dec: () => s.doDecrypt(ct, kp.privateKey), keygen: () => s.generateKeyPairHex() }
+    })(),
+    'sm-crypto-v2': (() => {
+      const s = v2.sm2; const o = { hash: true }; const sig = s.doSignature(msg, kp.privateKey, o); const ct = s.doEncrypt(msg, kp.publicKey)
+      return { sign: () => s.doSignature(msg, kp.privateKey, o), verify: () => s.doVerifySignature(msg, sig, kp.publicKey, o), enc: () => s.doEncrypt(msg, kp.publicKey), dec: () => s.doDecrypt(ct, kp.privateKey), keygen: () => s.generateKeyPairHex() }
+    })(),
+    'sm-crypto': (() => {
+      const s = v1; const o = { hash: true }; const sig = s.doSignature(msg, kp.privateKey, o); const ct = s.doEncrypt(msg, kp.publicKey)
+      return { sign: () => s.doSignature(msg, kp.privateKey, o), verify: () => s.doVerifySignature(msg, sig, kp.publicKey, o), enc: () => s.doEncrypt(msg, kp.publicKey), dec: () => s.doDecrypt(ct, kp.privateKey), keygen: () => s.generateKeyPairHex() }
+    })()
+  }
+  // run.mjs drives the timing: it calls __slice(lib, op, ms) in turns and
+  // reads the page's main-thread CPU time around each call (DevTools
+  // Performance.getMetrics ThreadTime), so that load from elsewhere on the
+  // machine does not enter the figures.
+  window.__slice = (name, op, ms) => {
+    const fn = libs[name][op]
+    const t0 = performance.now()
+    let n = 0
+    do { fn(); n++ } while (performance.now() - t0 < ms)
+    return n
+  }
+  return { libs: Object.keys(libs), ops: ['sign', 'verify', 'enc', 'dec', 'keygen'], userAgent: navigator.userAgent }
+}
+
+// The module alone compiled and instantiated (no JavaScript of ours): the
+// floor under firstEncryption on this machine.
+async function bare () {
+  const t0 = performance.now()
+  const noop = () => 0
+  await WebAssembly.instantiateStreaming(fetch('../../fastsm2.wasm'), {
+    env: { getentropy: noop, emscripten_notify_memory_growth: noop },
+    wasi_snapshot_preview1: { environ_sizes_get: noop, environ_get: noop }
+  })
+  return { bareMs: performance.now() - t0 }
+}
+
+const run = mode === 'test' ? runTests : mode === 'first' ? firstEncryption : mode === 'bare' ? bare : bench
+run().then((r) => { window.__result = r; out.textContent = 'done' }, (e) => { window.__result = { error: String(e && e.stack || e) }; out.textContent = 'error' })

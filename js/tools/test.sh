@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `make test-js`: build (js/tools/build.sh), then
+#   1. node --test: the suite (test/suite.mjs) on the addon and on
+#      WebAssembly, interop both ways with sm-crypto and sm-crypto-v2;
+#   2. the linux-arm64 prebuild: what can be checked without an arm64 Node
+#      (test/arm64-check.sh);
+#   3. headless Chromium: the suite on WebAssembly in a page served on
+#      127.0.0.1 (test/browser/run.mjs; skipped, with the reason, when
+#      Chromium cannot be installed);
+#   4. npm pack -> npm install in an empty directory -> the README's example
+#      (test/pack.sh).
+set -euo pipefail
+js=$(cd "$(dirname "$0")/.." && pwd)
+cd "$js"
+t0=$(date +%s)
+bash tools/build.sh
+echo "== node --test (addon and WebAssembly)"
+node --test test/node.test.mjs
+echo "== linux-arm64 prebuild"
+bash test/arm64-check.sh
+echo "== headless Chromium"
+rc=0
+node test/browser/run.mjs || rc=$?
+if [ $rc = 77 ]; then echo "test-js: browser test SKIPPED (see above)"; elif [ $rc != 0 ]; then exit $rc; fi
+echo "== npm pack, installed in an empty directory"
+bash test/pack.sh
+echo "test-js: passed in $(( $(date +%s) - t0 )) s"
