@@ -34,6 +34,12 @@ TEST_ALL_STAGES += test-install test-portable test-wheel
 # fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
 TEST_ALL_STAGES += test-spark
 
+# Rust (rust/, docs/RUST.md): fastsm2-sys, fastsm2 (RustCrypto traits,
+# interop with the sm2 crate), fastsm2-rustls (RFC 8998 TLS 1.3 provider).
+TEST_ALL_STAGES += test-rust
+test-rust:
+	bash rust/tools/test.sh
+
 all: deps
 	$(MAKE) build
 
