@@ -7,7 +7,7 @@ use pkcs8::der::Encode;
 use pkcs8::ObjectIdentifier;
 use signature::{Keypair, SignatureEncoding, Signer, Verifier};
 use std::ptr;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 /// The curve sm2p256v1 (GM/T 0006): 1.2.156.10197.1.301.
 pub const SM2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
@@ -537,6 +537,7 @@ impl CiphertextFormat {
 #[cfg(feature = "sm2")]
 mod sm2_conv {
     use super::*;
+    use zeroize::Zeroize;
 
     fn distid_bytes(id: &str) -> &[u8] {
         id.as_bytes()
