@@ -7,8 +7,6 @@
 //! refused.
 use std::sync::Arc;
 
-use fastsm2::signature::Signer;
-use fastsm2::spki::EncodePublicKey;
 use fastsm2::pkcs8::EncodePrivateKey;
 use rustls::crypto::{CipherSuite, Identity};
 use rustls::crypto::kx::NamedGroup;
@@ -16,70 +14,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, Serve
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, Connection, HandshakeKind, RootCertStore, ServerConfig, VecInput};
 
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut v = vec![tag];
-    let n = content.len();
-    if n < 0x80 {
-        v.push(n as u8);
-    } else if n < 0x100 {
-        v.extend_from_slice(&[0x81, n as u8]);
-    } else {
-        v.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]);
-    }
-    v.extend_from_slice(content);
-    v
-}
-
-fn seq(parts: &[&[u8]]) -> Vec<u8> {
-    tlv(0x30, &parts.concat())
-}
-
-fn name(cn: &str) -> Vec<u8> {
-    let atv = seq(&[&[0x06, 0x03, 0x55, 0x04, 0x03], &tlv(0x0c, cn.as_bytes())]);
-    seq(&[&tlv(0x31, &atv)])
-}
-
-const SM2_SM3_ALG: &[u8] = &[0x30, 0x0a, 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75];
-
-/// An X.509 v3 certificate for `subject_key`, signed by `issuer_key`
-/// (SM2-with-SM3, default signer ID). `ca` adds basicConstraints cA;
-/// `dns` a subjectAltName.
-fn certificate(
-    serial: u8,
-    subject: &str,
-    subject_key: &fastsm2::VerifyingKey,
-    issuer: &str,
-    issuer_key: &fastsm2::SigningKey,
-    ca: bool,
-    dns: Option<&str>,
-) -> CertificateDer<'static> {
-    let spki = subject_key.to_public_key_der().unwrap();
-    let validity = seq(&[&tlv(0x17, b"250101000000Z"), &tlv(0x17, b"491231235959Z")]);
-    let mut exts = Vec::new();
-    if ca {
-        let bc = seq(&[&[0x01, 0x01, 0xff]]);
-        exts.push(seq(&[&[0x06, 0x03, 0x55, 0x1d, 0x13], &[0x01, 0x01, 0xff], &tlv(0x04, &bc)]));
-    }
-    if let Some(d) = dns {
-        let san = seq(&[&tlv(0x82, d.as_bytes())]);
-        exts.push(seq(&[&[0x06, 0x03, 0x55, 0x1d, 0x11], &tlv(0x04, &san)]));
-    }
-    let exts_refs: Vec<&[u8]> = exts.iter().map(|e| &e[..]).collect();
-    let tbs = seq(&[
-        &[0xa0, 0x03, 0x02, 0x01, 0x02],
-        &[0x02, 0x01, serial],
-        SM2_SM3_ALG,
-        &name(issuer),
-        &validity,
-        &name(subject),
-        spki.as_bytes(),
-        &tlv(0xa3, &seq(&exts_refs)),
-    ]);
-    let sig: fastsm2::DerSignature = issuer_key.sign(&tbs);
-    let mut bits = vec![0u8];
-    bits.extend_from_slice(sig.as_bytes());
-    CertificateDer::from(seq(&[&tbs, SM2_SM3_ALG, &tlv(0x03, &bits)]))
-}
+mod common;
+use common::*;
 
 struct Pki {
     ca: CertificateDer<'static>,
@@ -213,11 +149,18 @@ fn handshake_data_client_auth_and_resumption() {
 #[test]
 fn untrusted_server_certificate_refused() {
     let p = pki("b");
-    let other = pki("c");
     let sc = server_config(&p, false);
+    // A CA of another name: no issuer found.
+    let other = pki("c");
     let cc = client_config(&p, &other.ca, false);
     let err = handshake(&cc, &sc).err().expect("refused");
     assert!(matches!(err, rustls::Error::InvalidCertificate(_)), "{err:?}");
+    // A CA of the same name with another key: the SM2 signature on the
+    // server's certificate does not verify under it.
+    let forged = pki("b");
+    let cc = client_config(&p, &forged.ca, false);
+    let err = handshake(&cc, &sc).err().expect("refused");
+    assert_eq!(err, rustls::Error::InvalidCertificate(rustls::error::CertificateError::BadSignature), "{err:?}");
     // And the right CA works with the same server.
     let ok = client_config(&p, &p.ca, false);
     handshake(&ok, &sc).unwrap();
@@ -235,4 +178,76 @@ fn tampered_record_refused() {
     tls[last] ^= 0x40;
     let err = feed(&mut pair.server, &tls).err().expect("tampered record refused");
     assert_eq!(err, rustls::Error::DecryptError);
+}
+
+/// Read from `sock` and process until `done(conn, plaintext so far)` holds;
+/// everything the connection emits goes back to the socket.
+fn pump<S: rustls::SideData>(
+    conn: &mut Connection<S, rustls::Tcp>,
+    sock: &mut std::net::TcpStream,
+    input: &mut VecInput,
+    plain: &mut Vec<u8>,
+    done: &dyn Fn(&Connection<S, rustls::Tcp>, &[u8]) -> bool,
+) -> Result<(), rustls::Error> {
+    use std::io::Write;
+    while !done(conn, plain) {
+        let n = input.read(sock).expect("socket read");
+        assert!(n > 0, "peer closed early");
+        let mut out = Vec::new();
+        let r = conn.read_tls(input, &mut out).handle_all(plain);
+        sock.write_all(&out).unwrap();
+        r?;
+    }
+    Ok(())
+}
+
+#[test]
+fn over_tcp_localhost_both_ways_and_resumed() {
+    use std::io::Write;
+    let p = pki("tcp");
+    let sc = server_config(&p, true);
+    let cc = client_config(&p, &p.ca, true);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let mut kinds = Vec::new();
+        for _ in 0..2 {
+            let (mut sock, _) = listener.accept().unwrap();
+            let mut conn = Connection::<rustls::ServerSide, rustls::Tcp>::new(sc.clone()).unwrap();
+            let mut input = VecInput::default();
+            let mut plain = Vec::new();
+            // Until the client's request (5000 bytes) has arrived in full.
+            pump(&mut conn, &mut sock, &mut input, &mut plain, &|c, d| !c.is_handshaking() && d.len() >= 5000)
+                .unwrap();
+            assert!(conn.peer_identity().is_some());
+            kinds.push(conn.handshake_kind());
+            let reply: Vec<u8> = plain.iter().map(|b| b.wrapping_add(1)).collect();
+            let mut tls = Vec::new();
+            conn.write(reply[..].into(), &mut tls).unwrap();
+            sock.write_all(&tls).unwrap();
+        }
+        kinds
+    });
+    let request: Vec<u8> = (0..5000u32).map(|i| (i * 3) as u8).collect();
+    let mut client_kinds = Vec::new();
+    for _ in 0..2 {
+        let mut sock = std::net::TcpStream::connect(addr).unwrap();
+        let mut tls = Vec::new();
+        let mut conn = cc.connect(ServerName::try_from("localhost").unwrap()).build(&mut tls).unwrap();
+        sock.write_all(&tls).unwrap();
+        let mut input = VecInput::default();
+        let mut plain = Vec::new();
+        pump(&mut conn, &mut sock, &mut input, &mut plain, &|c, _| !c.is_handshaking()).unwrap();
+        assert_eq!(conn.negotiated_cipher_suite().unwrap().suite(), CipherSuite::TLS13_SM4_GCM_SM3);
+        client_kinds.push(conn.handshake_kind());
+        let mut tls = Vec::new();
+        conn.write(request[..].into(), &mut tls).unwrap();
+        sock.write_all(&tls).unwrap();
+        pump(&mut conn, &mut sock, &mut input, &mut plain, &|_, d| d.len() >= 5000).unwrap();
+        let want: Vec<u8> = request.iter().map(|b| b.wrapping_add(1)).collect();
+        assert_eq!(plain, want);
+    }
+    let server_kinds = server.join().unwrap();
+    assert_eq!(client_kinds, [Some(HandshakeKind::Full), Some(HandshakeKind::Resumed)]);
+    assert_eq!(server_kinds, client_kinds);
 }
