@@ -5,8 +5,9 @@
 //! line of `variants.txt` with that line's macros; and the base-point tables
 //! that `gen_tables.py` writes (run with python3 here, into OUT_DIR).
 //!
-//! The sources are `csrc/` next to this file when present (a packaged crate:
-//! `tools/vendor.sh` copies them there), else the repository's (`../..`).
+//! The sources are the repository's (`../../src`, `../../include`) when the
+//! crate sits in its repository, else `csrc/` next to this file (a packaged
+//! crate: `rust/tools/vendor.sh` copies them there before packaging).
 //! With the `pkg-config` feature, or FASTSM2_SYS_PKG_CONFIG=1, an installed
 //! libfastsm2 is linked instead (`pkg-config fastsm2`).
 use std::env;
@@ -70,11 +71,14 @@ fn find_named(root: &Path, name: &str) -> Option<PathBuf> {
 
 fn build_from_source() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let vendored = manifest.join("csrc");
-    let root = if vendored.join("include").join("fastsm2.h").is_file() {
-        vendored
+    // In the repository (rust/fastsm2-sys/../../src) the repository's own
+    // sources, so that a csrc/ left by an earlier packaging is never built
+    // stale; in a packaged crate (no repository around it) csrc/.
+    let repo = manifest.join("..").join("..");
+    let root = if repo.join("include").join("fastsm2.h").is_file() && repo.join("src").is_dir() {
+        repo
     } else {
-        manifest.join("..").join("..")
+        manifest.join("csrc")
     };
     let root = root.canonicalize().expect("fastsm2-sys: C sources not found (csrc/ or ../../src)");
     let src = root.join("src");

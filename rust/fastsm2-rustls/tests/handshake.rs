@@ -74,45 +74,6 @@ fn client_config(p: &Pki, trust: &CertificateDer<'static>, client_auth: bool) ->
     })
 }
 
-/// Feed `bytes` to `conn`; return the plaintext it yields and what it sends back.
-fn feed<S: rustls::SideData>(conn: &mut Connection<S, rustls::Tcp>, bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>), rustls::Error> {
-    let mut input = VecInput::default();
-    let mut rd = bytes;
-    while !rd.is_empty() {
-        input.read(&mut rd).unwrap();
-    }
-    let mut out = Vec::new();
-    let mut plain = Vec::new();
-    conn.read_tls(&mut input, &mut out).handle_all(&mut plain)?;
-    Ok((plain, out))
-}
-
-struct Pair {
-    client: Connection<rustls::ClientSide, rustls::Tcp>,
-    server: Connection<rustls::ServerSide, rustls::Tcp>,
-}
-
-fn handshake(cc: &Arc<ClientConfig>, sc: &Arc<ServerConfig>) -> Result<Pair, rustls::Error> {
-    let mut c2s = Vec::new();
-    let mut client = cc.connect(ServerName::try_from("localhost").unwrap()).build(&mut c2s)?;
-    let mut server = Connection::<rustls::ServerSide, rustls::Tcp>::new(sc.clone())?;
-    for _ in 0..10 {
-        let (_, s2c) = feed(&mut server, &c2s)?;
-        let (_, next) = feed(&mut client, &s2c)?;
-        c2s = next;
-        if !client.is_handshaking() && !server.is_handshaking() && c2s.is_empty() {
-            return Ok(Pair { client, server });
-        }
-    }
-    if !c2s.is_empty() {
-        feed(&mut server, &c2s)?;
-    }
-    if client.is_handshaking() || server.is_handshaking() {
-        panic!("handshake did not finish");
-    }
-    Ok(Pair { client, server })
-}
-
 fn send<A: rustls::SideData, B: rustls::SideData>(
     from: &mut Connection<A, rustls::Tcp>,
     to: &mut Connection<B, rustls::Tcp>,

@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 use fastsm2::signature::Signer;
 use fastsm2::spki::EncodePublicKey;
-use rustls::pki_types::CertificateDer;
+use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::{ClientConfig, Connection, ServerConfig, VecInput};
+use std::sync::Arc;
 
 pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
     let mut v = vec![tag];
@@ -88,5 +90,45 @@ pub fn certificate_with(
     let mut bits = vec![0u8];
     bits.extend_from_slice(&sign(&tbs));
     CertificateDer::from(seq(&[&tbs, sig_alg, &tlv(0x03, &bits)]))
+}
+
+
+/// Feed `bytes` to `conn`; return the plaintext it yields and what it sends back.
+pub fn feed<S: rustls::SideData>(conn: &mut Connection<S, rustls::Tcp>, bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>), rustls::Error> {
+    let mut input = VecInput::default();
+    let mut rd = bytes;
+    while !rd.is_empty() {
+        input.read(&mut rd).unwrap();
+    }
+    let mut out = Vec::new();
+    let mut plain = Vec::new();
+    conn.read_tls(&mut input, &mut out).handle_all(&mut plain)?;
+    Ok((plain, out))
+}
+
+pub struct Pair {
+    pub client: Connection<rustls::ClientSide, rustls::Tcp>,
+    pub server: Connection<rustls::ServerSide, rustls::Tcp>,
+}
+
+pub fn handshake(cc: &Arc<ClientConfig>, sc: &Arc<ServerConfig>) -> Result<Pair, rustls::Error> {
+    let mut c2s = Vec::new();
+    let mut client = cc.connect(ServerName::try_from("localhost").unwrap()).build(&mut c2s)?;
+    let mut server = Connection::<rustls::ServerSide, rustls::Tcp>::new(sc.clone())?;
+    for _ in 0..10 {
+        let (_, s2c) = feed(&mut server, &c2s)?;
+        let (_, next) = feed(&mut client, &s2c)?;
+        c2s = next;
+        if !client.is_handshaking() && !server.is_handshaking() && c2s.is_empty() {
+            return Ok(Pair { client, server });
+        }
+    }
+    if !c2s.is_empty() {
+        feed(&mut server, &c2s)?;
+    }
+    if client.is_handshaking() || server.is_handshaking() {
+        panic!("handshake did not finish");
+    }
+    Ok(Pair { client, server })
 }
 
