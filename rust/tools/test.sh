@@ -19,5 +19,5 @@ fi
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 JOBS=${JOBS:-2}
 start=$(date +%s)
-nice -n 10 cargo test -j "$JOBS" --workspace --all-features "$@"
+nice -n 10 cargo test -j "$JOBS" --workspace --features fastsm2/sm2 "$@"
 echo "test-rust: $(( $(date +%s) - start )) s"

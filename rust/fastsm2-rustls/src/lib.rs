@@ -14,9 +14,11 @@
 //! - key exchange group `curveSM2` (0x0029): ECDHE on sm2p256v1, the
 //!   x-coordinate as shared secret (RFC 8998 clause 3.3), key shares as
 //!   65-byte uncompressed points;
-//! - signature scheme `sm2sig_sm3` (0x0708), with the signer ID
-//!   `1234567812345678` (RFC 8998 clause 3.2.1) for CertificateVerify and
-//!   for SM2-with-SM3 certificates (OID 1.2.156.10197.1.501).
+//! - signature scheme `sm2sig_sm3` (0x0708): CertificateVerify signed and
+//!   verified with the signer ID `TLSv1.3+GM+Cipher+Suite` (RFC 8998
+//!   clause 3.2.1, what GmSSL, Tongsuo and Tencent Kona use), certificates
+//!   (SM2-with-SM3, OID 1.2.156.10197.1.501) verified with the default ID
+//!   `1234567812345678` (GM/T 0015, as CAs sign them).
 //!
 //! The identifiers are rustls 0.24.0-dev.2's (`TLS13_SM4_GCM_SM3`,
 //! `NamedGroup::curveSM2`, `SignatureScheme::SM2_SM3`).
@@ -25,7 +27,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aes_gcm::aead::{AeadInOut, KeyInit};
-use fastsm2::signature::Signer as _;
 use rustls::crypto::cipher::{
     make_tls13_aad, AeadKey, EncryptBuffer, InboundOpaque, Iv, Nonce, OutboundPlain, Record, RecordDecrypter,
     RecordEncrypter, Tls13AeadAlgorithm, UnsupportedOperationError,
@@ -324,14 +325,20 @@ impl rustls::crypto::SigningKey for Sm2SigningKey {
     }
 }
 
+/// The signer ID of SM2 signatures in TLS 1.3's CertificateVerify
+/// (RFC 8998 clause 3.2.1). Certificates keep the default ID.
+pub const TLS13_SM2_ID: &[u8] = b"TLSv1.3+GM+Cipher+Suite";
+
 #[derive(Debug)]
 struct Sm2Signer(Arc<fastsm2::SigningKey>);
 
 impl rustls::crypto::Signer for Sm2Signer {
     fn sign(self: Box<Self>, message: &[u8]) -> Result<Vec<u8>, Error> {
-        let sig: fastsm2::DerSignature =
-            self.0.try_sign(message).map_err(|e| Error::General(format!("fastsm2-rustls: signing: {e}")))?;
-        Ok(sig.as_bytes().to_vec())
+        let sig = self
+            .0
+            .sign_with_id(Some(TLS13_SM2_ID), message)
+            .map_err(|e| Error::General(format!("fastsm2-rustls: signing: {e}")))?;
+        Ok(sig.to_der().as_bytes().to_vec())
     }
     fn scheme(&self) -> SignatureScheme {
         SignatureScheme::SM2_SM3
@@ -347,10 +354,12 @@ const ALG_EC_SM2P256V1: &[u8] = &[
 /// SM2-with-SM3 (1.2.156.10197.1.501), no parameters.
 const ALG_SM2_SM3: &[u8] = &[0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75];
 
-/// Verifies SM2-with-SM3 signatures (DER) with the default signer ID, in
-/// certificates and in CertificateVerify.
+/// Verifies SM2-with-SM3 signatures (DER) with a signer ID: the default
+/// one for certificates, RFC 8998's for CertificateVerify.
 #[derive(Debug)]
-struct Sm2Verify;
+struct Sm2Verify {
+    id: &'static [u8],
+}
 
 impl SignatureVerificationAlgorithm for Sm2Verify {
     fn public_key_alg_id(&self) -> AlgorithmIdentifier {
@@ -362,15 +371,19 @@ impl SignatureVerificationAlgorithm for Sm2Verify {
     fn verify_signature(&self, public_key: &[u8], message: &[u8], signature: &[u8]) -> Result<(), InvalidSignature> {
         let key = fastsm2::VerifyingKey::from_sec1_bytes(public_key).map_err(|_| InvalidSignature)?;
         let sig = fastsm2::Signature::from_der(signature).map_err(|_| InvalidSignature)?;
-        key.verify_with_id(None, message, &sig).map_err(|_| InvalidSignature)
+        key.verify_with_id(Some(self.id), message, &sig).map_err(|_| InvalidSignature)
     }
 }
 
-/// The SM2 signature verification algorithm (for a custom verifier).
-pub const SM2_SM3: &dyn SignatureVerificationAlgorithm = &Sm2Verify;
+/// SM2-with-SM3 in certificates: the default signer ID `1234567812345678`.
+pub const SM2_SM3: &dyn SignatureVerificationAlgorithm = &Sm2Verify { id: fastsm2::DEFAULT_ID };
+/// `sm2sig_sm3` in TLS 1.3's CertificateVerify: the signer ID
+/// `TLSv1.3+GM+Cipher+Suite`.
+pub const SM2_SM3_TLS13: &dyn SignatureVerificationAlgorithm = &Sm2Verify { id: TLS13_SM2_ID };
 
+// `all` verifies certificates, `mapping` the handshake's CertificateVerify.
 static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms =
-    match WebPkiSupportedAlgorithms::new(&[SM2_SM3], &[(SignatureScheme::SM2_SM3, &[SM2_SM3])]) {
+    match WebPkiSupportedAlgorithms::new(&[SM2_SM3], &[(SignatureScheme::SM2_SM3, &[SM2_SM3_TLS13])]) {
         Ok(a) => a,
         Err(_) => panic!("the SM2 mapping is not empty"),
     };

@@ -72,3 +72,28 @@ fn sm3_and_hmac_as_rustls_sees_them() {
     let tag = key.sign_concat(b"a", &[b"b"], b"c");
     assert_eq!(tag.as_ref(), &fastsm2::hmac_sm3(b"key", b"abc")[..]);
 }
+
+/// CertificateVerify is signed with RFC 8998's ID, "TLSv1.3+GM+Cipher+Suite"
+/// (what GmSSL's tls13_server signs and checks), not the default ID; and
+/// the two verification algorithms take one ID each.
+#[test]
+fn certificate_verify_uses_the_tls13_signer_id() {
+    use rustls::crypto::{SignatureScheme, SigningKey as _};
+    let key = fastsm2::SigningKey::generate().unwrap();
+    let public = key.verifying_key().clone();
+    let point = public.to_sec1_bytes(false);
+    let sk = fastsm2_rustls::Sm2SigningKey::new(key);
+    assert!(sk.choose_scheme(&[SignatureScheme::ECDSA_NISTP256_SHA256]).is_none());
+    let signer = sk.choose_scheme(&[SignatureScheme::ECDSA_NISTP256_SHA256, SignatureScheme::SM2_SM3]).unwrap();
+    assert_eq!(signer.scheme(), SignatureScheme::SM2_SM3);
+    let msg = b"TLS 1.3, server CertificateVerify";
+    let der = signer.sign(msg).unwrap();
+    let sig = fastsm2::Signature::from_der(&der).unwrap();
+    public.verify_with_id(Some(b"TLSv1.3+GM+Cipher+Suite"), msg, &sig).unwrap();
+    assert!(public.verify_with_id(None, msg, &sig).is_err());
+    assert!(fastsm2_rustls::SM2_SM3_TLS13.verify_signature(&point, msg, &der).is_ok());
+    assert!(fastsm2_rustls::SM2_SM3.verify_signature(&point, msg, &der).is_err());
+    // Bad inputs are refused, not a panic.
+    assert!(fastsm2_rustls::SM2_SM3_TLS13.verify_signature(&point[..64], msg, &der).is_err());
+    assert!(fastsm2_rustls::SM2_SM3_TLS13.verify_signature(&point, msg, &der[..der.len() - 1]).is_err());
+}
