@@ -306,7 +306,8 @@ pub struct Sm2SigningKey {
 }
 
 impl Sm2SigningKey {
-    /// Wrap a key (its signer ID must be the default, as RFC 8998 requires).
+    /// Wrap a key. The ID it carries does not matter: CertificateVerify is
+    /// always signed with [`TLS13_SM2_ID`].
     pub fn new(key: fastsm2::SigningKey) -> Self {
         use fastsm2::spki::EncodePublicKey;
         let spki = key.verifying_key().to_public_key_der().expect("SPKI of a valid key").as_bytes().to_vec();
