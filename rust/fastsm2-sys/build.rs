@@ -18,7 +18,7 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-env-changed=FASTSM2_SYS_PKG_CONFIG");
     println!("cargo:rerun-if-env-changed=PYTHON3");
-    let want_pkg = cfg!(feature = "pkg-config") || env::var("FASTSM2_SYS_PKG_CONFIG").map_or(false, |v| v == "1");
+    let want_pkg = cfg!(feature = "pkg-config") || env::var("FASTSM2_SYS_PKG_CONFIG").is_ok_and(|v| v == "1");
     if want_pkg {
         link_installed();
         return;
@@ -65,7 +65,7 @@ fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
 
 fn find_named(root: &Path, name: &str) -> Option<PathBuf> {
     let mut v = Vec::new();
-    walk(root, &|p| p.file_name().map_or(false, |n| n == name), &mut v);
+    walk(root, &|p| p.file_name().is_some_and(|n| n == name), &mut v);
     v.into_iter().next()
 }
 
@@ -131,7 +131,7 @@ fn build_from_source() {
     }
 
     let mut sources = Vec::new();
-    walk(&src, &|p| p.extension().map_or(false, |e| e == "c") && p != ec_source.as_path(), &mut sources);
+    walk(&src, &|p| p.extension().is_some_and(|e| e == "c") && p != ec_source.as_path(), &mut sources);
     sources.push(generated.join("ecmult_tables.c"));
     sources.extend(units);
 

@@ -18,7 +18,6 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{Connection, ServerConfig, VecInput};
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 fn pem(label: &str, der: &[u8]) -> String {
