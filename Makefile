@@ -36,6 +36,18 @@ TEST_ALL_STAGES += test-spark
 # The npm package (js/, docs/JS.md): addon and WebAssembly, Node and Chromium.
 TEST_ALL_STAGES += test-js
 
+# Rust (rust/, docs/RUST.md): fastsm2-sys, fastsm2 (RustCrypto traits,
+# interop with the sm2 crate), fastsm2-rustls (RFC 8998 TLS 1.3 provider).
+TEST_ALL_STAGES += test-rust
+test-rust:
+	bash rust/tools/test.sh
+# Sign/verify vs the sm2 crate, handshakes/s vs rustls-ring, SM4-GCM vs AES-GCM.
+bench-rust:
+	bash rust/tools/bench.sh
+# cargo publish --workspace --dry-run (the C sources vendored first).
+package-rust:
+	bash rust/tools/package.sh
+
 all: deps
 	$(MAKE) build
 
@@ -217,7 +229,7 @@ clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan \
 	  build-hip \
 	  build-python build-spark build-logs build-install build-portable build-wheel \
-	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
+	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall

@@ -463,6 +463,18 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_confirmation(unsigned char out[32
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_kx_verify_confirmation(const fastsm2_kx_ctx *ctx,
                                                                    const unsigned char in[32]);
 
+/** Plain elliptic-curve Diffie-Hellman on sm2p256v1: the x-coordinate of
+ *  [d]P (GB/T 32918.1 clause 4.2.7's 32-byte big-endian string) for the
+ *  peer's SEC1 point P (65 bytes, or 33 compressed), validated as GB/T
+ *  32918.1 clause 6.2 requires. What RFC 8998's curveSM2 group is in TLS 1.3
+ *  (ECDHE, RFC 8446 7.4.2); not the GB/T 32918.3 exchange above (no IDs, no
+ *  KDF): derive keys from the output, never use it as a key. Constant time
+ *  in d. FASTSM2_ERR_POINT (off the curve, infinity, bad prefix) or
+ *  FASTSM2_ERR_LENGTH for a bad peer point, FASTSM2_ERR_ARG for NULLs; out
+ *  is zeroed on every error. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_ecdh(unsigned char out[32], const fastsm2_privkey *key,
+                                                 const unsigned char *peer, size_t peerlen);
+
 /** Wipe a key-exchange context: its ephemeral r and shared point U (GB/T
  *  32918.3 clause 6.1, A1-A7) are secrets. */
 FASTSM2_API void fastsm2_kx_clear(fastsm2_kx_ctx *ctx);

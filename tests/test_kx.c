@@ -194,10 +194,72 @@ static void test_null_pointers(void)
     fastsm2_privkey_clear(&key);
 }
 
+/* ---------------------------------------------------------------------- */
+
+/* fastsm2_ecdh (RFC 8998 curveSM2): both sides agree; [d]G's x is the
+ * public key's x; [1]P is P; compressed points are read; bad points and
+ * NULLs get their codes with the output zeroed. */
+static void test_ecdh(void)
+{
+    fastsm2_privkey ka, kb, one;
+    fastsm2_pubkey pa, pb;
+    fs2t_keypair(&ka, &pa);
+    fs2t_keypair(&kb, &pb);
+    unsigned char ea[65], eb[65], ca[33], sa[32], sb[32], s2[32];
+    size_t n = sizeof ea;
+    CHECK_STATUS(fastsm2_pubkey_to_bytes(ea, &n, &pa, 0), FASTSM2_OK);
+    n = sizeof eb;
+    CHECK_STATUS(fastsm2_pubkey_to_bytes(eb, &n, &pb, 0), FASTSM2_OK);
+    n = sizeof ca;
+    CHECK_STATUS(fastsm2_pubkey_to_bytes(ca, &n, &pa, 1), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_ecdh(sa, &ka, eb, 65), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_ecdh(sb, &kb, ea, 65), FASTSM2_OK);
+    CHECK(memcmp(sa, sb, 32) == 0);
+    CHECK(!fs2t_all_zero(sa, 32));
+    CHECK_STATUS(fastsm2_ecdh(s2, &kb, ca, 33), FASTSM2_OK);
+    CHECK(memcmp(s2, sb, 32) == 0);
+    /* d = 1: [1]P = P, so the output is P's x. */
+    unsigned char d1[32] = {0};
+    d1[31] = 1;
+    CHECK_STATUS(fastsm2_privkey_from_bytes(&one, d1), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_ecdh(s2, &one, eb, 65), FASTSM2_OK);
+    CHECK(memcmp(s2, eb + 1, 32) == 0);
+    /* [d]G = the public key: G from the curve's generator, x then y. */
+    unsigned char g[65];
+    g[0] = 4;
+    CHECK(fs2t_unhex(g + 1, 64,
+                     "32C4AE2C1F1981195F9904466A39C9948FE30BBFF2660BE1715A4589334C74C7"
+                     "BC3736A2F4F6779C59BDCEE36B692153D0A9877CC62A474002DF32E52139F0A0") == 64);
+    CHECK_STATUS(fastsm2_ecdh(s2, &ka, g, 65), FASTSM2_OK);
+    CHECK(memcmp(s2, ea + 1, 32) == 0);
+    /* Bad points: off the curve, all zero, wrong length. */
+    unsigned char bad[65];
+    memcpy(bad, eb, 65);
+    bad[64] ^= 1;
+    memset(s2, 0xAA, 32);
+    CHECK_STATUS(fastsm2_ecdh(s2, &ka, bad, 65), FASTSM2_ERR_POINT);
+    CHECK(fs2t_all_zero(s2, 32));
+    memset(bad, 0, 65);
+    CHECK_STATUS(fastsm2_ecdh(s2, &ka, bad, 65), FASTSM2_ERR_POINT);
+    memset(s2, 0xAA, 32);
+    CHECK_STATUS(fastsm2_ecdh(s2, &ka, eb, 64), FASTSM2_ERR_LENGTH);
+    CHECK(fs2t_all_zero(s2, 32));
+    /* NULLs. */
+    CHECK_STATUS(fastsm2_ecdh(NULL, &ka, eb, 65), FASTSM2_ERR_ARG);
+    memset(s2, 0xAA, 32);
+    CHECK_STATUS(fastsm2_ecdh(s2, NULL, eb, 65), FASTSM2_ERR_ARG);
+    CHECK(fs2t_all_zero(s2, 32));
+    CHECK_STATUS(fastsm2_ecdh(s2, &ka, NULL, 65), FASTSM2_ERR_ARG);
+    fastsm2_privkey_clear(&ka);
+    fastsm2_privkey_clear(&kb);
+    fastsm2_privkey_clear(&one);
+}
+
 int main(void)
 {
     test_kx_errors();
     test_kx_ids();
     test_null_pointers();
+    test_ecdh();
     return fs2t_finish("test_kx");
 }

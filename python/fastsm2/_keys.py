@@ -539,6 +539,19 @@ class PrivateKey:
             self._pub = pub
         return pub
 
+    def ecdh(self, peer: Union[BytesLike, "PublicKey"]) -> bytes:
+        """Plain ECDH on sm2p256v1 (RFC 8998's curveSM2 in TLS 1.3): the
+        32-byte x-coordinate of d * P for the peer's point P (a PublicKey,
+        or its 65- or 33-byte SEC1 encoding, validated). Not the GB/T
+        32918.3 exchange: derive keys from the result, never use it as one.
+        Raises PointError / LengthError for a bad point."""
+        p = peer.to_bytes() if isinstance(peer, PublicKey) else as_bytes(peer, "peer")
+        out = ffi.new("unsigned char[32]")
+        check_ok(lib.fastsm2_ecdh(out, self._k, p, len(p)))
+        x = ffi.buffer(out, 32)[:]
+        wipe(out, 32)
+        return x
+
     # -- sign -------------------------------------------------------------------
     def sign(self, msg: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> bytes:
         """Sign msg (GB/T 32918.2 6.1): e = SM3(Z_A || msg) with the signer's

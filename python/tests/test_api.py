@@ -332,6 +332,21 @@ def test_key_exchange():
             b.verify_confirmation(b"short")
 
 
+def test_ecdh():
+    a, b = fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate()
+    s = a.ecdh(b.public_key)
+    assert len(s) == 32 and s == b.ecdh(a.public_key.to_bytes())
+    assert s == b.ecdh(a.public_key.to_bytes(compressed=True))
+    # d = 1: the peer's own x.
+    assert fastsm2.PrivateKey.from_int(1).ecdh(b.public_key) == b.public_key.to_bytes()[1:33]
+    bad = bytearray(b.public_key.to_bytes())
+    bad[64] ^= 1
+    with pytest.raises(fastsm2.PointError):
+        a.ecdh(bytes(bad))
+    with pytest.raises(fastsm2.LengthError):
+        a.ecdh(bytes(bad[:64]))
+
+
 def test_key_exchange_mismatched_ids_disagree():
     ka, kb = fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate()
     a = fastsm2.KeyExchangeInitiator(ka, kb.public_key, id=b"alice")

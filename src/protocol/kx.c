@@ -237,3 +237,30 @@ void fastsm2_kx_clear(fastsm2_kx_ctx *ctx)
     if (ctx)
         fs2_wipe(ctx, sizeof *ctx);
 }
+
+int fastsm2_ecdh(unsigned char out[32], const fastsm2_privkey *key, const unsigned char *peer, size_t peerlen)
+{
+    if (!out)
+        return FASTSM2_ERR_ARG;
+    memset(out, 0, 32);
+    const fs2_priv *k = fs2_priv_get(key);
+    if (!k || !peer)
+        return FASTSM2_ERR_ARG;
+    fs2_affine p, u = {{0}, {0}, 1};
+    int ret = fs2_point_load(&p, peer, peerlen);
+    if (ret != FASTSM2_OK)
+        return ret == FASTSM2_ERR_LENGTH ? FASTSM2_ERR_LENGTH : FASTSM2_ERR_POINT;
+    /* [d]P: P is validated (on the curve, not infinity) and the group has
+     * prime order, so with d in [1, n-2] U is never infinity; checked all
+     * the same, as a public outcome. */
+    fs2_ec()->mul(&u, &p, NULL, k->d);
+    uint64_t uinf = u.infinity;
+    fs2_declassify(&uinf, sizeof uinf);
+    if (uinf) {
+        fs2_wipe(&u, sizeof u);
+        return FASTSM2_ERR_POINT;
+    }
+    fs2_u256_to_be(out, u.x);
+    fs2_wipe(&u, sizeof u);
+    return FASTSM2_OK;
+}

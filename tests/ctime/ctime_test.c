@@ -404,6 +404,25 @@ static void run_backend(const char *name)
         PUBLIC(k2, 40);
         CT_CHECK(st == FASTSM2_OK && memcmp(k1, k2, 40) == 0);
 
+        /* ---- ECDH (fastsm2_ecdh, RFC 8998 curveSM2): secret d, public peer point ---- */
+        {
+            unsigned char ea[65], eb[65], xa[32], xb[32];
+            size_t n = sizeof ea;
+            CT_CHECK(fastsm2_pubkey_to_bytes(ea, &n, &pa, 0) == FASTSM2_OK);
+            n = sizeof eb;
+            CT_CHECK(fastsm2_pubkey_to_bytes(eb, &n, &pb, 0) == FASTSM2_OK);
+            SECRET(&ka, sizeof ka);
+            st = fastsm2_ecdh(xa, &ka, eb, 65);
+            PUBLIC(&st, sizeof st);
+            PUBLIC(xa, 32);
+            CT_CHECK(st == FASTSM2_OK);
+            SECRET(&kb, sizeof kb);
+            st = fastsm2_ecdh(xb, &kb, ea, 65);
+            PUBLIC(&st, sizeof st);
+            PUBLIC(xb, 32);
+            CT_CHECK(st == FASTSM2_OK && memcmp(xa, xb, 32) == 0);
+        }
+
         fastsm2_kx_clear(&a);
         fastsm2_kx_clear(&b);
         fastsm2_kx_clear(&a2);

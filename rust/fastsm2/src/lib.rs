@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+//! SM2 and SM3 (GB/T 32918, GB/T 32905) over libfastsm2, in RustCrypto's
+//! idiom:
+//!
+//! - [`SigningKey`] / [`VerifyingKey`]: the `signature` crate's [`Signer`],
+//!   [`Verifier`] and [`Keypair`] for fixed-size ([`Signature`], r || s) and
+//!   DER ([`DerSignature`]) signatures; keys in PKCS#8, SEC1 and SPKI through
+//!   the `pkcs8`, `sec1` and `spki` crates' traits; with the `sm2` feature,
+//!   conversions to and from the `sm2` crate's types.
+//! - [`Sm3`]: the `digest` crate's traits (so `hmac`, `hkdf` take it).
+//! - Encryption (GB/T 32918.4) with the ciphertext format named at each call
+//!   ([`CiphertextFormat`]); key exchange (GB/T 32918.3, [`KeyExchange`]);
+//!   plain ECDH ([`SigningKey::diffie_hellman`], RFC 8998's curveSM2).
+//! - Secrets are wiped when dropped; failures are [`Error`] values.
+//!
+//! ```
+//! use fastsm2::{SigningKey, Signature, signature::{Signer, Verifier, Keypair}};
+//! let key = SigningKey::generate().unwrap();
+//! let sig: Signature = key.sign(b"message");
+//! key.verifying_key().verify(b"message", &sig).unwrap();
+//! ```
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+mod error;
+mod keys;
+mod kx;
+mod sm3;
+
+pub use error::{Error, Result};
+pub use keys::{CiphertextFormat, DerSignature, Signature, SigningKey, VerifyingKey, SM2_OID, SM2_SM3_OID};
+pub use kx::{KeyExchange, Role};
+pub use sm3::{hmac_sm3, HmacSm3, Sm3};
+
+pub use digest;
+pub use pkcs8;
+pub use sec1;
+pub use signature;
+pub use spki;
+
+/// The signer ID used when none is set (GB/T 32918.2, GM/T 0009):
+/// `1234567812345678`, also RFC 8998's for TLS 1.3.
+pub const DEFAULT_ID: &[u8] = b"1234567812345678";
+
+/// The library's version string (libfastsm2's `fastsm2_version`).
+pub fn version() -> &'static str {
+    // SAFETY: a static NUL-terminated string.
+    unsafe { std::ffi::CStr::from_ptr(fastsm2_sys::fastsm2_version()) }.to_str().unwrap_or("?")
+}
+
+/// The CPU backend the library chose at start-up (`FASTSM2_CPU` forces one).
+pub fn backend_name() -> &'static str {
+    // SAFETY: a static NUL-terminated string.
+    unsafe { std::ffi::CStr::from_ptr(fastsm2_sys::fastsm2_backend_name()) }.to_str().unwrap_or("?")
+}
