@@ -9,6 +9,7 @@
 #   tools/test-gpu-sim.sh brief   functional simulation: tests/gpu/sim/sim_arith
 #                                 (field and scalar ops on edge values) and
 #                                 test_gpu_device with FS2_GPU_TEST_SMALL=1
+#   tools/test-gpu-sim.sh rates   only the timing-model runs below
 #   tools/test-gpu-sim.sh full    the same with more random values, then
 #                                 the timing model on one sign, one
 #                                 constant-time sign and one verify batch
@@ -84,6 +85,7 @@ if [ ! -x "$CUDA11/bin/nvcc" ]; then
   cp -a "$CUDA11.pip/nvidia/cuda_runtime/include/." "$CUDA11.pip/nvidia/cuda_nvcc/include/." "$CUDA11.tmp/include/"
   rm -f "$CUDA11.tmp/include/__init__.py"
   cp -a "$CUDA11.pip/nvidia/cuda_nvcc/bin/ptxas" "$CUDA11.tmp/bin/"
+  cp -a "$CUDA11.pip/nvidia/cuda_runtime/lib/libcudart.so.11.0" "$CUDA11.tmp/lib64/"
   ln -s ptxas "$CUDA11.tmp/bin/nvcc"
   # the one type GPGPU-Sim needs from cudaProfiler.h, which no CUDA 11 wheel ships
   cat >"$CUDA11.tmp/include/cudaProfiler.h" <<'EOF'
@@ -128,11 +130,31 @@ echo "test-gpu-sim: simulator: $SIMLIB/libcudart.so"
 fs2_cuda_env
 CU13=$(cd "$(dirname "$FS2_NVCC")/.." && pwd)
 mkdir -p "$BUILD/sim"
-cc -O2 -fPIC -shared -o "$BUILD/sim/libfs2simshim.so" tests/gpu/sim/sim_shim.c -L"$SIMLIB" -lcudart \
-  -Wl,-rpath,"$SIMLIB"
-# a linker script in place of the CUDA runtime: the shim and the simulator
-printf 'INPUT(%s %s)\n' "$ROOT/$BUILD/sim/libfs2simshim.so" "$SIMLIB/libcudart.so" >"$BUILD/sim/libcudart-sim.so"
-NVFLAGS="-D__NV_LEGACY_LAUNCH"
+cc -O2 -fPIC -shared -o "$BUILD/sim/libfs2simshim.so" tests/gpu/sim/sim_shim.c
+# A linker script in place of the CUDA runtime: the shim and NVIDIA's CUDA
+# 11.8 libcudart.so.11.0, so that the programs need "libcudart.so.11.0",
+# which at run time (LD_LIBRARY_PATH) is the simulator's: GPGPU-Sim reads
+# the app's CUDA version from that name in `ldd` and requires 11.
+printf 'INPUT(%s %s)\n' "$ROOT/$BUILD/sim/libfs2simshim.so" "$CUDA11/lib64/libcudart.so.11.0" \
+  >"$BUILD/sim/libcudart-sim.so"
+# What the simulator runs at run time as $CUDA_INSTALL_PATH/bin/...: CUDA
+# 13's cuobjdump (extracts the PTX) and ptxas (register counts), the latter
+# with ", used N barriers" and "Compile time" taken out of its -v report,
+# which GPGPU-Sim's
+# parser of that report does not know.
+mkdir -p "$BUILD/sim/cuda/bin"
+ln -sfn "$CU13/bin/cuobjdump" "$BUILD/sim/cuda/bin/cuobjdump"
+cat >"$BUILD/sim/cuda/bin/ptxas" <<EOF
+#!/bin/sh
+err=\$(mktemp)
+"$CU13/bin/ptxas" "\$@" 2>"\$err"
+rc=\$?
+sed -e 's/, used [0-9]* barriers//' -e '/Compile time/d' "\$err" >&2
+rm -f "\$err"
+exit \$rc
+EOF
+chmod +x "$BUILD/sim/cuda/bin/ptxas"
+NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH"
 GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
 cmake -S . -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DFASTSM2_CUDA=ON -DFASTSM2_CTIME=OFF \
@@ -142,6 +164,8 @@ cmake -S . -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DFASTSM2_CUDA=ON 
 nice -n 10 cmake --build "$BUILD" -j "$JOBS" --target test_gpu_device
 "$FS2_NVCC" -O3 $NVFLAGS -arch=sm_86 -Igpu -o "$BUILD/sim/sim_arith" tests/gpu/sim/sim_arith.cu \
   -L"$BUILD/sim" -l:libcudart-sim.so -lcrypto -cudart none
+cc -O2 -Iinclude -Isrc -o "$BUILD/sim/sim_rate" tests/gpu/sim/sim_rate.c "$BUILD/libfastsm2.a" \
+  -L"$BUILD/sim" -l:libcudart-sim.so -lstdc++ -lpthread -lm
 echo "test-gpu-sim: built ($(($(date +%s) - start)) s)"
 
 # ---- 5. runs in the simulator ----------------------------------------------
@@ -162,7 +186,8 @@ sim() {
   shift
   (
     cd "$dir"
-    env LD_LIBRARY_PATH="$SIMLIB" CUDA_INSTALL_PATH="$CU13" PTXAS_CUDA_INSTALL_PATH="$CU13" \
+    env LD_LIBRARY_PATH="$SIMLIB:$ROOT/$BUILD/sim" CUDA_INSTALL_PATH="$ROOT/$BUILD/sim/cuda" \
+      PTXAS_CUDA_INSTALL_PATH="$ROOT/$BUILD/sim/cuda" CUOBJDUMP_SIM_FILE=jj \
       PTX_SIM_MODE_FUNC="$func" "$prog" "$@" >out.log 2>&1
   ) || {
     grep -v "^GPGPU-Sim\|^Extracting\|^Processing\|^Running md5\|^\s*$" "$dir/out.log" | tail -40
@@ -175,6 +200,7 @@ sim() {
 
 NRAND=8
 [ "$MODE" = full ] && NRAND=256
+if [ "$MODE" != rates ]; then
 sim arith 1 "$BUILD/sim/sim_arith" "$NRAND"
 grep -q "equal OpenSSL's, bit for bit" "$BUILD/sim/arith/out.log"
 FS2_GPU_TEST_SMALL=1 FASTSM2_GPU_TABLE_BITS=4 sim device 1 "$BUILD/tests/gpu/test_gpu_device"
@@ -182,4 +208,17 @@ grep -q "test_gpu_device: [0-9]* passed, 0 failed" "$BUILD/sim/device/out.log" |
   tail -5 "$BUILD/sim/device/out.log"
   exit 1
 }
+fi
+if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
+  # the timing model on FS2_GPU_SIM_SMS SMs (default 1) and one full wave
+  # of each kernel on them (2 blocks of 128 threads per SM, the register
+  # limit of sign and verify at sm_86); fast mode at table width 8 (the
+  # device builds the table in the simulator too: 16 would take days)
+  SMS=${FS2_GPU_SIM_SMS:-1}
+  export FS2_GPU_SIM_SMS=$SMS
+  for op in sign:$((512 * SMS)) sign-ct:$((512 * SMS)) verify:$((256 * SMS)); do
+    FASTSM2_GPU_TABLE_BITS=8 sim "rate-${op%%:*}" 0 "$BUILD/sim/sim_rate" "${op%%:*}" "${op##*:}"
+    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-${op%%:*}/out.log" "${op%%:*}" "${op##*:}" "$SMS"
+  done
+fi
 echo "test-gpu-sim: $MODE: the PTX path passed bit for bit in GPGPU-Sim ($(($(date +%s) - start)) s)"

@@ -9,12 +9,17 @@ the carry it computes goes only to an explicit PTXPlus condition register.
 So in PTX mode add.cc/sub.cc/mad.lo.cc/mad.hi.cc set no flag, addc and subc
 abort as "not implemented", madc reads a fifth operand that PTX does not
 have, and mad.hi.u32 / mad.lo.u32 multiply in 32 bits (the high word is
-lost). This script edits a GPGPU-Sim source tree in place (idempotent; the
+lost). Its lexer also reads every integer literal into a C int, so
+4294967295 (0xFFFFFFFF) becomes -1 and, as a 64-bit operand, 2^64 - 1
+(`mul.lo.s64 %rd, %rd, 4294967295` multiplies by -1). This script edits a GPGPU-Sim source tree in place (idempotent; the
 marker FS2SIM) so that, in PTX mode:
   - an instruction with `.cc` is remembered at parse time (ptx_ir.cc);
   - add/sub with .cc, addc, subc (32- and 64-bit integers) and every 32-bit
     mad/madc (lo, hi; .cc or not) are computed here, with the flag kept per
-    simulated thread (instructions.cc).
+    simulated thread (instructions.cc);
+  - a literal in (2^31 - 1, 2^32) is an unsigned operand, zero-extended
+    (ptx.l, ptx_parser.cc, instructions.cc; literals of 2^32 and more stay
+    unsupported: fastsm2's PTX has none).
 The code below is fastsm2's own; only short anchor strings of GPGPU-Sim's
 sources are matched. Usage: patch-gpgpusim.py <gpgpu-sim source tree>
 """
@@ -104,11 +109,30 @@ def main():
          "#include <unordered_set>\nextern std::unordered_set<const void *> fs2sim_cc_insts; /* FS2SIM */\n"
          "ptx_instruction::ptx_instruction("),
     ])
+    lit = ("{ extern int fs2sim_lit_u32; unsigned long long v_ = strtoull(yytext%s, 0, %d);"
+           " fs2sim_lit_u32 = v_ > 2147483647ULL && v_ <= 4294967295ULL; } /* FS2SIM */ ")
+    changed |= edit(os.path.join(sim, "ptx.l"), [
+        ('0[xX][0-9a-fA-F]+U? TC; CHECK_UNSIGNED; sscanf(yytext,"%x", &yylval->int_value);',
+         '0[xX][0-9a-fA-F]+U? TC; CHECK_UNSIGNED; sscanf(yytext,"%x", &yylval->int_value); ' + lit % (" + 2", 16)),
+        ('[-]?[0-9]+U?    TC; CHECK_UNSIGNED; yylval->int_value =  atoi(yytext);',
+         '[-]?[0-9]+U?    TC; CHECK_UNSIGNED; yylval->int_value =  atoi(yytext); '
+         '{ extern int fs2sim_lit_u32; fs2sim_lit_u32 = yytext[0] != \'-\' && strtoull(yytext, 0, 10) > 2147483647ULL'
+         ' && strtoull(yytext, 0, 10) <= 4294967295ULL; } /* FS2SIM */ '),
+    ])
+    changed |= edit(os.path.join(sim, "ptx_parser.cc"), [
+        ("void ptx_recognizer::add_literal_int(int value) {\n",
+         "int fs2sim_lit_u32 = 0; /* FS2SIM: the last integer literal was in (2^31 - 1, 2^32) */\n"
+         "void ptx_recognizer::add_literal_int(int value) {\n"
+         "  if (fs2sim_lit_u32) { g_operands.push_back(operand_info((unsigned)value, gpgpu_ctx)); return; }\n"),
+    ])
     add_sig = "void add_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
     sub_sig = "void sub_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
     guard = ("  if (fs2sim_cc(pI) && (fs2sim_i32(pI->get_type()) || fs2sim_i64(pI->get_type()))) {"
              " fs2sim_addsub(pI, thread, %s, false); return; } /* FS2SIM */\n")
     changed |= edit(os.path.join(sim, "instructions.cc"), [
+        ("      } else if (op.is_literal()) {\n        result = op.get_literal_value();\n",
+         "      } else if (op.is_literal()) {\n        result = op.get_literal_value();\n"
+         "        if (op.get_type() == unsigned_t) result.u64 = result.u32; /* FS2SIM: zero-extended */\n"),
         (add_sig, HELPERS + add_sig + guard % "false"),
         (sub_sig, sub_sig + guard % "true"),
         ("void addc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n  inst_not_implemented(pI);\n}",
