@@ -130,9 +130,9 @@ def main():
     guard = ("  if (fs2sim_cc(pI) && (fs2sim_i32(pI->get_type()) || fs2sim_i64(pI->get_type()))) {"
              " fs2sim_addsub(pI, thread, %s, false); return; } /* FS2SIM */\n")
     changed |= edit(os.path.join(sim, "instructions.cc"), [
-        ("      } else if (op.is_literal()) {\n        result = op.get_literal_value();\n",
-         "      } else if (op.is_literal()) {\n        result = op.get_literal_value();\n"
-         "        if (op.get_type() == unsigned_t) result.u64 = result.u32; /* FS2SIM: zero-extended */\n"),
+        ("      } else if (op.is_immediate_address()) {\n        result.u64 = op.get_addr_offset();\n",
+         "      } else if (op.is_immediate_address()) {\n        result.u64 = op.get_addr_offset();\n"
+         "        if (op.get_type() == unsigned_t) result.u64 = (unsigned)op.get_addr_offset(); /* FS2SIM */\n"),
         (add_sig, HELPERS + add_sig + guard % "false"),
         (sub_sig, sub_sig + guard % "true"),
         ("void addc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n  inst_not_implemented(pI);\n}",
