@@ -7,13 +7,16 @@
 # OpenSSL (docs/GPU.md "Simulated in GPGPU-Sim").
 #
 #   tools/test-gpu-sim.sh brief   functional simulation: tests/gpu/sim/sim_arith
-#                                 (field and scalar ops on edge values) and
-#                                 test_gpu_device with FS2_GPU_TEST_SMALL=1
-#   tools/test-gpu-sim.sh rates   only the timing-model runs below
-#   tools/test-gpu-sim.sh full    the same with more random values, then
-#                                 the timing model on one sign, one
-#                                 constant-time sign and one verify batch
-#                                 (simulated rates; slow: hours on 2 cores)
+#                                 (field and scalar ops on edge values vs
+#                                 OpenSSL) and one batch of each kernel
+#                                 (sim_rate: sign, constant-time sign and
+#                                 verify, checked on the CPU): minutes
+#   tools/test-gpu-sim.sh full    sim_arith with more random values,
+#                                 test_gpu_device (FS2_GPU_TEST_SMALL=1,
+#                                 bit for bit against the CPU library), then
+#                                 the rates below: most of an hour
+#   tools/test-gpu-sim.sh rates   the timing model on one batch of each
+#                                 kernel: simulated rates (sim_stats.py)
 #
 # GPGPU-Sim's source does not come from a package registry, so this script
 # never downloads it: it builds (once, cached in ~/.cache/fastsm2/gpgpu-sim/)
@@ -138,20 +141,25 @@ cc -O2 -fPIC -shared -o "$BUILD/sim/libfs2simshim.so" tests/gpu/sim/sim_shim.c
 printf 'INPUT(%s %s)\n' "$ROOT/$BUILD/sim/libfs2simshim.so" "$CUDA11/lib64/libcudart.so.11.0" \
   >"$BUILD/sim/libcudart-sim.so"
 # What the simulator runs at run time as $CUDA_INSTALL_PATH/bin/...: CUDA
-# 13's cuobjdump (extracts the PTX) and ptxas (register counts), the latter
-# with ", used N barriers" and "Compile time" taken out of its -v report,
-# which GPGPU-Sim's
-# parser of that report does not know.
-mkdir -p "$BUILD/sim/cuda/bin"
+# 13's cuobjdump (extracts the PTX) and ptxas (register counts). The ptxas
+# wrapper drops what GPGPU-Sim's parser of the -v report does not know
+# (", used N barriers", ", N bytes cumulative stack size", "Compile time")
+# and keeps the report per input (ptxas takes minutes on the whole module).
+mkdir -p "$BUILD/sim/cuda/bin" "$BUILD/sim/ptxas-cache"
 ln -sfn "$CU13/bin/cuobjdump" "$BUILD/sim/cuda/bin/cuobjdump"
 cat >"$BUILD/sim/cuda/bin/ptxas" <<EOF
 #!/bin/sh
-err=\$(mktemp)
-"$CU13/bin/ptxas" "\$@" 2>"\$err"
-rc=\$?
-sed -e 's/, used [0-9]* barriers//' -e '/Compile time/d' "\$err" >&2
-rm -f "\$err"
-exit \$rc
+key=\$(for a in "\$@"; do if [ -f "\$a" ]; then cat "\$a"; else echo "\$a"; fi; done | md5sum | cut -c1-32)
+c="$ROOT/$BUILD/sim/ptxas-cache/\$key"
+if [ ! -f "\$c" ]; then
+  "$CU13/bin/ptxas" "\$@" 2>"\$c.tmp"
+  rc=\$?
+  if [ \$rc != 0 ]; then cat "\$c.tmp" >&2; rm -f "\$c.tmp"; exit \$rc; fi
+  sed -e 's/, used [0-9]* barriers//' -e 's/, [0-9]* bytes cumulative stack size//' -e '/Compile time/d' \\
+    "\$c.tmp" >"\$c"
+  rm -f "\$c.tmp"
+fi
+cat "\$c" >&2
 EOF
 chmod +x "$BUILD/sim/cuda/bin/ptxas"
 NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH"
@@ -194,31 +202,44 @@ sim() {
     echo "test-gpu-sim: $(basename "$prog") failed in the simulator (log: $dir/out.log)"
     return 1
   }
-  grep -v "^GPGPU-Sim\|^Extracting\|^Processing\|^Running md5\|^[a-f0-9]\{32\} \|^\s*$\|^kernel\|^gpu_\|^L[12]\|^Warp\|^ \|^-\|^\*" \
-    "$dir/out.log" | grep -i "sim_arith\|test_gpu_device\|device 0\|FAIL\|pass" || true
+  grep -E "^(sim_arith|sim_rate|test_gpu_device|device 0):|FAIL" "$dir/out.log" || true
 }
 
 NRAND=8
 [ "$MODE" = full ] && NRAND=256
 if [ "$MODE" != rates ]; then
-sim arith 1 "$BUILD/sim/sim_arith" "$NRAND"
-grep -q "equal OpenSSL's, bit for bit" "$BUILD/sim/arith/out.log"
-FS2_GPU_TEST_SMALL=1 FASTSM2_GPU_TABLE_BITS=4 sim device 1 "$BUILD/tests/gpu/test_gpu_device"
-grep -q "test_gpu_device: [0-9]* passed, 0 failed" "$BUILD/sim/device/out.log" || {
-  tail -5 "$BUILD/sim/device/out.log"
-  exit 1
-}
+  sim arith 1 "$BUILD/sim/sim_arith" "$NRAND"
+  grep -q "equal OpenSSL's, bit for bit" "$BUILD/sim/arith/out.log"
+fi
+if [ "$MODE" = brief ]; then
+  # one batch of each kernel (table width 4): device signatures verify on
+  # the CPU, CPU signatures verify on the device
+  for op in sign sign-ct verify; do
+    FASTSM2_GPU_TABLE_BITS=4 sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
+  done
+fi
+if [ "$MODE" = full ]; then
+  # the GPU API test (bit for bit against the CPU library) on small batches
+  FS2_GPU_TEST_SMALL=1 FASTSM2_GPU_TABLE_BITS=4 sim device 1 "$BUILD/tests/gpu/test_gpu_device"
+  grep -q "test_gpu_device: [0-9]* passed, 0 failed" "$BUILD/sim/device/out.log" || {
+    tail -5 "$BUILD/sim/device/out.log"
+    exit 1
+  }
 fi
 if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
-  # the timing model on FS2_GPU_SIM_SMS SMs (default 1) and one full wave
-  # of each kernel on them (2 blocks of 128 threads per SM, the register
-  # limit of sign and verify at sm_86); fast mode at table width 8 (the
-  # device builds the table in the simulator too: 16 would take days)
+  # The timing model on FS2_GPU_SIM_SMS SMs (default 1), one batch as one
+  # launch, N items per SM (FS2_GPU_SIM_ITEMS, default 512 for signing,
+  # 256 for verification: the blocks the registers allow on an SM, 3 of
+  # 128 threads with 2 signatures each, 2 of 128 with 1 verification). The
+  # device builds the table in the simulator too, so the fast mode runs at
+  # table width FS2_GPU_SIM_W (default 4, as the constant-time mode).
   SMS=${FS2_GPU_SIM_SMS:-1}
   export FS2_GPU_SIM_SMS=$SMS
-  for op in sign:$((512 * SMS)) sign-ct:$((512 * SMS)) verify:$((256 * SMS)); do
-    FASTSM2_GPU_TABLE_BITS=8 sim "rate-${op%%:*}" 0 "$BUILD/sim/sim_rate" "${op%%:*}" "${op##*:}"
-    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-${op%%:*}/out.log" "${op%%:*}" "${op##*:}" "$SMS"
+  for op in sign sign-ct verify; do
+    n=${FS2_GPU_SIM_ITEMS:-$([ $op = verify ] && echo 256 || echo 512)}
+    n=$((n * SMS))
+    FASTSM2_GPU_TABLE_BITS=${FS2_GPU_SIM_W:-4} sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n"
+    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op/out.log" "$op" "$n" "$SMS"
   done
 fi
 echo "test-gpu-sim: $MODE: the PTX path passed bit for bit in GPGPU-Sim ($(($(date +%s) - start)) s)"
