@@ -101,7 +101,12 @@ static void expect(const char *what, int i, const uint32_t *got, int nw, const B
 static std::vector<std::vector<uint32_t>> edges(const BIGNUM *m)
 {
     std::vector<std::vector<uint32_t>> out;
-    const char *hex[] = {"0", "1", "2", "3", "FFFFFFFF", "100000000",
+    const char *hex[] = {"0",
+                         "1",
+                         "2",
+                         "3",
+                         "FFFFFFFF",
+                         "100000000",
                          "8000000000000000000000000000000000000000000000000000000000000000",
                          "100000000000000000000000000000000000000000000000000000000",
                          "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
@@ -146,13 +151,13 @@ static void rand_below(uint32_t w[8], const BIGNUM *m)
     BN_free(x);
 }
 
-#define CU(x)                                                                                                       \
-    do {                                                                                                           \
-        cudaError_t e_ = (x);                                                                                      \
-        if (e_ != cudaSuccess) {                                                                                   \
-            fprintf(stderr, "sim_arith: %s: %s\n", #x, cudaGetErrorString(e_));                                   \
-            return 1;                                                                                              \
-        }                                                                                                          \
+#define CU(x)                                                                   \
+    do {                                                                        \
+        cudaError_t e_ = (x);                                                   \
+        if (e_ != cudaSuccess) {                                                \
+            fprintf(stderr, "sim_arith: %s: %s\n", #x, cudaGetErrorString(e_)); \
+            return 1;                                                           \
+        }                                                                       \
     } while (0)
 
 int main(int argc, char **argv)
