@@ -168,6 +168,18 @@ test-gpu-emu:
 build-hip:
 	bash tests/harness/build-hip.sh
 
+# The PTX path (its carry chains) executed in GPGPU-Sim with the RTX 3070
+# configuration, checked bit for bit (tools/test-gpu-sim.sh, docs/GPU.md);
+# skipped (77) without a GPGPU-Sim source (GPGPUSIM_SRC=..., not on a
+# registry; exit 77 is reported as "skipped" and passes). -brief: the field
+# arithmetic and one batch of each kernel, functional simulation (minutes);
+# test-gpu-sim: test_gpu_device too, and simulated rates (an hour).
+test-gpu-sim:
+	bash tools/test-gpu-sim.sh full || test $$? -eq 77
+
+test-gpu-sim-brief:
+	bash tools/test-gpu-sim.sh brief || test $$? -eq 77
+
 # SASS instructions per signature / verification / key generation for sm_90
 # (a model, docs/GPU.md "SASS count"), registers and spills per kernel, and
 # the check that the constant-time sign path has no branch on a secret.
@@ -226,10 +238,10 @@ bench-js:
 
 # Everything the targets above build or download into the tree.
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan \
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan build-gpu-sim \
 	  build-hip \
 	  build-python build-spark build-logs build-install build-portable build-wheel \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Give GPGPU-Sim's PTX mode PTX's carry flag (CC.CF), which fastsm2's
+field arithmetic uses on every limb (docs/GPU.md "Simulated in GPGPU-Sim").
+
+GPGPU-Sim (accel-sim/gpgpu-sim_distribution, dev branch) parses the `.cc`
+option of add/sub/mad and ignores it (ptx_ir.cc: `case EXTP_OPTION: break`):
+the carry it computes goes only to an explicit PTXPlus condition register.
+So in PTX mode add.cc/sub.cc/mad.lo.cc/mad.hi.cc set no flag, addc and subc
+abort as "not implemented", madc reads a fifth operand that PTX does not
+have, and mad.hi.u32 / mad.lo.u32 multiply in 32 bits (the high word is
+lost). Its lexer also reads every integer literal into a C int, so
+4294967295 (0xFFFFFFFF) becomes -1 and, as a 64-bit operand, 2^64 - 1
+(`mul.lo.s64 %rd, %rd, 4294967295` multiplies by -1). This script edits a GPGPU-Sim source tree in place (idempotent; the
+marker FS2SIM) so that, in PTX mode:
+  - an instruction with `.cc` is remembered at parse time (ptx_ir.cc);
+  - add/sub with .cc, addc, subc (32- and 64-bit integers) and every 32-bit
+    mad/madc (lo, hi; .cc or not) are computed here, with the flag kept per
+    simulated thread (instructions.cc);
+  - a literal in (2^31 - 1, 2^32) is an unsigned operand, zero-extended
+    (ptx.l, ptx_parser.cc, instructions.cc; literals of 2^32 and more stay
+    unsupported: fastsm2's PTX has none).
+The code below is fastsm2's own; only short anchor strings of GPGPU-Sim's
+sources are matched. Usage: patch-gpgpusim.py <gpgpu-sim source tree>
+"""
+import os
+import sys
+
+MARK = "FS2SIM"
+
+HELPERS = r"""
+/* FS2SIM (fastsm2 tests/gpu/sim/patch-gpgpusim.py): PTX's carry flag CC.CF
+ * in PTX mode, per simulated thread, for add/sub/mad with .cc and
+ * addc/subc/madc. */
+#include <unordered_map>
+#include <unordered_set>
+std::unordered_set<const void *> fs2sim_cc_insts; /* filled by ptx_ir.cc */
+static std::unordered_map<const void *, unsigned> fs2sim_cf;
+static bool fs2sim_cc(const ptx_instruction *pI) { return fs2sim_cc_insts.count(pI) != 0; }
+static bool fs2sim_i32(unsigned t) { return t == U32_TYPE || t == S32_TYPE || t == B32_TYPE; }
+static bool fs2sim_i64(unsigned t) { return t == U64_TYPE || t == S64_TYPE || t == B64_TYPE; }
+static void fs2sim_addsub(const ptx_instruction *pI, ptx_thread_info *thread, bool sub, bool cin) {
+  const operand_info &dst = pI->dst();
+  unsigned t = pI->get_type();
+  ptx_reg_t a = thread->get_operand_value(pI->src1(), dst, t, thread, 1);
+  ptx_reg_t b = thread->get_operand_value(pI->src2(), dst, t, thread, 1);
+  unsigned c = cin ? (fs2sim_cf[thread] & 1u) : 0u;
+  ptx_reg_t d;
+  d.u64 = 0;
+  unsigned cf;
+  if (fs2sim_i64(t)) {
+    unsigned __int128 x = sub ? (unsigned __int128)a.u64 - b.u64 - c
+                              : (unsigned __int128)a.u64 + b.u64 + c;
+    d.u64 = (unsigned long long)x;
+    cf = (unsigned)(x >> 64) & 1u;
+  } else {
+    unsigned long long x = sub ? (unsigned long long)a.u32 - b.u32 - c
+                               : (unsigned long long)a.u32 + b.u32 + c;
+    d.u32 = (unsigned)x;
+    cf = (unsigned)(x >> 32) & 1u; /* the borrow for sub */
+  }
+  thread->set_operand_value(dst, d, t, thread, pI);
+  if (fs2sim_cc(pI)) fs2sim_cf[thread] = cf;
+}
+static void fs2sim_mad(const ptx_instruction *pI, ptx_thread_info *thread, bool cin) {
+  const operand_info &dst = pI->dst();
+  unsigned t = pI->get_type();
+  ptx_reg_t a = thread->get_operand_value(pI->src1(), dst, t, thread, 1);
+  ptx_reg_t b = thread->get_operand_value(pI->src2(), dst, t, thread, 1);
+  ptx_reg_t c = thread->get_operand_value(pI->src3(), dst, t, thread, 1);
+  unsigned long long p = t == S32_TYPE ? (unsigned long long)((long long)a.s32 * (long long)b.s32)
+                                       : (unsigned long long)a.u32 * b.u32;
+  unsigned part = pI->is_hi() ? (unsigned)(p >> 32) : (unsigned)p;
+  unsigned long long x = (unsigned long long)part + c.u32 + (cin ? (fs2sim_cf[thread] & 1u) : 0u);
+  ptx_reg_t d;
+  d.u64 = 0;
+  d.u32 = (unsigned)x;
+  thread->set_operand_value(dst, d, t, thread, pI);
+  if (fs2sim_cc(pI)) fs2sim_cf[thread] = (unsigned)(x >> 32) & 1u;
+}
+/* end FS2SIM */
+
+"""
+
+
+def edit(path, pairs):
+    with open(path) as f:
+        s = f.read()
+    if MARK in s:
+        return False
+    for old, new in pairs:
+        if s.count(old) != 1:
+            sys.exit(f"patch-gpgpusim: {path}: anchor found {s.count(old)} times, expected once: {old!r}")
+        s = s.replace(old, new)
+    with open(path + ".fs2sim.tmp", "w") as f:
+        f.write(s)
+    os.replace(path + ".fs2sim.tmp", path)
+    return True
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    sim = os.path.join(sys.argv[1], "src", "cuda-sim")
+    changed = edit(os.path.join(sim, "ptx_ir.cc"), [
+        ("      case EXTP_OPTION:\n        break;",
+         "      case EXTP_OPTION: /* FS2SIM */\n        fs2sim_cc_insts.insert(this);\n        break;"),
+        ("ptx_instruction::ptx_instruction(",
+         "#include <unordered_set>\nextern std::unordered_set<const void *> fs2sim_cc_insts; /* FS2SIM */\n"
+         "ptx_instruction::ptx_instruction("),
+    ])
+    lit = ("{ extern int fs2sim_lit_u32; unsigned long long v_ = strtoull(yytext%s, 0, %d);"
+           " fs2sim_lit_u32 = v_ > 2147483647ULL && v_ <= 4294967295ULL; } /* FS2SIM */ ")
+    changed |= edit(os.path.join(sim, "ptx.l"), [
+        ('0[xX][0-9a-fA-F]+U? TC; CHECK_UNSIGNED; sscanf(yytext,"%x", &yylval->int_value);',
+         '0[xX][0-9a-fA-F]+U? TC; CHECK_UNSIGNED; sscanf(yytext,"%x", &yylval->int_value); ' + lit % (" + 2", 16)),
+        ('[-]?[0-9]+U?    TC; CHECK_UNSIGNED; yylval->int_value =  atoi(yytext);',
+         '[-]?[0-9]+U?    TC; CHECK_UNSIGNED; yylval->int_value =  atoi(yytext); '
+         '{ extern int fs2sim_lit_u32; fs2sim_lit_u32 = yytext[0] != \'-\' && strtoull(yytext, 0, 10) > 2147483647ULL'
+         ' && strtoull(yytext, 0, 10) <= 4294967295ULL; } /* FS2SIM */ '),
+    ])
+    changed |= edit(os.path.join(sim, "ptx_parser.cc"), [
+        ("void ptx_recognizer::add_literal_int(int value) {\n",
+         "int fs2sim_lit_u32 = 0; /* FS2SIM: the last integer literal was in (2^31 - 1, 2^32) */\n"
+         "void ptx_recognizer::add_literal_int(int value) {\n"
+         "  if (fs2sim_lit_u32) { g_operands.push_back(operand_info((unsigned)value, gpgpu_ctx)); return; }\n"),
+    ])
+    add_sig = "void add_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+    sub_sig = "void sub_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+    guard = ("  if (fs2sim_cc(pI) && (fs2sim_i32(pI->get_type()) || fs2sim_i64(pI->get_type()))) {"
+             " fs2sim_addsub(pI, thread, %s, false); return; } /* FS2SIM */\n")
+    changed |= edit(os.path.join(sim, "instructions.cc"), [
+        ("      } else if (op.is_immediate_address()) {\n        result.u64 = op.get_addr_offset();\n",
+         "      } else if (op.is_immediate_address()) {\n        result.u64 = op.get_addr_offset();\n"
+         "        if (op.get_type() == unsigned_t) result.u64 = (unsigned)op.get_addr_offset(); /* FS2SIM */\n"),
+        (add_sig, HELPERS + add_sig + guard % "false"),
+        (sub_sig, sub_sig + guard % "true"),
+        ("void addc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n  inst_not_implemented(pI);\n}",
+         "void addc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+         "  fs2sim_addsub(pI, thread, false, true); /* FS2SIM */\n}"),
+        ("void subc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n  inst_not_implemented(pI);\n}",
+         "void subc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+         "  fs2sim_addsub(pI, thread, true, true); /* FS2SIM */\n}"),
+        ("void mad_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n",
+         "void mad_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+         "  if (fs2sim_i32(pI->get_type()) && !pI->is_wide()) { fs2sim_mad(pI, thread, false); return; } /* FS2SIM */\n"),
+        ("void madc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n",
+         "void madc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+         "  if (fs2sim_i32(pI->get_type()) && !pI->is_wide()) { fs2sim_mad(pI, thread, true); return; } /* FS2SIM */\n"),
+    ])
+    print("patch-gpgpusim: carry flag support " + ("applied" if changed else "already present"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * One batch of the GPU API as one chunk (one kernel launch), for the timing
+ * model of GPGPU-Sim (tools/test-gpu-sim.sh rates): the simulator prints
+ * the launch's cycles, IPC, occupancy and cache statistics, from which the
+ * script derives simulated operations per second. The results are checked
+ * too: every signature verifies on the CPU, every CPU signature verifies on
+ * the device.
+ * Usage: sim_rate sign|sign-ct|verify N
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_internal.h"
+
+int main(int argc, char **argv)
+{
+    if (argc != 3)
+        return 2;
+    const char *what = argv[1];
+    size_t n = (size_t)strtoul(argv[2], NULL, 10);
+    int ct = strcmp(what, "sign-ct") == 0;
+    if (n == 0 || (!ct && strcmp(what, "sign") != 0 && strcmp(what, "verify") != 0))
+        return 2;
+    fastsm2_privkey key;
+    fastsm2_pubkey pub;
+    if (fastsm2_privkey_generate(&key) != FASTSM2_OK || fastsm2_privkey_pubkey(&pub, &key) != FASTSM2_OK)
+        return 1;
+    unsigned char *e = malloc(32 * n), *s = malloc(64 * n);
+    int *res = malloc(sizeof(int) * n);
+    if (!e || !s || !res)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < 32; j++)
+            e[32 * i + j] = (unsigned char)(i * 131 + j * 7 + 1);
+    fastsm2_gpu *g = NULL;
+    int ret = fastsm2_gpu_new(&g, 0, ct ? FASTSM2_GPU_CONSTANT_TIME : 0);
+    if (ret != FASTSM2_OK) {
+        fprintf(stderr, "sim_rate: fastsm2_gpu_new: %d %s\n", ret, fs2_gpu_last_error(g));
+        return 1;
+    }
+    /* marks the timed launch in the simulator's log */
+    printf("sim_rate: timed batch begins: %s, %zu items, table width %d\n", what, n, fs2_gpu_table_bits(g));
+    fflush(stdout);
+    double ks = 0;
+    size_t bad = 0;
+    if (strcmp(what, "verify") == 0) {
+        for (size_t i = 0; i < n; i++)
+            if (fastsm2_sign_digest(s + 64 * i, &key, e + 32 * i) != FASTSM2_OK)
+                return 1;
+        ret = fs2_gpu_verify_timed(g, res, &pub, 1, e, s, n, &ks);
+        for (size_t i = 0; i < n; i++)
+            bad += res[i] != 1;
+    } else {
+        ret = fs2_gpu_sign_timed(g, s, &key, 1, e, n, &ks);
+        for (size_t i = 0; i < n; i++)
+            bad += fastsm2_verify_digest(&pub, e + 32 * i, s + 64 * i) != 1;
+    }
+    printf("sim_rate: timed batch ends: %s\n", ret == FASTSM2_OK ? "ok" : "error");
+    fastsm2_gpu_free(g);
+    fastsm2_privkey_clear(&key);
+    free(e), free(s), free(res);
+    if (ret != FASTSM2_OK || bad) {
+        fprintf(stderr, "sim_rate: %s: status %d, %zu of %zu results wrong\n", what, ret, bad, n);
+        return 1;
+    }
+    printf("sim_rate: %s: %zu results checked on the CPU\n", what, n);
+    return 0;
+}

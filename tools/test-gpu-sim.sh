@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `make test-gpu-sim` / `make test-gpu-sim-brief`: the CUDA backend compiled
+# with its PTX carry chains (not FS2G_NO_PTX) for sm_86 and executed in
+# GPGPU-Sim (a cycle-level GPU simulator) with its Ampere RTX 3070
+# configuration, results checked bit for bit against the CPU library and
+# OpenSSL (docs/GPU.md "Simulated in GPGPU-Sim").
+#
+#   tools/test-gpu-sim.sh brief   functional simulation: tests/gpu/sim/sim_arith
+#                                 (field and scalar ops on edge values vs
+#                                 OpenSSL) and one batch of each kernel
+#                                 (sim_rate: sign, constant-time sign and
+#                                 verify, checked on the CPU): minutes
+#   tools/test-gpu-sim.sh full    sim_arith with more random values,
+#                                 test_gpu_device (FS2_GPU_TEST_SMALL=1,
+#                                 bit for bit against the CPU library), then
+#                                 the rates below: most of an hour
+#   tools/test-gpu-sim.sh rates   the timing model on one batch of each
+#                                 kernel: simulated rates (sim_stats.py)
+#
+# GPGPU-Sim's source does not come from a package registry, so this script
+# never downloads it: it builds (once, cached in ~/.cache/fastsm2/gpgpu-sim/)
+# from GPGPUSIM_SRC=<a checkout of github.com/accel-sim/gpgpu-sim_distribution>
+# or from a tree already in the cache, and exits 77 (skipped) when neither
+# is there. What it installs itself: bison, flex, makedepend (apt), the
+# CUDA 11.8 headers and ptxas from PyPI (GPGPU-Sim is built against them,
+# in ~/.cache/fastsm2/cuda11/), CUDA 13's nvcc (tools/cuda-env.sh; the only
+# nvcc on PyPI) that compiles fastsm2. The simulator is patched for PTX's
+# carry flag, which it otherwise lacks (tests/gpu/sim/patch-gpgpusim.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+MODE=${1:-brief}
+CACHE=${FS2_CACHE:-$HOME/.cache/fastsm2}
+SIMDIR=$CACHE/gpgpu-sim
+SIM=$SIMDIR/src
+CUDA11=$CACHE/cuda11
+BUILD=${FS2_GPU_SIM_BUILD:-build-gpu-sim}
+JOBS=${JOBS:-2}
+start=$(date +%s)
+
+skip() {
+  echo "test-gpu-sim: skipped: $*"
+  exit 77
+}
+
+# ---- 1. the simulator's source -------------------------------------------
+if [ ! -f "$SIM/setup_environment" ]; then
+  if [ -n "${GPGPUSIM_SRC:-}" ] && [ -f "$GPGPUSIM_SRC/setup_environment" ]; then
+    echo "test-gpu-sim: copying GPGPU-Sim from $GPGPUSIM_SRC into $SIM"
+    mkdir -p "$SIMDIR"
+    rm -rf "$SIM.tmp"
+    cp -a "$GPGPUSIM_SRC" "$SIM.tmp"
+    rm -rf "$SIM.tmp/build" "$SIM.tmp/lib"
+    mv "$SIM.tmp" "$SIM"
+  else
+    skip "no GPGPU-Sim source: set GPGPUSIM_SRC to a checkout of" \
+      "https://github.com/accel-sim/gpgpu-sim_distribution (branch dev), or put one in $SIM" \
+      "(it is not on a package registry, so this script does not download it)"
+  fi
+fi
+
+# ---- 2. what building it needs -------------------------------------------
+need=()
+command -v bison >/dev/null 2>&1 || need+=(bison)
+command -v flex >/dev/null 2>&1 || need+=(flex)
+command -v makedepend >/dev/null 2>&1 || need+=(xutils-dev)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+[ -f /usr/include/openssl/bn.h ] || need+=(libssl-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "test-gpu-sim: installing ${need[*]} (apt)"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# CUDA 11.8 headers and ptxas (PyPI); ptxas --version prints the release
+# line GPGPU-Sim's build reads from `nvcc --version`, so it stands in for
+# nvcc there (nothing is compiled with it).
+if [ ! -x "$CUDA11/bin/nvcc" ]; then
+  echo "test-gpu-sim: installing the CUDA 11.8 headers and ptxas from PyPI into $CUDA11"
+  rm -rf "$CUDA11.tmp" "$CUDA11.pip"
+  python3 -m pip install --no-input --disable-pip-version-check -q --target "$CUDA11.pip" \
+    nvidia-cuda-nvcc-cu11==11.8.89 nvidia-cuda-runtime-cu11==11.8.89
+  mkdir -p "$CUDA11.tmp/bin" "$CUDA11.tmp/include" "$CUDA11.tmp/lib64"
+  cp -a "$CUDA11.pip/nvidia/cuda_runtime/include/." "$CUDA11.pip/nvidia/cuda_nvcc/include/." "$CUDA11.tmp/include/"
+  rm -f "$CUDA11.tmp/include/__init__.py"
+  cp -a "$CUDA11.pip/nvidia/cuda_nvcc/bin/ptxas" "$CUDA11.tmp/bin/"
+  cp -a "$CUDA11.pip/nvidia/cuda_runtime/lib/libcudart.so.11.0" "$CUDA11.tmp/lib64/"
+  ln -s ptxas "$CUDA11.tmp/bin/nvcc"
+  # the one type GPGPU-Sim needs from cudaProfiler.h, which no CUDA 11 wheel ships
+  cat >"$CUDA11.tmp/include/cudaProfiler.h" <<'EOF'
+/* fastsm2 (tools/test-gpu-sim.sh): the one type GPGPU-Sim's libcudart needs
+ * from CUDA's cudaProfiler.h, which the CUDA 11 wheels on PyPI lack. */
+#ifndef FS2SIM_CUDA_PROFILER_H
+#define FS2SIM_CUDA_PROFILER_H
+typedef enum { CU_OUT_KEY_VALUE_PAIR = 0, CU_OUT_CSV = 1 } CUoutput_mode;
+#endif
+EOF
+  rm -rf "$CUDA11" "$CUDA11.pip"
+  mv "$CUDA11.tmp" "$CUDA11"
+fi
+
+# ---- 3. the simulator, patched and built (cached) -------------------------
+python3 tests/gpu/sim/patch-gpgpusim.py "$SIM"
+SIMLIB=$(ls -d "$SIM"/lib/gcc-*/cuda-11080/release 2>/dev/null | head -1 || true)
+if [ -z "$SIMLIB" ] || [ ! -f "$SIMLIB/libcudart.so" ] ||
+   [ -n "$(find "$SIM/src/cuda-sim" -newer "$SIMLIB/libcudart.so" -name '*.cc' 2>/dev/null | head -1)" ]; then
+  echo "test-gpu-sim: building GPGPU-Sim in $SIM (once; about 20 minutes on 2 cores)"
+  (
+    cd "$SIM"
+    export CUDA_INSTALL_PATH=$CUDA11
+    export PATH=$CUDA11/bin:$PATH
+    set +u
+    # shellcheck disable=SC1091
+    source setup_environment release >/dev/null
+    set -u
+    nice -n 10 make -j"$JOBS" >"$SIMDIR/build.log" 2>&1 || {
+      grep -n "error" "$SIMDIR/build.log" | grep -v "unknown option" | tail -20
+      echo "test-gpu-sim: GPGPU-Sim build failed (log: $SIMDIR/build.log)"
+      exit 1
+    }
+  )
+  SIMLIB=$(ls -d "$SIM"/lib/gcc-*/cuda-11080/release | head -1)
+fi
+echo "test-gpu-sim: simulator: $SIMLIB/libcudart.so"
+
+# ---- 4. fastsm2 for sm_86, linked against the simulator -------------------
+# shellcheck source=tools/cuda-env.sh
+. tools/cuda-env.sh
+fs2_cuda_env
+CU13=$(cd "$(dirname "$FS2_NVCC")/.." && pwd)
+mkdir -p "$BUILD/sim"
+cc -O2 -fPIC -shared -o "$BUILD/sim/libfs2simshim.so" tests/gpu/sim/sim_shim.c
+# A linker script in place of the CUDA runtime: the shim and NVIDIA's CUDA
+# 11.8 libcudart.so.11.0, so that the programs need "libcudart.so.11.0",
+# which at run time (LD_LIBRARY_PATH) is the simulator's: GPGPU-Sim reads
+# the app's CUDA version from that name in `ldd` and requires 11.
+printf 'INPUT(%s %s)\n' "$ROOT/$BUILD/sim/libfs2simshim.so" "$CUDA11/lib64/libcudart.so.11.0" \
+  >"$BUILD/sim/libcudart-sim.so"
+# What the simulator runs at run time as $CUDA_INSTALL_PATH/bin/...: CUDA
+# 13's cuobjdump (extracts the PTX) and ptxas (register counts). The ptxas
+# wrapper drops what GPGPU-Sim's parser of the -v report does not know
+# (", used N barriers", ", N bytes cumulative stack size", "Compile time")
+# and keeps the report per input (ptxas takes minutes on the whole module).
+mkdir -p "$BUILD/sim/cuda/bin" "$BUILD/sim/ptxas-cache"
+ln -sfn "$CU13/bin/cuobjdump" "$BUILD/sim/cuda/bin/cuobjdump"
+cat >"$BUILD/sim/cuda/bin/ptxas" <<EOF
+#!/bin/sh
+key=\$(for a in "\$@"; do if [ -f "\$a" ]; then cat "\$a"; else echo "\$a"; fi; done | md5sum | cut -c1-32)
+c="$ROOT/$BUILD/sim/ptxas-cache/\$key"
+if [ ! -f "\$c" ]; then
+  "$CU13/bin/ptxas" "\$@" 2>"\$c.tmp"
+  rc=\$?
+  if [ \$rc != 0 ]; then cat "\$c.tmp" >&2; rm -f "\$c.tmp"; exit \$rc; fi
+  sed -e 's/, used [0-9]* barriers//' -e 's/, [0-9]* bytes cumulative stack size//' -e '/Compile time/d' \\
+    "\$c.tmp" >"\$c"
+  rm -f "\$c.tmp"
+fi
+cat "\$c" >&2
+EOF
+chmod +x "$BUILD/sim/cuda/bin/ptxas"
+NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH"
+GEN=()
+command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
+cmake -S . -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DFASTSM2_CUDA=ON -DFASTSM2_CTIME=OFF \
+  -DCMAKE_CUDA_COMPILER="$FS2_NVCC" -DCMAKE_CUDA_ARCHITECTURES=86 -DCMAKE_CUDA_FLAGS="$NVFLAGS" \
+  -DCMAKE_CUDA_RUNTIME_LIBRARY=None -DCUDA_cudart_static_LIBRARY="$ROOT/$BUILD/sim/libcudart-sim.so" \
+  -DFASTSM2_GPU_CHUNK="${FS2_GPU_SIM_CHUNK:-64}" >/dev/null
+nice -n 10 cmake --build "$BUILD" -j "$JOBS" --target test_gpu_device
+"$FS2_NVCC" -O3 $NVFLAGS -arch=sm_86 -Igpu -o "$BUILD/sim/sim_arith" tests/gpu/sim/sim_arith.cu \
+  -L"$BUILD/sim" -l:libcudart-sim.so -lcrypto -cudart none
+cc -O2 -Iinclude -Isrc -o "$BUILD/sim/sim_rate" tests/gpu/sim/sim_rate.c "$BUILD/libfastsm2.a" \
+  -L"$BUILD/sim" -l:libcudart-sim.so -lstdc++ -lpthread -lm
+echo "test-gpu-sim: built ($(($(date +%s) - start)) s)"
+
+# ---- 5. runs in the simulator ----------------------------------------------
+# sim RUN_DIR FUNCTIONAL(1|0) PROGRAM ARGS...: in a folder of its own with the
+# RTX 3070 configuration; the simulator finds the kernels' PTX with CUDA 13's
+# cuobjdump and their register counts with its ptxas (in $CU13/bin).
+sim() {
+  local dir=$BUILD/sim/$1 func=$2
+  shift 2
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp "$SIM/configs/tested-cfgs/SM86_RTX3070/"* "$dir/"
+  if [ -n "${FS2_GPU_SIM_SMS:-}" ]; then
+    sed -i "s/^-gpgpu_n_clusters .*/-gpgpu_n_clusters $FS2_GPU_SIM_SMS/" "$dir/gpgpusim.config"
+  fi
+  local prog
+  prog=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  shift
+  (
+    cd "$dir"
+    env LD_LIBRARY_PATH="$SIMLIB:$ROOT/$BUILD/sim" CUDA_INSTALL_PATH="$ROOT/$BUILD/sim/cuda" \
+      PTXAS_CUDA_INSTALL_PATH="$ROOT/$BUILD/sim/cuda" CUOBJDUMP_SIM_FILE=jj \
+      PTX_SIM_MODE_FUNC="$func" "$prog" "$@" >out.log 2>&1
+  ) || {
+    grep -v "^GPGPU-Sim\|^Extracting\|^Processing\|^Running md5\|^\s*$" "$dir/out.log" | tail -40
+    echo "test-gpu-sim: $(basename "$prog") failed in the simulator (log: $dir/out.log)"
+    return 1
+  }
+  grep -E "^(sim_arith|sim_rate|test_gpu_device|device 0):|FAIL" "$dir/out.log" || true
+}
+
+NRAND=8
+[ "$MODE" = full ] && NRAND=256
+if [ "$MODE" != rates ]; then
+  sim arith 1 "$BUILD/sim/sim_arith" "$NRAND"
+  grep -q "equal OpenSSL's, bit for bit" "$BUILD/sim/arith/out.log"
+fi
+if [ "$MODE" = brief ]; then
+  # one batch of each kernel (table width 4): device signatures verify on
+  # the CPU, CPU signatures verify on the device
+  for op in sign sign-ct verify; do
+    FASTSM2_GPU_TABLE_BITS=4 sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
+  done
+fi
+if [ "$MODE" = full ]; then
+  # the GPU API test (bit for bit against the CPU library) on small batches
+  FS2_GPU_TEST_SMALL=1 FASTSM2_GPU_TABLE_BITS=4 sim device 1 "$BUILD/tests/gpu/test_gpu_device"
+  grep -q "test_gpu_device: [0-9]* passed, 0 failed" "$BUILD/sim/device/out.log" || {
+    tail -5 "$BUILD/sim/device/out.log"
+    exit 1
+  }
+fi
+if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
+  # The timing model on FS2_GPU_SIM_SMS SMs (default 1), one batch as one
+  # launch, N items per SM (FS2_GPU_SIM_ITEMS, default 512 for signing,
+  # 256 for verification: the blocks the registers allow on an SM, 3 of
+  # 128 threads with 2 signatures each, 2 of 128 with 1 verification). The
+  # device builds the table in the simulator too, so the fast mode runs at
+  # table width FS2_GPU_SIM_W (default 4, as the constant-time mode).
+  SMS=${FS2_GPU_SIM_SMS:-1}
+  export FS2_GPU_SIM_SMS=$SMS
+  for op in sign sign-ct verify; do
+    n=${FS2_GPU_SIM_ITEMS:-$([ $op = verify ] && echo 256 || echo 512)}
+    n=$((n * SMS))
+    FASTSM2_GPU_TABLE_BITS=${FS2_GPU_SIM_W:-4} sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n"
+    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op/out.log" "$op" "$n" "$SMS"
+  done
+fi
+echo "test-gpu-sim: $MODE: the PTX path passed bit for bit in GPGPU-Sim ($(($(date +%s) - start)) s)"
