@@ -169,16 +169,16 @@ build-hip:
 	bash tests/harness/build-hip.sh
 
 # The PTX path (its carry chains) executed in GPGPU-Sim with the RTX 3070
-# configuration, checked bit for bit (tools/test-gpu-sim.sh, docs/GPU.md);
+# configuration, checked bit for bit (tests/harness/test-gpu-sim.sh, docs/GPU.md);
 # skipped (77) without a GPGPU-Sim source (GPGPUSIM_SRC=..., not on a
 # registry; exit 77 is reported as "skipped" and passes). -brief: the field
 # arithmetic and one batch of each kernel, functional simulation (minutes);
 # test-gpu-sim: test_gpu_device too, and simulated rates (an hour).
 test-gpu-sim:
-	bash tools/test-gpu-sim.sh full || test $$? -eq 77
+	bash tests/harness/test-gpu-sim.sh full || test $$? -eq 77
 
 test-gpu-sim-brief:
-	bash tools/test-gpu-sim.sh brief || test $$? -eq 77
+	bash tests/harness/test-gpu-sim.sh brief || test $$? -eq 77
 
 # SASS instructions per signature / verification / key generation for sm_90
 # (a model, docs/GPU.md "SASS count"), registers and spills per kernel, and

@@ -6,16 +6,16 @@
 # configuration, results checked bit for bit against the CPU library and
 # OpenSSL (docs/GPU.md "Simulated in GPGPU-Sim").
 #
-#   tools/test-gpu-sim.sh brief   functional simulation: tests/gpu/sim/sim_arith
+#   tests/harness/test-gpu-sim.sh brief   functional simulation: tests/gpu/sim/sim_arith
 #                                 (field and scalar ops on edge values vs
 #                                 OpenSSL) and one batch of each kernel
 #                                 (sim_rate: sign, constant-time sign and
 #                                 verify, checked on the CPU): minutes
-#   tools/test-gpu-sim.sh full    sim_arith with more random values,
+#   tests/harness/test-gpu-sim.sh full    sim_arith with more random values,
 #                                 test_gpu_device (FS2_GPU_TEST_SMALL=1,
 #                                 bit for bit against the CPU library), then
 #                                 the rates below: most of an hour
-#   tools/test-gpu-sim.sh rates   the timing model on one batch of each
+#   tests/harness/test-gpu-sim.sh rates   the timing model on one batch of each
 #                                 kernel: simulated rates (sim_stats.py)
 #
 # GPGPU-Sim's source does not come from a package registry, so this script
@@ -28,7 +28,7 @@
 # nvcc on PyPI) that compiles fastsm2. The simulator is patched for PTX's
 # carry flag, which it otherwise lacks (tests/gpu/sim/patch-gpgpusim.py).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$PWD
 MODE=${1:-brief}
 CACHE=${FS2_CACHE:-$HOME/.cache/fastsm2}
@@ -55,7 +55,7 @@ if [ ! -f "$SIM/setup_environment" ]; then
     mv "$SIM.tmp" "$SIM"
   else
     skip "no GPGPU-Sim source: set GPGPUSIM_SRC to a checkout of" \
-      "https://github.com/accel-sim/gpgpu-sim_distribution (branch dev), or put one in $SIM" \
+      "the Accel-Sim project's gpgpu-sim_distribution (branch dev), or put one in $SIM" \
       "(it is not on a package registry, so this script does not download it)"
   fi
 fi
@@ -92,7 +92,7 @@ if [ ! -x "$CUDA11/bin/nvcc" ]; then
   ln -s ptxas "$CUDA11.tmp/bin/nvcc"
   # the one type GPGPU-Sim needs from cudaProfiler.h, which no CUDA 11 wheel ships
   cat >"$CUDA11.tmp/include/cudaProfiler.h" <<'EOF'
-/* fastsm2 (tools/test-gpu-sim.sh): the one type GPGPU-Sim's libcudart needs
+/* fastsm2 (tests/harness/test-gpu-sim.sh): the one type GPGPU-Sim's libcudart needs
  * from CUDA's cudaProfiler.h, which the CUDA 11 wheels on PyPI lack. */
 #ifndef FS2SIM_CUDA_PROFILER_H
 #define FS2SIM_CUDA_PROFILER_H

@@ -2,7 +2,7 @@
 /*
  * The field and scalar arithmetic of gpu/sm2_gpu_field.cuh compiled by nvcc
  * with the PTX carry primitives (add.cc, addc.cc, mad.lo.cc, madc.hi.cc,
- * ...) and run on a device, here GPGPU-Sim (tools/test-gpu-sim.sh,
+ * ...) and run on a device, here GPGPU-Sim (tests/harness/test-gpu-sim.sh,
  * docs/GPU.md "Simulated in GPGPU-Sim"), every result checked against
  * OpenSSL's BIGNUM on the host:
  *  - mod p: mul, sqr, add, sub, neg, inv; the 512-bit product and the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One batch of the GPU API as one chunk (one kernel launch), for the timing
- * model of GPGPU-Sim (tools/test-gpu-sim.sh rates): the simulator prints
+ * model of GPGPU-Sim (tests/harness/test-gpu-sim.sh rates): the simulator prints
  * the launch's cycles, IPC, occupancy and cache statistics, from which the
  * script derives simulated operations per second. The results are checked
  * too: every signature verifies on the CPU, every CPU signature verifies on

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a CUDA 13 program calls that GPGPU-Sim's libcudart (built against
- * the CUDA 11.8 headers) lacks, for tools/test-gpu-sim.sh only:
+ * the CUDA 11.8 headers) lacks, for tests/harness/test-gpu-sim.sh only:
  *  - cudaGetDeviceProperties_v2 (CUDA 12+ headers rename
  *    cudaGetDeviceProperties): the simulator's answer in the CUDA 11
  *    layout, of which the device name (the first 256 bytes, the same in

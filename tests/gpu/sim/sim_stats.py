@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Simulated rates from a GPGPU-Sim log of tests/gpu/sim/sim_rate
-(tools/test-gpu-sim.sh rates; docs/GPU.md "Simulated in GPGPU-Sim").
+(tests/harness/test-gpu-sim.sh rates; docs/GPU.md "Simulated in GPGPU-Sim").
 
 Takes the statistics GPGPU-Sim prints after the timed kernel (fs2g_k_sign or
 fs2g_k_verify, the launch after "timed batch begins"): its cycles, warp
