@@ -100,7 +100,8 @@ void cli_wipe(void *p, size_t n);
  * Final mode: an existing file's own (never widened; a secret never more
  * than 0600); a new file 0666, a secret 0600, less the umask. Outputs that
  * are not regular files (stdout, /dev/null, a FIFO) are written at commit
- * from data/len (direct = 1, fd = -1). */
+ * from data/len (direct = 1, fd = -1). A target the caller may not write,
+ * or a link protected-symlinks would refuse, is refused (outfile.c). */
 typedef struct {
     char *path;       /* destination (symlinks resolved), NULL = stdout */
     char *tmp;        /* the temporary file's name while it has one */
@@ -111,7 +112,7 @@ typedef struct {
     int placed;       /* commit renamed it into place */
     const void *data; /* for direct outputs: written at commit */
     size_t len;
-    int direct; /* stdout or an existing non-regular file */
+    int direct; /* stdout, an existing non-regular file, or another user's file (in place) */
 } cli_out;
 
 /* secret = 1 for a private key. */
