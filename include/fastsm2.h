@@ -417,6 +417,15 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *ou
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key,
                                                     const unsigned char *ct, size_t ctlen, int flags);
 
+/** The plaintext length of a ciphertext (the length of C2, GB/T 32918.4
+ *  clause 6.1), after the checks fastsm2_decrypt makes before it uses the
+ *  key: the layout, a non-empty C2, C1 a point of the curve. No key, no
+ *  decryption: C3 is not checked. Errors as fastsm2_decrypt's
+ *  (FASTSM2_ERR_CIPHERTEXT, FASTSM2_ERR_POINT, FASTSM2_ERR_LENGTH); *msglen
+ *  is 0 then. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_plaintext_size(size_t *msglen, const unsigned char *ct, size_t ctlen,
+                                                           int flags);
+
 /* ------------------------------------------------------------------------ */
 /* Key exchange, GB/T 32918.3-2016                                           */
 /* ------------------------------------------------------------------------ */

@@ -32,6 +32,16 @@ static void expect_decrypt(const fastsm2_privkey *key, const unsigned char *ct, 
     for (size_t i = MSGLEN + 32; i < sizeof out; i++)
         canary_ok &= out[i] == 0xAA;
     CHECK(canary_ok);
+    /* The size query makes the same checks but C3's (it has no key). */
+    size_t n = 12345;
+    st = fastsm2_plaintext_size(&n, ct, ctlen, flags);
+    if (want == FASTSM2_OK || want == FASTSM2_ERR_DECRYPT) {
+        CHECK_STATUS(st, FASTSM2_OK);
+        CHECK(n == MSGLEN);
+    } else {
+        CHECK_STATUS(st, want);
+        CHECK(n == 0);
+    }
 }
 
 /* Build a GM/T 0009 DER ciphertext by hand with the given raw INTEGER
