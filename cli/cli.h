@@ -85,6 +85,19 @@ int cli_is_std(const char *path);
 /* Read a whole file (path NULL or "-" = stdin; stdin may be read once per
  * run). Returns CLI_EXIT_OK, or CLI_EXIT_USAGE after a message naming path. */
 int cli_read_file(cli_buf *buf, const char *path);
+/* The same, reading no more than max bytes (0: no limit): a larger input
+ * (/dev/zero as a key) is refused as soon as it passes max, with a message
+ * naming `what` ("SM2 key file"). */
+int cli_read_file_max(cli_buf *buf, const char *path, size_t max, const char *what);
+/* Take stdin for `what` (a message's words): CLI_EXIT_USAGE after a message
+ * when an earlier input (a key, a password) already took it. */
+int cli_claim_stdin(const char *what);
+/* Limits on what the parsers read: a key file (PEM with its text around
+ * it), a certificate (as fastsm2_pubkey_parse_certificate's), a signature
+ * file (DER, raw or hex). */
+#define CLI_KEYFILE_MAX   65536
+#define CLI_CERT_MAX      262144
+#define CLI_SIGFILE_MAX   4096
 void cli_buf_free(cli_buf *buf);
 
 /* Wipe memory in a way the compiler keeps (it may hold a key). */

@@ -69,7 +69,7 @@ static int parse_privkey(fastsm2_privkey *key, const cli_buf *buf, const char *p
 int cli_load_privkey(fastsm2_privkey *key, const char *path)
 {
     cli_buf buf;
-    int rc = cli_read_file(&buf, path);
+    int rc = cli_read_file_max(&buf, path, CLI_KEYFILE_MAX, "SM2 key file");
     if (rc != CLI_EXIT_OK)
         return rc;
     rc = parse_privkey(key, &buf, path);
@@ -80,7 +80,7 @@ int cli_load_privkey(fastsm2_privkey *key, const char *path)
 int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
 {
     cli_buf buf;
-    int rc = cli_read_file(&buf, path);
+    int rc = cli_read_file_max(&buf, path, CLI_KEYFILE_MAX, "SM2 key file");
     if (rc != CLI_EXIT_OK)
         return rc;
     int st = fastsm2_pubkey_parse(pub, buf.data, buf.len);
@@ -108,7 +108,7 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
 int cli_load_cert(fastsm2_pubkey *pub, const char *path)
 {
     cli_buf buf;
-    int rc = cli_read_file(&buf, path);
+    int rc = cli_read_file_max(&buf, path, CLI_CERT_MAX, "certificate fastsm2 reads");
     if (rc != CLI_EXIT_OK)
         return rc;
     int st = fastsm2_pubkey_parse_certificate(pub, buf.data, buf.len);

@@ -142,6 +142,13 @@ int cli_password(cli_buf *pw, const char *spec, const char *what, int confirm)
         return cli_fail(CLI_EXIT_USAGE,
                         "bad password source '%s': use pass:PASSWORD, env:VAR, file:PATH, fd:N or stdin", spec);
     }
+    /* stdin holds one input: a key read from it leaves no password after
+     * it (the empty rest would be taken as an empty password). */
+    if (!close_it && fd == STDIN_FILENO) {
+        int rc = cli_claim_stdin("the password");
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
     int err = read_line_fd(pw, fd);
     if (close_it)
         close(fd);

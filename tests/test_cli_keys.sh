@@ -80,6 +80,14 @@ check "file:" "$FS" sign --key k.pem --passin file:pwfile --in m --out s3
 check "fd:" bash -c "exec 3<pwfile; '$FS' sign --key k.pem --passin fd:3 --in m --out s4"
 check "stdin" bash -c "printf 's3cret\r\n' | '$FS' sign --key k.pem --passin stdin --in m --out s5"
 for s in s1 s2 s3 s4 s5; do check "verify $s" "$FS" verify --pub p.pem --in m --sig $s; done
+# one stdin, one input: a key read from stdin leaves no password behind it
+# (the empty rest was taken as an empty password: "wrong password", and a
+# key encrypted with the empty password loaded)
+check "keygen, empty password" "$FS" keygen --out kempty.pem --passout pass: --iter 1000
+expect_rc "--key - --passin stdin" 2 "only one input" bash -c "'$FS' sign --key - --passin stdin --in m <k.pem"
+expect_rc "--key - --passin stdin, empty password" 2 "holds" bash -c "'$FS' sign --key - --passin stdin --in m <kempty.pem"
+expect_rc "--key - --passin fd:0" 2 "only one input" bash -c "'$FS' sign --key - --passin fd:0 --in m <kempty.pem"
+check "--key - --passin pass:" bash -c "'$FS' sign --key - --passin pass: --in m --out s6 <kempty.pem"
 expect_rc "env unset" 2 "not set" "$FS" sign --key k.pem --passin env:NO_SUCH_VAR_X --in m
 expect_rc "bad source" 2 "bad password source" "$FS" sign --key k.pem --passin s3cret --in m
 expect_rc "no tty" 2 "no terminal" setsid "$FS" sign --key k.pem --in m
@@ -218,5 +226,19 @@ check "openssl decrypts the DER of --hex" openssl pkeyutl -decrypt -inkey kplain
 same "openssl decrypts the DER of --hex" pt pt.ossl
 printf 'zz' >bad.hex
 expect_rc "decrypt --hex of non-hex" 2 "not hex" "$FS" decrypt --key k.pem --passin pass:s3cret --hex --in bad.hex
+
+# ---- inputs stop at each parser's limit (/dev/zero as a key) ----
+for opt in "pubkey --key" "pubkey --pub" "verify --in m --sig s1 --pub" "verify --in m --pub p.pem --sig" \
+    "verify --in m --sig s1 --cert"; do
+    expect_rc "$opt /dev/zero" 2 "larger than any" timeout 20 "$FS" $opt /dev/zero
+done
+expect_rc "pubkey --key - </dev/zero" 2 "larger than any" timeout 20 bash -c "'$FS' pubkey --key - </dev/zero"
+# and without growing: 64 MiB of address space is far more than the limits
+# need and far less than the 512 MiB the whole-file read reached (not under
+# a sanitizer, which reserves more than that for itself)
+if (ulimit -v 65536 && "$FS" version >/dev/null 2>&1); then
+    expect_rc "pubkey --key /dev/zero in 64 MiB" 2 "larger than any" bash -c "ulimit -v 65536; '$FS' pubkey --key /dev/zero"
+    expect_rc "verify --cert /dev/zero in 64 MiB" 2 "larger than any" bash -c "ulimit -v 65536; '$FS' verify --in m --sig s1 --cert /dev/zero"
+fi
 
 finish test_cli_keys
