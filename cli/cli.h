@@ -151,10 +151,12 @@ int cli_same_output(const char *a, const char *b);
 /* Options every subcommand that reads or writes keys shares (their values
  * for the running command): --passin SOURCE, --passout SOURCE, --pbe
  * SCHEME, --iter N, --cert FILE. Put the macros in an option table. */
-extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
-#define CLI_OPT_PASSIN                \
-    {                                 \
-        "--passin", &cli_passin, NULL \
+extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert, *cli_max_iter;
+/* --passin SOURCE and --max-iter N (the most PBKDF2 iterations an
+ * encrypted key file may ask for; default FASTSM2_PBE_MAX_ITERATIONS). */
+#define CLI_OPT_PASSIN                                                  \
+    {"--passin", &cli_passin, NULL}, {                                  \
+        "--max-iter", &cli_max_iter, NULL                               \
     }
 #define CLI_OPTS_PASSOUT                                          \
     {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, \
@@ -201,6 +203,15 @@ int cli_write_maybe_hex(const char *path, const unsigned char *data, size_t len,
  * a prompt on the terminal naming `what` (twice when confirm). pw is wiped
  * by cli_buf_free. */
 int cli_password(cli_buf *pw, const char *spec, const char *what, int confirm);
+/* The same into buf (at most cap bytes; *len its length), with no copy of
+ * its own: a pass: argument is wiped from the command line once copied.
+ * On failure buf is wiped and *len = 0. */
+int cli_password_into(unsigned char *buf, size_t cap, size_t *len, const char *spec, const char *what, int confirm);
+
+/* From now on the process holds a secret (a private key, a password): no
+ * core file, no ptrace by others of the same user, as ssh-agent does
+ * (PR_SET_DUMPABLE 0, for the rest of the run). */
+void cli_secrets_held(void);
 
 /* The signer ID from --id STRING or --id-hex HEX (at most one). ptr = NULL
  * and len = 0 mean "the default ID". */

@@ -21,7 +21,7 @@ static const char PASS[] = "fastsm2-fixture";
 
 static int is_named_error(int r)
 {
-    return r < 0 && r >= FASTSM2_ERR_TOO_LARGE;
+    return r < 0 && r >= FASTSM2_ERR_ITERATIONS;
 }
 
 /* The key's d. */
@@ -406,8 +406,101 @@ static void test_fuzz(void)
     fastsm2_privkey_clear(&back);
 }
 
+/* The iteration count as written in der (a 3-byte INTEGER 02 03 xx xx xx
+ * for counts in [2^16, 2^23)): its first content byte's offset, or 0. */
+static size_t find_iter(const unsigned char *der, size_t len, uint32_t iter)
+{
+    for (size_t i = 0; i + 5 <= len; i++)
+        if (der[i] == 0x02 && der[i + 1] == 0x03 && der[i + 2] == (unsigned char)(iter >> 16) &&
+            der[i + 3] == (unsigned char)(iter >> 8) && der[i + 4] == (unsigned char)iter)
+            return i + 2;
+    return 0;
+}
+
+typedef struct {
+    const char *pw; /* NULL: give up */
+    int calls;
+} cb_state;
+
+static int give_pw(void *buf, size_t cap, size_t *len, void *arg)
+{
+    cb_state *st = arg;
+    st->calls++;
+    if (!st->pw || strlen(st->pw) > cap)
+        return 0;
+    memcpy(buf, st->pw, strlen(st->pw));
+    *len = strlen(st->pw);
+    return 1;
+}
+
+/* The reader's iteration limit (issue 34: the count and the limit named,
+ * the limit raisable, the default bounding a hostile file): a count above
+ * it is FASTSM2_ERR_ITERATIONS before any PBKDF2 work, with the count
+ * reported; the callback parser asks for a password only when one is
+ * needed and can be used. */
+static void test_iteration_limit(void)
+{
+    fastsm2_privkey key, back;
+    fastsm2_pubkey pub;
+    unsigned char der[FASTSM2_PRIVKEY_ENCRYPTED_MAX], plain[FASTSM2_PRIVKEY_ENCRYPTED_MAX];
+    size_t len = sizeof der, plainlen = sizeof plain;
+    uint32_t iter = 12345;
+    fs2t_keypair(&key, &pub);
+    /* the default reads what OpenSSL, GmSSL and PBKDF2-SHA256 guidance write */
+    CHECK(FASTSM2_PBE_MAX_ITERATIONS >= 600000 && FASTSM2_PBE_MAX_ITERATIONS >= FASTSM2_PBE_DEFAULT_ITERATIONS);
+    /* ... and no more than 2^21, about a second of CPU (12.6 s at 2^24) */
+    CHECK(FASTSM2_PBE_MAX_ITERATIONS <= 2097152);
+    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(der, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SHA256_AES256,
+                                                     70000, "p", 1),
+                 FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, der, len, "p", 1, 69999, &iter), FASTSM2_ERR_ITERATIONS);
+    CHECK(iter == 70000);
+    CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, der, len, "p", 1, 70000, &iter), FASTSM2_OK);
+    CHECK(iter == 70000);
+    CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, der, len, "p", 1, 0, NULL), FASTSM2_OK);
+    /* a count past the default limit: refused at once by default (the old
+     * limit, 2^24, cost seconds of PBKDF2 first), read when raised */
+    size_t at = find_iter(der, len, 70000);
+    CHECK(at != 0);
+    if (at) {
+        static const uint32_t counts[] = {FASTSM2_PBE_MAX_ITERATIONS + 1u, 8388607u};
+        for (size_t i = 0; i < 2; i++) {
+            uint32_t c = counts[i];
+            unsigned char bad[FASTSM2_PRIVKEY_ENCRYPTED_MAX];
+            memcpy(bad, der, len);
+            bad[at] = (unsigned char)(c >> 16), bad[at + 1] = (unsigned char)(c >> 8), bad[at + 2] = (unsigned char)c;
+            iter = 0;
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, bad, len, "p", 1), FASTSM2_ERR_ITERATIONS);
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, bad, len, "p", 1, 0, &iter),
+                         FASTSM2_ERR_ITERATIONS);
+            CHECK(iter == c);
+        }
+    }
+    /* the callback parser */
+    cb_state st = {"p", 0};
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 0, &iter), FASTSM2_OK);
+    CHECK(st.calls == 1 && iter == 70000);
+    st.calls = 0;
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 1000, &iter), FASTSM2_ERR_ITERATIONS);
+    CHECK(st.calls == 0 && iter == 70000); /* not asked: the file is refused anyway */
+    st.pw = "wrong";
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 0, NULL), FASTSM2_ERR_PASSWORD);
+    st.pw = NULL;
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 0, NULL), FASTSM2_ERR_ENCRYPTED_KEY);
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, NULL, NULL, 0, NULL), FASTSM2_ERR_ENCRYPTED_KEY);
+    st.calls = 0;
+    st.pw = "p";
+    CHECK_STATUS(fastsm2_privkey_serialize(plain, &plainlen, &key, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+    iter = 5;
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, plain, plainlen, give_pw, &st, 0, &iter), FASTSM2_OK);
+    CHECK(st.calls == 0 && iter == 0); /* a plain key: no password asked */
+    fastsm2_privkey_clear(&key);
+    fastsm2_privkey_clear(&back);
+}
+
 int main(void)
 {
+    test_iteration_limit();
     test_gmssl_fixtures();
     test_round_trips();
     test_openssl_encrypted();

@@ -435,31 +435,48 @@ class PrivateKey:
         return cls.from_bytes(bytes.fromhex(d))
 
     @classmethod
-    def load(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+    def load(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None,
+             max_iterations: Optional[int] = None) -> "PrivateKey":
         """A private key file: PEM or DER, PKCS#8 or SEC1 (RFC 5915), or
         password-encrypted PKCS#8 (PBES2, as ``gmssl sm2keygen`` and
         ``openssl genpkey -sm4-cbc`` / ``-aes-256-cbc`` write it) with
         password= (str, encoded as UTF-8, or bytes). Raises EncryptedKeyError
         for an encrypted file without a password, PasswordError for a wrong
         one, KeyCipherError, CurveError, ... (all KeyFormatError or
-        ValueError)."""
+        ValueError). An encrypted file asking for more PBKDF2 iterations
+        than max_iterations (default FASTSM2_PBE_MAX_ITERATIONS, 2**21) raises
+        IterationsError naming both; raise the limit (up to 2**32 - 1) only
+        for a file you trust."""
         b = as_text_or_bytes(data, "private key")
+        if max_iterations is not None and (not isinstance(max_iterations, int) or isinstance(max_iterations, bool)
+                                           or not 1 <= max_iterations < 1 << 32):
+            raise ValueError("max_iterations must be an int from 1 to 2**32 - 1")
+        limit = max_iterations or 0
         self = cls._new()
+        count = ffi.new("uint32_t *")
         if password is None:
-            ret = lib.fastsm2_privkey_parse(self._k, b, len(b))
+            # no password callback: an encrypted file is EncryptedKeyError
+            # (IterationsError past the limit), a plain one is read
+            ret = lib.fastsm2_privkey_parse_cb(self._k, b, len(b), ffi.NULL, ffi.NULL, limit, count)
         else:
             pwb = _password(password)
             pw = ffi.new("unsigned char[]", pwb or b"\0")
             try:
-                ret = lib.fastsm2_privkey_parse_encrypted(self._k, b, len(b), pw, len(pwb))
+                ret = lib.fastsm2_privkey_parse_encrypted_limit(self._k, b, len(b), pw, len(pwb), limit, count)
             finally:
                 ffi.memmove(pw, b"\0" * len(pw), len(pw))
+        if ret == lib.FASTSM2_ERR_ITERATIONS:
+            from ._errors import IterationsError
+            lim = limit or lib.FASTSM2_PBE_MAX_ITERATIONS
+            raise IterationsError("the key file asks for %d PBKDF2 iterations, more than the limit of %d: if you "
+                                  "trust it, pass max_iterations=%d" % (count[0], lim, count[0]))
         if ret != _OK:
             raise_for(ret)
         return self
 
     @classmethod
-    def from_pem(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+    def from_pem(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None,
+                 max_iterations: Optional[int] = None) -> "PrivateKey":
         """A PEM "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1) or, with
         password=, "ENCRYPTED PRIVATE KEY", e.g. from ``openssl genpkey
         -algorithm SM2``. Raises PEMError, DERError, KeyFormatError (and its
@@ -468,16 +485,17 @@ class PrivateKey:
         b = as_text_or_bytes(data, "private key")
         if not b.lstrip().startswith(b"-----BEGIN"):
             raise_for(lib.FASTSM2_ERR_PEM)
-        return cls.load(b, password)
+        return cls.load(b, password, max_iterations)
 
     @classmethod
-    def from_der(cls, data: BytesLike, password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+    def from_der(cls, data: BytesLike, password: Optional[Union[BytesLike, str]] = None,
+                 max_iterations: Optional[int] = None) -> "PrivateKey":
         """A DER PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey, or with password=
         an EncryptedPrivateKeyInfo."""
         b = as_bytes(data, "private key")
         if b.lstrip().startswith(b"-----BEGIN"):
             raise_for(lib.FASTSM2_ERR_DER)
-        return cls.load(b, password)
+        return cls.load(b, password, max_iterations)
 
     # -- export ---------------------------------------------------------------
     def to_bytes(self) -> bytes:
