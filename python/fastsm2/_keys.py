@@ -454,17 +454,25 @@ class PrivateKey:
         limit = max_iterations or 0
         self = cls._new()
         count = ffi.new("uint32_t *")
-        if password is None:
-            # no password callback: an encrypted file is EncryptedKeyError
-            # (IterationsError past the limit), a plain one is read
+        if password is None and not limit:
+            ret = lib.fastsm2_privkey_parse(self._k, b, len(b))
+        elif password is None:
+            # no password callback: an encrypted file is EncryptedKeyError,
+            # or IterationsError past the given limit
             ret = lib.fastsm2_privkey_parse_cb(self._k, b, len(b), ffi.NULL, ffi.NULL, limit, count)
         else:
             pwb = _password(password)
             pw = ffi.new("unsigned char[]", pwb or b"\0")
             try:
-                ret = lib.fastsm2_privkey_parse_encrypted_limit(self._k, b, len(b), pw, len(pwb), limit, count)
+                if limit:
+                    ret = lib.fastsm2_privkey_parse_encrypted_limit(self._k, b, len(b), pw, len(pwb), limit, count)
+                else:
+                    ret = lib.fastsm2_privkey_parse_encrypted(self._k, b, len(b), pw, len(pwb))
             finally:
                 ffi.memmove(pw, b"\0" * len(pw), len(pw))
+        if ret == lib.FASTSM2_ERR_ITERATIONS and not count[0]:
+            # the count, to name it (refused again before any PBKDF2 work)
+            lib.fastsm2_privkey_parse_cb(self._k, b, len(b), ffi.NULL, ffi.NULL, limit, count)
         if ret == lib.FASTSM2_ERR_ITERATIONS:
             from ._errors import IterationsError
             lim = limit or lib.FASTSM2_PBE_MAX_ITERATIONS
@@ -592,10 +600,13 @@ class PrivateKey:
         compressed). Raises DecryptError when C3 does not match (no plaintext
         is released), CiphertextError or PointError for malformed input."""
         c = as_bytes(ct, "ciphertext")
-        cap = max(len(c), 1)
+        flags = _ct_flags(raw, c1c2c3)
+        outlen = ffi.new("size_t *")
+        check_ok(lib.fastsm2_plaintext_size(outlen, c, len(c), flags))  # a malformed one fails here
+        cap = outlen[0]
         out = ffi.new("unsigned char[]", cap)
-        outlen = ffi.new("size_t *", cap)
-        check_ok(lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), _ct_flags(raw, c1c2c3)))
+        outlen[0] = cap
+        check_ok(lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), flags))
         pt = ffi.buffer(out, outlen[0])[:]
         wipe(out, cap)
         return pt

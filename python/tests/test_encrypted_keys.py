@@ -72,8 +72,10 @@ def test_iteration_limit():
     big = _with_count(der, 70000, (1 << 21) + 1)
     with pytest.raises(fastsm2.IterationsError, match="2097153 PBKDF2 iterations.*limit of 2097152.*max_iterations"):
         fastsm2.PrivateKey.load(big, password="pw")
-    with pytest.raises(fastsm2.IterationsError):
-        fastsm2.PrivateKey.load(big)  # no password: the limit is still named
+    with pytest.raises(fastsm2.EncryptedKeyError):
+        fastsm2.PrivateKey.load(big)  # no password: asked for first
+    with pytest.raises(fastsm2.IterationsError, match="70000 PBKDF2 iterations, more than the limit of 100"):
+        fastsm2.PrivateKey.load(der, max_iterations=100)  # ... unless a limit is given
     assert issubclass(fastsm2.IterationsError, fastsm2.KeyFormatError)
     with pytest.raises(fastsm2.PasswordError):  # read: the changed count derives another key
         fastsm2.PrivateKey.load(_with_count(der, 70000, 70001), password="pw", max_iterations=70001)
