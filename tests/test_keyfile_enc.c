@@ -498,8 +498,83 @@ static void test_iteration_limit(void)
     fastsm2_privkey_clear(&back);
 }
 
+/* A certificate around spki, built by hand: version [0] EXPLICIT with the
+ * given INTEGER contents (vlen 0: no version), the serial's contents, empty
+ * signature/issuer/validity/subject SEQUENCEs, then `tail` (the optional
+ * [1] [2] [3] fields). All lengths under 128. */
+static size_t hand_cert(unsigned char *out, const unsigned char *ver, size_t vlen, const unsigned char *serial,
+                        size_t slen, const unsigned char *spki, size_t spkilen, const unsigned char *tail,
+                        size_t taillen)
+{
+    unsigned char tbs[200];
+    size_t n = 0;
+    if (vlen) {
+        tbs[n++] = 0xA0, tbs[n++] = (unsigned char)(vlen + 2), tbs[n++] = 0x02, tbs[n++] = (unsigned char)vlen;
+        memcpy(tbs + n, ver, vlen), n += vlen;
+    }
+    tbs[n++] = 0x02, tbs[n++] = (unsigned char)slen;
+    memcpy(tbs + n, serial, slen), n += slen;
+    for (int i = 0; i < 4; i++)
+        tbs[n++] = 0x30, tbs[n++] = 0x00;
+    memcpy(tbs + n, spki, spkilen), n += spkilen;
+    memcpy(tbs + n, tail, taillen), n += taillen;
+    size_t m = 0, body = 2 + n + 2 + 3;
+    out[m++] = 0x30, out[m++] = (unsigned char)body;
+    out[m++] = 0x30, out[m++] = (unsigned char)n;
+    memcpy(out + m, tbs, n), m += n;
+    out[m++] = 0x30, out[m++] = 0x00;
+    out[m++] = 0x03, out[m++] = 0x01, out[m++] = 0x00;
+    return m;
+}
+
+/* The certificate parser is strict where DER is (issue 34, defect 9): an
+ * empty INTEGER as serial number (or version), a redundant leading byte, the
+ * optional fields repeated or out of order are FASTSM2_ERR_DER. */
+static void test_cert_strict(void)
+{
+    fastsm2_privkey key;
+    fastsm2_pubkey pub, got;
+    unsigned char spki[100], cert[256];
+    size_t spkilen = sizeof spki, n;
+    fs2t_keypair(&key, &pub);
+    CHECK_STATUS(fastsm2_pubkey_serialize(spki, &spkilen, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
+    CHECK(spkilen < 100);
+    static const unsigned char v3[] = {0x02}, one[] = {0x01}, neg[] = {0x80}, long_ok[] = {0x00, 0x80},
+                               zero_pad[] = {0x00, 0x01}, ff_pad[] = {0xFF, 0x80}, v3_pad[] = {0x00, 0x02};
+    static const unsigned char ext3[] = {0xA3, 0x02, 0x30, 0x00}, ext13[] = {0xA1, 0x00, 0xA3, 0x02, 0x30, 0x00},
+                               ext31[] = {0xA3, 0x02, 0x30, 0x00, 0xA1, 0x00},
+                               ext33[] = {0xA3, 0x02, 0x30, 0x00, 0xA3, 0x02, 0x30, 0x00};
+    /* well formed: read */
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_OK);
+    CHECK(same_pub(&pub, &got));
+    n = hand_cert(cert, NULL, 0, neg, 1, spki, spkilen, ext13, sizeof ext13); /* v1, negative serial */
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_OK);
+    n = hand_cert(cert, v3, 1, long_ok, 2, spki, spkilen, ext3, sizeof ext3);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_OK);
+    /* not DER */
+    n = hand_cert(cert, v3, 1, NULL, 0, spki, spkilen, NULL, 0); /* empty serial */
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, zero_pad, 2, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, ff_pad, 2, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3_pad, 2, one, 1, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, ext31, sizeof ext31);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, ext33, sizeof ext33);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    /* an empty version INTEGER ([0] { 02 00 }) */
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, NULL, 0);
+    cert[4] = 0xA0, cert[5] = 0x02, cert[6] = 0x02, cert[7] = 0x00, cert[8] = 0x02, cert[9] = 0x02; /* serial 02 02 01 .. */
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    fastsm2_privkey_clear(&key);
+}
+
 int main(void)
 {
+    test_cert_strict();
     test_iteration_limit();
     test_gmssl_fixtures();
     test_round_trips();
