@@ -206,8 +206,10 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, 
 FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.2 and 4.2.9: load and validate a SEC1 point: 04||x||y
- *  (65 bytes) or 02/03||x (33 bytes). FASTSM2_ERR_POINT for a point off the
- *  curve, at infinity, with coordinates >= p, or a bad prefix;
+ *  (65 bytes), 02/03||x (33 bytes), or the hybrid 06/07||x||y of 4.2.10
+ *  (the prefix's parity must match y's; fastsm2 never writes one).
+ *  FASTSM2_ERR_POINT for a point off the curve, at infinity, with
+ *  coordinates >= p, a hybrid prefix that does not match y, or a bad prefix;
  *  FASTSM2_ERR_LENGTH for another length. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in,
                                                               size_t inlen);
@@ -449,7 +451,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *ou
                                                                size_t msglen, int flags, const unsigned char k[32]);
 
 /** GB/T 32918.4 7.1: decrypt. Raw input may carry C1 compressed (02/03||x,
- *  GB/T 32918.1 4.2.9). FASTSM2_ERR_CIPHERTEXT for a truncated or
+ *  GB/T 32918.1 4.2.9) or hybrid (06/07||x||y, 4.2.10, its parity checked). FASTSM2_ERR_CIPHERTEXT for a truncated or
  *  malformed input or an empty C2, FASTSM2_ERR_POINT for C1 off the curve,
  *  FASTSM2_ERR_DECRYPT when C3 does not match (out is zeroed: no plaintext
  *  is released). The plaintext is ciphertext length - 97 bytes (raw). */

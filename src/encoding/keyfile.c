@@ -105,15 +105,19 @@ static int check_embedded_pub(const fastsm2_pubkey *pub, const fs2_der_in *pt)
     size_t mlen = sizeof mine;
     int compressed;
 
-    if (pt->n == 65 && pt->p[0] == 0x04)
-        compressed = 0;
+    if (pt->n == 65 && (pt->p[0] == 0x04 || pt->p[0] == 0x06 || pt->p[0] == 0x07))
+        compressed = 0; /* uncompressed, or hybrid (GB/T 32918.1 4.2.10) */
     else if (pt->n == 33 && (pt->p[0] == 0x02 || pt->p[0] == 0x03))
         compressed = 1;
     else
         return FASTSM2_ERR_POINT;
     if (fastsm2_pubkey_to_bytes(mine, &mlen, pub, compressed) != FASTSM2_OK)
         return FASTSM2_ERR_POINT;
-    /* Public data: an ordinary comparison is fine. */
+    /* Public data: an ordinary comparison is fine. A hybrid prefix must
+     * give y's parity. */
+    if (pt->n == 65 && pt->p[0] != 0x04)
+        return memcmp(mine + 1, pt->p + 1, 64) == 0 && (pt->p[0] & 1) == (mine[64] & 1) ? FASTSM2_OK
+                                                                                      : FASTSM2_ERR_POINT;
     return mlen == pt->n && memcmp(mine, pt->p, mlen) == 0 ? FASTSM2_OK : FASTSM2_ERR_POINT;
 }
 
@@ -343,7 +347,8 @@ int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t in
         memset(pub, 0, sizeof *pub);
         return FASTSM2_ERR_ARG;
     }
-    if ((inlen == 65 && in[0] == 0x04) || (inlen == 33 && (in[0] == 0x02 || in[0] == 0x03))) {
+    if ((inlen == 65 && (in[0] == 0x04 || in[0] == 0x06 || in[0] == 0x07)) ||
+        (inlen == 33 && (in[0] == 0x02 || in[0] == 0x03))) {
         ret = fastsm2_pubkey_from_bytes(pub, in, inlen); /* a bare SEC1 point */
     } else if (inlen > 0 && in[0] == FS2_DER_SEQUENCE) {
         ret = fs2_keyfile_parse_spki(pub, in, inlen);
