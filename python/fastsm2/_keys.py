@@ -26,8 +26,9 @@ def _password(password: Union[BytesLike, str]) -> bytes:
 def _serialize_encrypted(key, fmt: int, password, scheme: str, iterations: int) -> bytes:
     if scheme not in _PBE:
         raise ValueError("scheme must be one of %s" % ", ".join(sorted(_PBE)))
-    if not isinstance(iterations, int) or isinstance(iterations, bool) or not 0 <= iterations <= (1 << 24):
-        raise ValueError("iterations must be an int from 0 (the default, 65536) to 2**24")
+    top = lib.FASTSM2_PBE_MAX_ITERATIONS  # what the default reader reads
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or not 0 <= iterations <= top:
+        raise ValueError("iterations must be an int from 0 (the default, 65536) to %d" % top)
     pw = ffi.new("unsigned char[]", _password(password) or b"\0")
     pwlen = len(_password(password))
     out = ffi.new("unsigned char[]", 1024)
