@@ -137,6 +137,7 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
         /* A private key file holds the public key too (plain ones only:
          * no password is asked for a public key). */
         fastsm2_privkey key;
+        cli_secrets_held(); /* it may be a private key: its bytes are one */
         int pst = fastsm2_privkey_parse(&key, buf.data, buf.len);
         if (pst == FASTSM2_OK && fastsm2_privkey_pubkey(pub, &key) == FASTSM2_OK)
             st = FASTSM2_OK;
