@@ -63,7 +63,7 @@ held() {
         tries=$((tries + 1))
         owner=$(stat -c %u /proc/"$pid"/fd 2>/dev/null || echo gone)
         if [ "$want" = secret ] && [ "$owner" = 0 ]; then break; fi
-        if grep -q fifo /proc/"$pid"/wchan 2>/dev/null; then break; fi
+        if grep -qE "fifo|partner" /proc/"$pid"/wchan 2>/dev/null; then break; fi
         sleep 0.05
     done
     sleep 0.2
