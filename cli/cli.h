@@ -85,6 +85,19 @@ int cli_is_std(const char *path);
 /* Read a whole file (path NULL or "-" = stdin; stdin may be read once per
  * run). Returns CLI_EXIT_OK, or CLI_EXIT_USAGE after a message naming path. */
 int cli_read_file(cli_buf *buf, const char *path);
+/* The same, reading no more than max bytes (0: no limit): a larger input
+ * (/dev/zero as a key) is refused as soon as it passes max, with a message
+ * naming `what` ("SM2 key file"). */
+int cli_read_file_max(cli_buf *buf, const char *path, size_t max, const char *what);
+/* Take stdin for `what` (a message's words): CLI_EXIT_USAGE after a message
+ * when an earlier input (a key, a password) already took it. */
+int cli_claim_stdin(const char *what);
+/* Limits on what the parsers read: a key file (PEM with its text around
+ * it), a certificate (as fastsm2_pubkey_parse_certificate's), a signature
+ * file (DER, raw or hex). */
+#define CLI_KEYFILE_MAX   65536
+#define CLI_CERT_MAX      262144
+#define CLI_SIGFILE_MAX   4096
 void cli_buf_free(cli_buf *buf);
 
 /* Wipe memory in a way the compiler keeps (it may hold a key). */
@@ -100,7 +113,8 @@ void cli_wipe(void *p, size_t n);
  * Final mode: an existing file's own (never widened; a secret never more
  * than 0600); a new file 0666, a secret 0600, less the umask. Outputs that
  * are not regular files (stdout, /dev/null, a FIFO) are written at commit
- * from data/len (direct = 1, fd = -1). */
+ * from data/len (direct = 1, fd = -1). A target the caller may not write,
+ * or a link protected-symlinks would refuse, is refused (outfile.c). */
 typedef struct {
     char *path;       /* destination (symlinks resolved), NULL = stdout */
     char *tmp;        /* the temporary file's name while it has one */
@@ -111,7 +125,7 @@ typedef struct {
     int placed;       /* commit renamed it into place */
     const void *data; /* for direct outputs: written at commit */
     size_t len;
-    int direct; /* stdout or an existing non-regular file */
+    int direct; /* stdout, an existing non-regular file, or another user's file (in place) */
 } cli_out;
 
 /* secret = 1 for a private key. */
@@ -137,10 +151,12 @@ int cli_same_output(const char *a, const char *b);
 /* Options every subcommand that reads or writes keys shares (their values
  * for the running command): --passin SOURCE, --passout SOURCE, --pbe
  * SCHEME, --iter N, --cert FILE. Put the macros in an option table. */
-extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
-#define CLI_OPT_PASSIN                \
-    {                                 \
-        "--passin", &cli_passin, NULL \
+extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert, *cli_max_iter;
+/* --passin SOURCE and --max-iter N (the most PBKDF2 iterations an
+ * encrypted key file may ask for; default FASTSM2_PBE_MAX_ITERATIONS). */
+#define CLI_OPT_PASSIN                                                  \
+    {"--passin", &cli_passin, NULL}, {                                  \
+        "--max-iter", &cli_max_iter, NULL                               \
     }
 #define CLI_OPTS_PASSOUT                                          \
     {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, \
@@ -187,6 +203,15 @@ int cli_write_maybe_hex(const char *path, const unsigned char *data, size_t len,
  * a prompt on the terminal naming `what` (twice when confirm). pw is wiped
  * by cli_buf_free. */
 int cli_password(cli_buf *pw, const char *spec, const char *what, int confirm);
+/* The same into buf (at most cap bytes; *len its length), with no copy of
+ * its own: a pass: argument is wiped from the command line once copied.
+ * On failure buf is wiped and *len = 0. */
+int cli_password_into(unsigned char *buf, size_t cap, size_t *len, const char *spec, const char *what, int confirm);
+
+/* From now on the process holds a secret (a private key, a password): no
+ * core file, no ptrace by others of the same user, as ssh-agent does
+ * (PR_SET_DUMPABLE 0, for the rest of the run). */
+void cli_secrets_held(void);
 
 /* The signer ID from --id STRING or --id-hex HEX (at most one). ptr = NULL
  * and len = 0 mean "the default ID". */

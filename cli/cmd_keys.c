@@ -35,6 +35,7 @@ int cmd_keygen(int argc, char **argv)
     fastsm2_privkey key;
     unsigned char keyfile[KEYFILE_MAX], pubfile[KEYFILE_MAX];
     size_t keylen = sizeof(keyfile), publen = 0;
+    cli_secrets_held();
     int st = fastsm2_privkey_generate(&key);
     if (st != FASTSM2_OK) {
         rc = cli_fail(CLI_EXIT_USAGE, "cannot make a key: %s", fastsm2_strerror(st));

@@ -100,7 +100,7 @@ int cmd_verify(int argc, char **argv)
         return rc;
     rc = cli_load_pub_arg(&pub, pub_path);
     if (rc == CLI_EXIT_OK)
-        rc = cli_read_file(&sigfile, sig_path);
+        rc = cli_read_file_max(&sigfile, sig_path, CLI_SIGFILE_MAX, "signature file");
     if (rc == CLI_EXIT_OK)
         rc = cli_read_file(&msg, in_path);
     if (rc == CLI_EXIT_OK && digest)

@@ -12,7 +12,18 @@
 
 #include "cli.h"
 
-static int stdin_used;
+static const char *stdin_user; /* what stdin was read for; NULL while unread */
+
+int cli_claim_stdin(const char *what)
+{
+    if (stdin_user)
+        return cli_fail(CLI_EXIT_USAGE,
+                        "stdin can be used for only one input: it holds %s, so %s cannot come from it too "
+                        "(give one of them as a file)",
+                        stdin_user, what);
+    stdin_user = what;
+    return CLI_EXIT_OK;
+}
 
 int cli_is_std(const char *path)
 {
@@ -67,13 +78,18 @@ static int buf_reserve(cli_buf *buf, size_t more)
 
 int cli_read_file(cli_buf *buf, const char *path)
 {
+    return cli_read_file_max(buf, path, 0, "the input");
+}
+
+int cli_read_file_max(cli_buf *buf, const char *path, size_t max, const char *what)
+{
     int fd;
     buf->data = NULL;
     buf->len = buf->cap = 0;
     if (cli_is_std(path)) {
-        if (stdin_used)
-            return cli_fail(CLI_EXIT_USAGE, "stdin can be used for only one input");
-        stdin_used = 1;
+        int rc = cli_claim_stdin(what);
+        if (rc != CLI_EXIT_OK)
+            return rc;
         fd = STDIN_FILENO;
     } else {
         fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -84,15 +100,24 @@ int cli_read_file(cli_buf *buf, const char *path)
     size_t hint = 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 4)
         hint = (size_t)st.st_size + 1; /* +1: see end of file without growing */
+    if (max && (hint == 0 || hint > max + 1))
+        hint = max + 1; /* one byte past the limit tells it is passed */
     int err = 0;
     if (hint && !buf_reserve(buf, hint))
         err = ENOMEM;
     while (!err) {
+        if (max && buf->len > max) {
+            err = EFBIG; /* stop reading: no parser takes this much */
+            break;
+        }
         if (buf->len == buf->cap && !buf_reserve(buf, 1)) {
             err = ENOMEM;
             break;
         }
-        ssize_t n = read(fd, buf->data + buf->len, buf->cap - buf->len);
+        size_t room = buf->cap - buf->len;
+        if (max && room > max + 1 - buf->len)
+            room = max + 1 - buf->len;
+        ssize_t n = read(fd, buf->data + buf->len, room);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -105,6 +130,11 @@ int cli_read_file(cli_buf *buf, const char *path)
     }
     if (fd != STDIN_FILENO)
         close(fd);
+    if (err == EFBIG) {
+        cli_buf_free(buf);
+        return cli_fail(CLI_EXIT_USAGE, "%s is larger than any %s (over %zu bytes): is it the right file?",
+                        display_name(path), what, max);
+    }
     if (err) {
         cli_buf_free(buf);
         return cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", display_name(path), strerror(err));

@@ -1,19 +1,40 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Key files and signer IDs for the subcommands. */
 #define _GNU_SOURCE /* memmem */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "cli.h"
 
-const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert;
+const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert, *cli_max_iter;
+
+void cli_secrets_held(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+#ifdef __linux__
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+}
 
 /* What a key file that did not parse is, and what to do: one message for
  * each named error of the key parsers. */
-static int key_error(const char *role, const char *path, int st, const cli_buf *file)
+static int key_error(const char *role, const char *path, int st, const cli_buf *file, uint32_t iterations,
+                     uint32_t limit)
 {
     const char *name = cli_is_std(path) ? "stdin" : path;
     switch (st) {
+    case FASTSM2_ERR_ITERATIONS:
+        return cli_fail(CLI_EXIT_USAGE,
+                        "%s asks for %lu PBKDF2 iterations, more than the limit of %lu (a hostile file could make "
+                        "each load cost minutes): if you trust the file, raise the limit with --max-iter %lu",
+                        name, (unsigned long)iterations, (unsigned long)limit, (unsigned long)iterations);
     case FASTSM2_ERR_ENCRYPTED_KEY:
         return cli_fail(CLI_EXIT_USAGE, "%s is an encrypted private key: give its password with --passin", name);
     case FASTSM2_ERR_PASSWORD:
@@ -48,28 +69,56 @@ static int key_error(const char *role, const char *path, int st, const cli_buf *
     }
 }
 
-/* Parse a private key file, asking for the password when it is
+/* --max-iter N: 0 (the library's default) when not given. */
+static int max_iterations(uint32_t *max)
+{
+    *max = 0;
+    if (!cli_max_iter)
+        return CLI_EXIT_OK;
+    char *end;
+    unsigned long v = strtoul(cli_max_iter, &end, 10);
+    if (*cli_max_iter < '0' || *cli_max_iter > '9' || *end != 0 || v < 1 || v > UINT32_MAX)
+        return cli_fail(CLI_EXIT_USAGE, "--max-iter takes a count from 1 to %lu", (unsigned long)UINT32_MAX);
+    *max = (uint32_t)v;
+    return CLI_EXIT_OK;
+}
+
+typedef struct {
+    const char *what; /* names the key in the prompt */
+    int rc;           /* the password source's failure, after its message */
+} ask_ctx;
+
+/* The library asks for the password once it knows the file is encrypted,
+ * and it is read straight into the library's buffer (wiped there). */
+static int ask_password(void *buf, size_t cap, size_t *len, void *arg)
+{
+    ask_ctx *a = arg;
+    a->rc = cli_password_into(buf, cap, len, cli_passin, a->what, 0);
+    return a->rc == CLI_EXIT_OK;
+}
+
+/* Parse a private key file once, asking for the password only when it is
  * encrypted. */
 static int parse_privkey(fastsm2_privkey *key, const cli_buf *buf, const char *path)
 {
-    int st = fastsm2_privkey_parse(key, buf->data, buf->len);
-    if (st == FASTSM2_ERR_ENCRYPTED_KEY) {
-        cli_buf pw;
-        int rc = cli_password(&pw, cli_passin, cli_is_std(path) ? "the private key" : path, 0);
-        if (rc != CLI_EXIT_OK)
-            return rc;
-        st = fastsm2_privkey_parse_encrypted(key, buf->data, buf->len, pw.data, pw.len);
-        cli_buf_free(&pw); /* wipes the password */
-    }
+    uint32_t max, iterations = 0;
+    int rc = max_iterations(&max);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    ask_ctx a = {cli_is_std(path) ? "the private key" : path, CLI_EXIT_OK};
+    int st = fastsm2_privkey_parse_cb(key, buf->data, buf->len, ask_password, &a, max, &iterations);
+    if (a.rc != CLI_EXIT_OK)
+        return a.rc; /* the password could not be read: said already */
     if (st != FASTSM2_OK)
-        return key_error("private", path, st, buf);
+        return key_error("private", path, st, buf, iterations, max ? max : FASTSM2_PBE_MAX_ITERATIONS);
     return CLI_EXIT_OK;
 }
 
 int cli_load_privkey(fastsm2_privkey *key, const char *path)
 {
     cli_buf buf;
-    int rc = cli_read_file(&buf, path);
+    cli_secrets_held(); /* the file's bytes are the key */
+    int rc = cli_read_file_max(&buf, path, CLI_KEYFILE_MAX, "SM2 key file");
     if (rc != CLI_EXIT_OK)
         return rc;
     rc = parse_privkey(key, &buf, path);
@@ -80,7 +129,7 @@ int cli_load_privkey(fastsm2_privkey *key, const char *path)
 int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
 {
     cli_buf buf;
-    int rc = cli_read_file(&buf, path);
+    int rc = cli_read_file_max(&buf, path, CLI_KEYFILE_MAX, "SM2 key file");
     if (rc != CLI_EXIT_OK)
         return rc;
     int st = fastsm2_pubkey_parse(pub, buf.data, buf.len);
@@ -88,6 +137,7 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
         /* A private key file holds the public key too (plain ones only:
          * no password is asked for a public key). */
         fastsm2_privkey key;
+        cli_secrets_held(); /* it may be a private key: its bytes are one */
         int pst = fastsm2_privkey_parse(&key, buf.data, buf.len);
         if (pst == FASTSM2_OK && fastsm2_privkey_pubkey(pub, &key) == FASTSM2_OK)
             st = FASTSM2_OK;
@@ -100,7 +150,7 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
                       "%s is an encrypted private key: give its public key ('fastsm2 pubkey --key %s') instead",
                       cli_is_std(path) ? "stdin" : path, cli_is_std(path) ? "KEY" : path);
     else if (st != FASTSM2_OK)
-        rc = key_error("public", path, st, &buf);
+        rc = key_error("public", path, st, &buf, 0, 0);
     cli_buf_free(&buf);
     return rc;
 }
@@ -108,7 +158,7 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
 int cli_load_cert(fastsm2_pubkey *pub, const char *path)
 {
     cli_buf buf;
-    int rc = cli_read_file(&buf, path);
+    int rc = cli_read_file_max(&buf, path, CLI_CERT_MAX, "certificate fastsm2 reads");
     if (rc != CLI_EXIT_OK)
         return rc;
     int st = fastsm2_pubkey_parse_certificate(pub, buf.data, buf.len);
@@ -116,7 +166,7 @@ int cli_load_cert(fastsm2_pubkey *pub, const char *path)
         rc = cli_fail(CLI_EXIT_USAGE, "%s is a public key file, not a certificate: give it with --pub",
                       cli_is_std(path) ? "stdin" : path);
     else if (st != FASTSM2_OK)
-        rc = key_error("certificate's public", path, st, &buf);
+        rc = key_error("certificate's public", path, st, &buf, 0, 0);
     cli_buf_free(&buf);
     return rc;
 }

@@ -15,6 +15,20 @@
  *    less the umask.
  *  - Anything else (stdout, a device, a FIFO) is written at commit, as it
  *    cannot be replaced or taken back.
+ *
+ * The rename must not let the CLI do what `>` could not (the kernel checks
+ * the target's permissions at open, not at a rename in the directory):
+ *  - each symbolic link on the way is followed only where the kernel's
+ *    protected-symlinks rule allows it (fs.protected_symlinks = 1), whether
+ *    or not that rule is on: a link in a sticky world-writable directory
+ *    is followed only if the caller or the directory's owner owns it;
+ *  - an existing target must open for writing (as `>` opens it): a file
+ *    the caller may not write is refused, not replaced;
+ *  - the replacement keeps the target's owner and group (and mode, a secret
+ *    narrowed to 0600); where the caller cannot give the new file the
+ *    target's owner (another user's file the caller may write), the file
+ *    is written in place as `>` writes it (not atomically), and a secret is
+ *    refused rather than written into a file another user owns.
  */
 #define _GNU_SOURCE /* O_TMPFILE, mkostemp */
 #include <errno.h>
@@ -130,9 +144,28 @@ static mode_t current_umask(void)
     return mask;
 }
 
+static char *dir_of(const char *path);
+
+/* May a symbolic link (lst, at path) be followed under the kernel's
+ * protected-symlinks rule? Not when it sits in a sticky world-writable
+ * directory and neither the caller (effective uid) nor that directory's
+ * owner owns it. */
+static int link_followable(const char *path, const struct stat *lst)
+{
+    if (lst->st_uid == geteuid())
+        return 1;
+    char *dir = dir_of(path);
+    struct stat dst;
+    int okay = dir && stat(dir, &dst) == 0 &&
+               (!(dst.st_mode & S_ISVTX) || !(dst.st_mode & S_IWOTH) || dst.st_uid == lst->st_uid);
+    free(dir);
+    return okay;
+}
+
 /* path with its symbolic links followed, as open(O_CREAT) follows them, so
  * that the rename replaces the target and not the link. The target need not
- * exist yet. A new string, or NULL with errno set. */
+ * exist yet. A link that protected-symlinks would refuse is EACCES. A new
+ * string, or NULL with errno set. */
 static char *resolve_links(const char *path)
 {
     char *cur = strdup(path);
@@ -140,6 +173,11 @@ static char *resolve_links(const char *path)
         struct stat st;
         if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
             return cur; /* not a link (or not there yet): this is the file */
+        if (!link_followable(cur, &st)) {
+            free(cur);
+            errno = EACCES;
+            return NULL;
+        }
         char target[PATH_MAX];
         ssize_t n = readlink(cur, target, sizeof(target) - 1);
         if (n < 0) {
@@ -214,6 +252,23 @@ static mode_t final_mode(int fd, const struct stat *existing, int secret)
     return mode;
 }
 
+/* An existing regular target: may the caller write it, as `>` would open
+ * it (the kernel's permission checks, and its own link rules, on the path
+ * as given)? Then 0 and *inplace = 1 when its owner cannot be kept by a
+ * replacement (another user's file: written in place). Else an errno. */
+static int check_target(const char *path, const struct stat *st, int *inplace)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    struct stat now;
+    int e = fstat(fd, &now) != 0 ? errno : (now.st_dev != st->st_dev || now.st_ino != st->st_ino) ? EAGAIN : 0;
+    close(fd);
+    /* Only a privileged caller can give a new file another user's owner. */
+    *inplace = st->st_uid != geteuid() && geteuid() != 0;
+    return e;
+}
+
 /* ---- the public functions (cli.h) --------------------------------------- */
 
 void cli_out_abort(cli_out *out)
@@ -260,6 +315,22 @@ int cli_out_open(cli_out *out, const char *path, int secret)
         out->direct = 1;
         return CLI_EXIT_OK;
     }
+    if (exists) {
+        int inplace = 0, e = check_target(path, &st, &inplace);
+        if (e)
+            return out_fail(out, path, e);
+        if (inplace) {
+            if (secret) {
+                cli_out_abort(out);
+                return cli_fail(CLI_EXIT_USAGE,
+                                "cannot write %s: it belongs to another user, who would own the private key "
+                                "(remove it first, or write elsewhere)",
+                                path);
+            }
+            out->direct = 1; /* written in place at commit, keeping owner, group and mode */
+            return CLI_EXIT_OK;
+        }
+    }
     out->existed = exists;
     install_handlers();
 #ifdef O_TMPFILE
@@ -293,6 +364,9 @@ int cli_out_open(cli_out *out, const char *path, int secret)
     /* 0600 until commit whatever the umask made of it (an existing file's
      * group is set now, before any byte is written). */
     out->mode = final_mode(out->fd, exists ? &st : NULL, secret);
+    /* A privileged caller replacing another user's file gives it back. */
+    if (exists && st.st_uid != geteuid() && fchown(out->fd, st.st_uid, st.st_gid) != 0)
+        return out_fail(out, path, errno);
     if (fchmod(out->fd, 0600 & out->mode) != 0)
         return out_fail(out, path, errno);
     return CLI_EXIT_OK;

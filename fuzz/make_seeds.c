@@ -152,6 +152,74 @@ int main(int argc, char **argv)
             snprintf(name, sizeof name, "kx-%u-%u", mode, c);
             put("kx", name, buf, n);
         }
+    /* Encrypted private keys (fuzz_privkey_enc): each scheme, DER and PEM,
+     * 1 to 3 iterations, password "fuzz-pw"; salt and IV come from the
+     * library's generator, so these files differ from run to run. */
+    static const int schemes[] = {FASTSM2_PBE_SM3_SM4, FASTSM2_PBE_SHA256_SM4, FASTSM2_PBE_SHA256_AES256};
+    for (int s = 0; s < 3; s++)
+        for (int pem = 0; pem < 2; pem++) {
+            len = sizeof buf;
+            FZ_CHECK(fastsm2_privkey_serialize_encrypted(buf, &len, s == 1 ? &kb : &ka,
+                                                         pem ? FASTSM2_KEYFMT_PEM : FASTSM2_KEYFMT_DER, schemes[s],
+                                                         (uint32_t)(1 + s), "fuzz-pw", 7) == FASTSM2_OK);
+            snprintf(name, sizeof name, "enc-%d-%s", schemes[s], pem ? "pem" : "der");
+            put("privkey_enc", name, buf, len);
+        }
+    len = sizeof buf; /* a plain key: read by the same calls */
+    FZ_CHECK(fastsm2_privkey_serialize(buf, &len, &ka, FASTSM2_KEYFMT_PKCS8 | FASTSM2_KEYFMT_DER) == FASTSM2_OK);
+    put("privkey_enc", "plain-der", buf, len);
+
+    /* Certificates (fuzz_cert), built by hand around the keys' SPKI: v3
+     * with extensions, v1 with a negative serial, a long serial with [1]
+     * [2] [3]. tools/fuzz.sh --seeds adds GmSSL's PEM certificates from
+     * tests/fixtures. */
+    for (int c = 0; c < 3; c++) {
+        unsigned char spki[128], tbs[512];
+        size_t sl = sizeof spki, n = 0;
+        FZ_CHECK(fastsm2_pubkey_serialize(spki, &sl, c == 1 ? &pb : &pa, FASTSM2_KEYFMT_DER) == FASTSM2_OK);
+        if (c != 1) /* version [0] { INTEGER 2 } */
+            tbs[n++] = 0xA0, tbs[n++] = 3, tbs[n++] = 0x02, tbs[n++] = 1, tbs[n++] = 2;
+        static const unsigned char ser0[] = {0x02, 0x01, 0x01}, ser1[] = {0x02, 0x01, 0x85},
+                                   ser2[] = {0x02, 0x09, 0x00, 0x81, 2, 3, 4, 5, 6, 7, 8};
+        const unsigned char *ser = c == 0 ? ser0 : c == 1 ? ser1 : ser2;
+        size_t sn = c == 0 ? sizeof ser0 : c == 1 ? sizeof ser1 : sizeof ser2;
+        memcpy(tbs + n, ser, sn), n += sn;
+        /* signature sm2sign-with-sm3, issuer CN=a, validity, subject CN=a */
+        static const unsigned char alg[] = {0x30, 0x0A, 0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x83, 0x75};
+        static const unsigned char name_a[] = {0x30, 0x0C, 0x31, 0x0A, 0x30, 0x08, 0x06, 0x03,
+                                               0x55, 0x04, 0x03, 0x0C, 0x01, 0x61};
+        static const unsigned char validity[] = {0x30, 0x1E, 0x17, 0x0D, '2', '6', '0', '1', '0', '1', '0', '0',
+                                                 '0', '0', '0', '0', 'Z', 0x17, 0x0D, '3', '6', '0', '1', '0',
+                                                 '1', '0', '0', '0', '0', '0', '0', 'Z'};
+        memcpy(tbs + n, alg, sizeof alg), n += sizeof alg;
+        memcpy(tbs + n, name_a, sizeof name_a), n += sizeof name_a;
+        memcpy(tbs + n, validity, sizeof validity), n += sizeof validity;
+        memcpy(tbs + n, name_a, sizeof name_a), n += sizeof name_a;
+        memcpy(tbs + n, spki, sl), n += sl;
+        if (c == 0) { /* [3] { SEQUENCE { basicConstraints } } */
+            static const unsigned char ext[] = {0xA3, 0x0E, 0x30, 0x0C, 0x30, 0x0A, 0x06, 0x03,
+                                                0x55, 0x1D, 0x13, 0x04, 0x03, 0x30, 0x01, 0xFF};
+            memcpy(tbs + n, ext, sizeof ext), n += sizeof ext;
+        }
+        if (c == 2) { /* [1] and [2] unique IDs, then an empty [3] list */
+            static const unsigned char ids[] = {0x81, 0x02, 0x00, 0x01, 0x82, 0x02, 0x00, 0x02, 0xA3, 0x02, 0x30, 0x00};
+            memcpy(tbs + n, ids, sizeof ids), n += sizeof ids;
+        }
+        /* Certificate: SEQUENCE { tbs, alg, BIT STRING (a 72-byte signature's room) } */
+        size_t body = 3 + n + sizeof alg + 2 + 73;
+        size_t m = 0;
+        buf[m++] = 0x30, buf[m++] = 0x82, buf[m++] = (unsigned char)(body >> 8), buf[m++] = (unsigned char)body;
+        buf[m++] = 0x30, buf[m++] = 0x81, buf[m++] = (unsigned char)n;
+        memcpy(buf + m, tbs, n), m += n;
+        memcpy(buf + m, alg, sizeof alg), m += sizeof alg;
+        buf[m++] = 0x03, buf[m++] = 73, buf[m++] = 0x00;
+        fill(buf + m, 72, 900 + (unsigned)c), m += 72;
+        snprintf(name, sizeof name, "cert-%d", c);
+        put("cert", name, buf, m);
+        fastsm2_pubkey chk;
+        FZ_CHECK(fastsm2_pubkey_parse_certificate(&chk, buf, m) == FASTSM2_OK);
+    }
+
     fastsm2_privkey_clear(&ka);
     fastsm2_privkey_clear(&kb);
     return 0;

@@ -80,6 +80,7 @@ extern "C" {
 #define FASTSM2_ERR_CURVE            (-24) /* a key on another curve than sm2p256v1 */
 #define FASTSM2_ERR_CERTIFICATE      (-25) /* a certificate where a key was expected */
 #define FASTSM2_ERR_TOO_LARGE        (-26) /* input larger than any key file or certificate */
+#define FASTSM2_ERR_ITERATIONS       (-27) /* a key file's PBKDF2 iteration count above the reader's limit */
 
 /** Name and one-line description of a status code, e.g.
  *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. (Library
@@ -205,8 +206,10 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_pubkey(fastsm2_pubkey *pub, 
 FASTSM2_API void fastsm2_privkey_clear(fastsm2_privkey *key);
 
 /** GB/T 32918.1 6.2 and 4.2.9: load and validate a SEC1 point: 04||x||y
- *  (65 bytes) or 02/03||x (33 bytes). FASTSM2_ERR_POINT for a point off the
- *  curve, at infinity, with coordinates >= p, or a bad prefix;
+ *  (65 bytes), 02/03||x (33 bytes), or the hybrid 06/07||x||y of 4.2.10
+ *  (the prefix's parity must match y's; fastsm2 never writes one).
+ *  FASTSM2_ERR_POINT for a point off the curve, at infinity, with
+ *  coordinates >= p, a hybrid prefix that does not match y, or a bad prefix;
  *  FASTSM2_ERR_LENGTH for another length. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_from_bytes(fastsm2_pubkey *pub, const unsigned char *in,
                                                               size_t inlen);
@@ -292,16 +295,21 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out
 #define FASTSM2_PBE_SHA256_AES256      3 /* hmacWithSHA256, AES-256-CBC: openssl genpkey -aes-256-cbc */
 /** The PBKDF2 iteration count written when the caller gives 0 (GmSSL 3's). */
 #define FASTSM2_PBE_DEFAULT_ITERATIONS 65536
-/** The most iterations a key file may ask for when read (more is
- *  FASTSM2_ERR_KEY_CIPHER: a file should not make a reader spin for hours). */
-#define FASTSM2_PBE_MAX_ITERATIONS     16777216
+/** The most iterations a key file may ask for when read, unless the caller
+ *  raises the limit (fastsm2_privkey_parse_encrypted_limit), and the most
+ *  written. More is FASTSM2_ERR_ITERATIONS: a hostile file must not make a
+ *  reader spin. 2^21 reads what OpenSSL (2048), GmSSL (65536) and current
+ *  guidance for PBKDF2-HMAC-SHA256 (600,000) write, and bounds one load to
+ *  about 0.9 s of CPU (0.43 us an iteration with HMAC-SHA256, 0.30 us with
+ *  HMAC-SM3, measured on an AMD EPYC; docs/INTEROP.md). */
+#define FASTSM2_PBE_MAX_ITERATIONS     2097152
 /** Bytes that always hold an encrypted private key, DER or PEM. */
 #define FASTSM2_PRIVKEY_ENCRYPTED_MAX  512
 
 /** Parse a password-encrypted PKCS#8 private key (GB/T 32918.1 clause 6.1
  *  key; RFC 8018 PBES2 in RFC 5958 EncryptedPrivateKeyInfo), PEM or DER,
  *  in any of the FASTSM2_PBE_* schemes, whatever its iteration count up to
- *  FASTSM2_PBE_MAX_ITERATIONS. The password is passlen bytes (no NUL
+ *  FASTSM2_PBE_MAX_ITERATIONS (more: FASTSM2_ERR_ITERATIONS). The password is passlen bytes (no NUL
  *  needed), as the user typed it. An unencrypted key file is read as
  *  fastsm2_privkey_parse reads it (the password is then not used).
  *  Errors: FASTSM2_ERR_PASSWORD (wrong password or a corrupted ciphertext:
@@ -311,6 +319,39 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_serialize(unsigned char *out
  *  fastsm2_privkey_parse. The derived key and the plaintext are wiped. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_encrypted(fastsm2_privkey *key, const unsigned char *in,
                                                                     size_t inlen, const void *password, size_t passlen);
+
+/** fastsm2_privkey_parse_encrypted (a GB/T 32918.1 clause 6.1 key) with
+ *  the reader's limit on the PBKDF2 iteration count (RFC 8018 5.2) chosen
+ *  by the caller: max_iterations 0
+ *  means FASTSM2_PBE_MAX_ITERATIONS; any count up to 2^32 - 1 may be
+ *  allowed (each iteration costs two hash compressions). A file asking for
+ *  more is FASTSM2_ERR_ITERATIONS, before any PBKDF2 work. *iterations
+ *  (when not NULL) receives the file's count whenever the file is an
+ *  encrypted key whose parameters parse, 0 otherwise, so that an error can
+ *  name it. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_encrypted_limit(fastsm2_privkey *key, const unsigned char *in,
+                                                                          size_t inlen, const void *password,
+                                                                          size_t passlen, uint32_t max_iterations,
+                                                                          uint32_t *iterations);
+
+/** Asked for a key file's password: write it into buf (at most cap bytes,
+ *  no NUL needed), its length into *len, and return 1; anything else gives
+ *  up. The library wipes buf after use. */
+typedef int (*fastsm2_password_cb)(void *buf, size_t cap, size_t *len, void *arg);
+
+/** The most bytes a password callback may write. */
+#define FASTSM2_PASSWORD_MAX 1024
+
+/** Parse a private key file, encrypted or not, in one pass (GB/T 32918.1
+ *  clause 6.1 key; RFC 5958 / RFC 8018 when encrypted): cb is called, with
+ *  arg, only when the file is an encrypted key whose parameters parse and
+ *  whose iteration count is within max_iterations (0: the default limit),
+ *  so that a prompt is shown only when a password is needed. A callback
+ *  that gives up (or cb NULL) makes FASTSM2_ERR_ENCRYPTED_KEY. Errors and
+ *  *iterations as fastsm2_privkey_parse_encrypted_limit's. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse_cb(fastsm2_privkey *key, const unsigned char *in,
+                                                             size_t inlen, fastsm2_password_cb cb, void *arg,
+                                                             uint32_t max_iterations, uint32_t *iterations);
 
 /** Write a private key (GB/T 32918.1 clause 6.1) as password-encrypted
  *  PKCS#8: fmt = FASTSM2_KEYFMT_DER or FASTSM2_KEYFMT_PEM; scheme one of
@@ -410,12 +451,21 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_encrypt_with_nonce(unsigned char *ou
                                                                size_t msglen, int flags, const unsigned char k[32]);
 
 /** GB/T 32918.4 7.1: decrypt. Raw input may carry C1 compressed (02/03||x,
- *  GB/T 32918.1 4.2.9). FASTSM2_ERR_CIPHERTEXT for a truncated or
+ *  GB/T 32918.1 4.2.9) or hybrid (06/07||x||y, 4.2.10, its parity checked). FASTSM2_ERR_CIPHERTEXT for a truncated or
  *  malformed input or an empty C2, FASTSM2_ERR_POINT for C1 off the curve,
  *  FASTSM2_ERR_DECRYPT when C3 does not match (out is zeroed: no plaintext
  *  is released). The plaintext is ciphertext length - 97 bytes (raw). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *key,
                                                     const unsigned char *ct, size_t ctlen, int flags);
+
+/** The plaintext length of a ciphertext (the length of C2, GB/T 32918.4
+ *  clause 6.1), after the checks fastsm2_decrypt makes before it uses the
+ *  key: the layout, a non-empty C2, C1 a point of the curve. No key, no
+ *  decryption: C3 is not checked. Errors as fastsm2_decrypt's
+ *  (FASTSM2_ERR_CIPHERTEXT, FASTSM2_ERR_POINT, FASTSM2_ERR_LENGTH); *msglen
+ *  is 0 then. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_plaintext_size(size_t *msglen, const unsigned char *ct, size_t ctlen,
+                                                           int flags);
 
 /* ------------------------------------------------------------------------ */
 /* Key exchange, GB/T 32918.3-2016                                           */

@@ -111,13 +111,22 @@ static int enc_decrypt_init(void *vctx, void *key, const OSSL_PARAM params[])
 }
 
 /* Encrypt (GB/T 32918.4 6.1) or decrypt (7.1). The size query answers the
- * ciphertext's size for a plaintext, and for a ciphertext its length, a
- * bound on the plaintext's. */
+ * ciphertext's size for a plaintext, and for a ciphertext its plaintext's
+ * length once the ciphertext's layout and C1 are checked: a malformed one
+ * fails here, as in OpenSSL's default provider. */
 static int enc_crypt(enc_ctx *c, unsigned char *out, size_t *outlen, size_t outsize, const unsigned char *in,
                      size_t inlen, int decrypt)
 {
+    if (out == NULL && !decrypt) {
+        *outlen = fastsm2_ciphertext_size(inlen, FASTSM2_CT_DER);
+        return 1;
+    }
     if (out == NULL) {
-        *outlen = decrypt ? inlen : fastsm2_ciphertext_size(inlen, FASTSM2_CT_DER);
+        int st = fastsm2_plaintext_size(outlen, in, inlen, FASTSM2_CT_DER);
+        if (st != FASTSM2_OK) {
+            fs2p_raise(c->pc, st, "decrypt");
+            return 0;
+        }
         return 1;
     }
     size_t len = outsize;

@@ -113,6 +113,17 @@ printf '\001' | dd of=bad.bin bs=1 seek=$(($(wc -c <bad.bin) - 1)) conv=notrunc 
 ran_here "decrypt ran in fastsm2prov" FASTSM2_ERR_DECRYPT openssl pkeyutl "${OURS[@]}" -decrypt -inkey ours.key \
     -in bad.bin -out d_bad.bin
 [ -s d_bad.bin ] && bad "a failed decryption wrote plaintext" || ok
+# the size query validates: an empty or malformed ciphertext fails, as it
+# does in the default provider, instead of an empty plaintext and exit 0
+refuse "decrypt of an empty file in default" openssl pkeyutl -decrypt -inkey ref.key -in empty.bin -out d_empty_ref.bin
+ran_here "decrypt of an empty file here" FASTSM2_ERR_CIPHERTEXT openssl pkeyutl "${OURS[@]}" -decrypt -inkey ours.key \
+    -in empty.bin -out d_empty.bin
+head -c 50 c_ref100.bin >cut.bin
+ran_here "decrypt of a truncated ciphertext here" FASTSM2_ERR_CIPHERTEXT openssl pkeyutl "${OURS[@]}" -decrypt \
+    -inkey ours.key -in cut.bin -out d_cut.bin
+printf 'not a ciphertext at all\n' >junk.bin
+ran_here "decrypt of junk here" FASTSM2_ERR_CIPHERTEXT openssl pkeyutl "${OURS[@]}" -decrypt -inkey ours.key \
+    -in junk.bin -out d_junk.bin
 
 # ---- SM3 ------------------------------------------------------------------------
 a=$(openssl dgst "${OURS[@]}" -sm3 -r msg.bin | cut -d' ' -f1)

@@ -369,6 +369,16 @@ static void test_encrypt(void)
     n = 10;
     CHECK(EVP_PKEY_decrypt(c, dec, &n, ctp, ctlen) <= 0);
     CHECK_STATUS(pt_last_status(), FASTSM2_ERR_BUFFER_TOO_SMALL);
+    /* the size query: the plaintext's length, after the checks a
+     * decryption makes before the key (an empty, cut or junk input fails) */
+    n = 0;
+    CHECK(EVP_PKEY_decrypt(c, NULL, &n, ctp, ctlen) == 1 && n == sizeof pt);
+    CHECK(EVP_PKEY_decrypt(c, NULL, &n, ctp, 0) <= 0);
+    CHECK_STATUS(pt_last_status(), FASTSM2_ERR_CIPHERTEXT);
+    CHECK(EVP_PKEY_decrypt(c, NULL, &n, ctp, ctlen - 1) <= 0);
+    CHECK_STATUS(pt_last_status(), FASTSM2_ERR_CIPHERTEXT);
+    CHECK(EVP_PKEY_decrypt(c, NULL, &n, pt, sizeof pt) <= 0);
+    CHECK_STATUS(pt_last_status(), FASTSM2_ERR_CIPHERTEXT);
     EVP_PKEY_CTX_free(c);
     free(ctp);
     EVP_PKEY_free(pk);

@@ -41,6 +41,7 @@ static const fs2_error_entry fs2_errors[] = {
     FS2_ERR_ENTRY(FASTSM2_ERR_CURVE, "a key on another curve than sm2p256v1"),
     FS2_ERR_ENTRY(FASTSM2_ERR_CERTIFICATE, "a certificate where a key was expected"),
     FS2_ERR_ENTRY(FASTSM2_ERR_TOO_LARGE, "input larger than any key file or certificate"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ITERATIONS, "a key file's PBKDF2 iteration count above the reader's limit"),
 };
 
 static const fs2_error_entry *fs2_error_find(int status)

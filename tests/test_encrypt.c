@@ -32,6 +32,16 @@ static void expect_decrypt(const fastsm2_privkey *key, const unsigned char *ct, 
     for (size_t i = MSGLEN + 32; i < sizeof out; i++)
         canary_ok &= out[i] == 0xAA;
     CHECK(canary_ok);
+    /* The size query makes the same checks but C3's (it has no key). */
+    size_t n = 12345;
+    st = fastsm2_plaintext_size(&n, ct, ctlen, flags);
+    if (want == FASTSM2_OK || want == FASTSM2_ERR_DECRYPT) {
+        CHECK_STATUS(st, FASTSM2_OK);
+        CHECK(n == MSGLEN);
+    } else {
+        CHECK_STATUS(st, want);
+        CHECK(n == 0);
+    }
 }
 
 /* Build a GM/T 0009 DER ciphertext by hand with the given raw INTEGER
@@ -90,6 +100,29 @@ static void test_decrypt_errors(void)
     expect_decrypt(&key, raw, rawlen, FASTSM2_CT_RAW, FASTSM2_OK, "valid raw", 0);
     expect_decrypt(&key, raw2, raw2len, FASTSM2_CT_RAW | FASTSM2_CT_C1C2C3, FASTSM2_OK, "valid raw C1C2C3", 0);
     expect_decrypt(&key, der, derlen, FASTSM2_CT_DER, FASTSM2_OK, "valid DER", 0);
+
+    /* C1 in the hybrid form (GB/T 32918.1 4.2.10, as gmsm accepts it): read
+     * when its prefix's parity is y1's, refused otherwise; both orders. */
+    {
+        unsigned char hy[200];
+        unsigned char good = (unsigned char)(0x06 | (raw[64] & 1));
+        memcpy(hy, raw, rawlen);
+        hy[0] = good;
+        expect_decrypt(&key, hy, rawlen, FASTSM2_CT_RAW, FASTSM2_OK, "hybrid C1", 0);
+        hy[0] = good ^ 1;
+        expect_decrypt(&key, hy, rawlen, FASTSM2_CT_RAW, FASTSM2_ERR_POINT, "hybrid C1, wrong parity", 0);
+        memcpy(hy, raw2, raw2len);
+        hy[0] = good;
+        expect_decrypt(&key, hy, raw2len, FASTSM2_CT_RAW | FASTSM2_CT_C1C2C3, FASTSM2_OK, "hybrid C1, C1C2C3", 0);
+        hy[0] = good ^ 1;
+        expect_decrypt(&key, hy, raw2len, FASTSM2_CT_RAW | FASTSM2_CT_C1C2C3, FASTSM2_ERR_POINT,
+                       "hybrid C1, C1C2C3, wrong parity", 0);
+        /* and never written: every encryption's C1 starts 04 */
+        unsigned char ct2[200];
+        size_t ct2len = sizeof ct2;
+        CHECK_STATUS(fastsm2_encrypt(ct2, &ct2len, &pub, msg, MSGLEN, FASTSM2_CT_RAW), FASTSM2_OK);
+        CHECK(ct2[0] == 0x04);
+    }
 
     /* Truncated raw ciphertexts of every length 0..97, in a tight heap
      * buffer so that ASan sees any over-read. */

@@ -450,8 +450,17 @@ static void test_keys_bad(void)
         CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
         len = make_sec1(buf, d, 32, oid_sm2, pt, 64);
         CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        /* the hybrid form (GB/T 32918.1 4.2.10): read when its prefix has
+         * y's parity, refused with the other */
         memcpy(wrong, pt, 65);
-        wrong[0] = 0x06; /* hybrid form */
+        wrong[0] = (unsigned char)(0x07 ^ (pt[64] & 1)); /* the wrong parity */
+        len = make_sec1(buf, d, 32, oid_sm2, wrong, 65);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
+        wrong[0] = (unsigned char)(0x06 | (pt[64] & 1));
+        len = make_sec1(buf, d, 32, oid_sm2, wrong, 65);
+        CHECK_STATUS(parse_priv(buf, len), FASTSM2_OK);
+        wrong[64] ^= 1; /* another y, its parity in the prefix: still not the key's */
+        wrong[0] ^= 1;
         len = make_sec1(buf, d, 32, oid_sm2, wrong, 65);
         CHECK_STATUS(parse_priv(buf, len), FASTSM2_ERR_POINT);
         /* Key of another d's public key. */

@@ -21,7 +21,7 @@ static const char PASS[] = "fastsm2-fixture";
 
 static int is_named_error(int r)
 {
-    return r < 0 && r >= FASTSM2_ERR_TOO_LARGE;
+    return r < 0 && r >= FASTSM2_ERR_ITERATIONS;
 }
 
 /* The key's d. */
@@ -406,8 +406,176 @@ static void test_fuzz(void)
     fastsm2_privkey_clear(&back);
 }
 
+/* The iteration count as written in der (a 3-byte INTEGER 02 03 xx xx xx
+ * for counts in [2^16, 2^23)): its first content byte's offset, or 0. */
+static size_t find_iter(const unsigned char *der, size_t len, uint32_t iter)
+{
+    for (size_t i = 0; i + 5 <= len; i++)
+        if (der[i] == 0x02 && der[i + 1] == 0x03 && der[i + 2] == (unsigned char)(iter >> 16) &&
+            der[i + 3] == (unsigned char)(iter >> 8) && der[i + 4] == (unsigned char)iter)
+            return i + 2;
+    return 0;
+}
+
+typedef struct {
+    const char *pw; /* NULL: give up */
+    int calls;
+} cb_state;
+
+static int give_pw(void *buf, size_t cap, size_t *len, void *arg)
+{
+    cb_state *st = arg;
+    st->calls++;
+    if (!st->pw || strlen(st->pw) > cap)
+        return 0;
+    memcpy(buf, st->pw, strlen(st->pw));
+    *len = strlen(st->pw);
+    return 1;
+}
+
+/* The reader's iteration limit (issue 34: the count and the limit named,
+ * the limit raisable, the default bounding a hostile file): a count above
+ * it is FASTSM2_ERR_ITERATIONS before any PBKDF2 work, with the count
+ * reported; the callback parser asks for a password only when one is
+ * needed and can be used. */
+static void test_iteration_limit(void)
+{
+    fastsm2_privkey key, back;
+    fastsm2_pubkey pub;
+    unsigned char der[FASTSM2_PRIVKEY_ENCRYPTED_MAX], plain[FASTSM2_PRIVKEY_ENCRYPTED_MAX];
+    size_t len = sizeof der, plainlen = sizeof plain;
+    uint32_t iter = 12345;
+    fs2t_keypair(&key, &pub);
+    /* the default reads what OpenSSL, GmSSL and PBKDF2-SHA256 guidance write */
+    CHECK(FASTSM2_PBE_MAX_ITERATIONS >= 600000 && FASTSM2_PBE_MAX_ITERATIONS >= FASTSM2_PBE_DEFAULT_ITERATIONS);
+    /* ... and no more than 2^21, about a second of CPU (12.6 s at 2^24) */
+    CHECK(FASTSM2_PBE_MAX_ITERATIONS <= 2097152);
+    CHECK_STATUS(fastsm2_privkey_serialize_encrypted(der, &len, &key, FASTSM2_KEYFMT_DER, FASTSM2_PBE_SHA256_AES256,
+                                                     70000, "p", 1),
+                 FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, der, len, "p", 1, 69999, &iter), FASTSM2_ERR_ITERATIONS);
+    CHECK(iter == 70000);
+    CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, der, len, "p", 1, 70000, &iter), FASTSM2_OK);
+    CHECK(iter == 70000);
+    CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, der, len, "p", 1, 0, NULL), FASTSM2_OK);
+    /* a count past the default limit: refused at once by default (the old
+     * limit, 2^24, cost seconds of PBKDF2 first), read when raised */
+    size_t at = find_iter(der, len, 70000);
+    CHECK(at != 0);
+    if (at) {
+        static const uint32_t counts[] = {FASTSM2_PBE_MAX_ITERATIONS + 1u, 8388607u};
+        for (size_t i = 0; i < 2; i++) {
+            uint32_t c = counts[i];
+            unsigned char bad[FASTSM2_PRIVKEY_ENCRYPTED_MAX];
+            memcpy(bad, der, len);
+            bad[at] = (unsigned char)(c >> 16), bad[at + 1] = (unsigned char)(c >> 8), bad[at + 2] = (unsigned char)c;
+            iter = 0;
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&back, bad, len, "p", 1), FASTSM2_ERR_ITERATIONS);
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted_limit(&back, bad, len, "p", 1, 0, &iter),
+                         FASTSM2_ERR_ITERATIONS);
+            CHECK(iter == c);
+        }
+    }
+    /* the callback parser */
+    cb_state st = {"p", 0};
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 0, &iter), FASTSM2_OK);
+    CHECK(st.calls == 1 && iter == 70000);
+    st.calls = 0;
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 1000, &iter), FASTSM2_ERR_ITERATIONS);
+    CHECK(st.calls == 0 && iter == 70000); /* not asked: the file is refused anyway */
+    st.pw = "wrong";
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 0, NULL), FASTSM2_ERR_PASSWORD);
+    st.pw = NULL;
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, give_pw, &st, 0, NULL), FASTSM2_ERR_ENCRYPTED_KEY);
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, der, len, NULL, NULL, 0, NULL), FASTSM2_ERR_ENCRYPTED_KEY);
+    st.calls = 0;
+    st.pw = "p";
+    CHECK_STATUS(fastsm2_privkey_serialize(plain, &plainlen, &key, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+    iter = 5;
+    CHECK_STATUS(fastsm2_privkey_parse_cb(&back, plain, plainlen, give_pw, &st, 0, &iter), FASTSM2_OK);
+    CHECK(st.calls == 0 && iter == 0); /* a plain key: no password asked */
+    fastsm2_privkey_clear(&key);
+    fastsm2_privkey_clear(&back);
+}
+
+/* A certificate around spki, built by hand: version [0] EXPLICIT with the
+ * given INTEGER contents (vlen 0: no version), the serial's contents, empty
+ * signature/issuer/validity/subject SEQUENCEs, then `tail` (the optional
+ * [1] [2] [3] fields). All lengths under 128. */
+static size_t hand_cert(unsigned char *out, const unsigned char *ver, size_t vlen, const unsigned char *serial,
+                        size_t slen, const unsigned char *spki, size_t spkilen, const unsigned char *tail,
+                        size_t taillen)
+{
+    unsigned char tbs[200];
+    size_t n = 0;
+    if (vlen) {
+        tbs[n++] = 0xA0, tbs[n++] = (unsigned char)(vlen + 2), tbs[n++] = 0x02, tbs[n++] = (unsigned char)vlen;
+        memcpy(tbs + n, ver, vlen), n += vlen;
+    }
+    tbs[n++] = 0x02, tbs[n++] = (unsigned char)slen;
+    memcpy(tbs + n, serial, slen), n += slen;
+    for (int i = 0; i < 4; i++)
+        tbs[n++] = 0x30, tbs[n++] = 0x00;
+    memcpy(tbs + n, spki, spkilen), n += spkilen;
+    memcpy(tbs + n, tail, taillen), n += taillen;
+    size_t m = 0, body = 2 + n + 2 + 3;
+    out[m++] = 0x30, out[m++] = (unsigned char)body;
+    out[m++] = 0x30, out[m++] = (unsigned char)n;
+    memcpy(out + m, tbs, n), m += n;
+    out[m++] = 0x30, out[m++] = 0x00;
+    out[m++] = 0x03, out[m++] = 0x01, out[m++] = 0x00;
+    return m;
+}
+
+/* The certificate parser is strict where DER is (issue 34, defect 9): an
+ * empty INTEGER as serial number (or version), a redundant leading byte, the
+ * optional fields repeated or out of order are FASTSM2_ERR_DER. */
+static void test_cert_strict(void)
+{
+    fastsm2_privkey key;
+    fastsm2_pubkey pub, got;
+    unsigned char spki[100], cert[256];
+    size_t spkilen = sizeof spki, n;
+    fs2t_keypair(&key, &pub);
+    CHECK_STATUS(fastsm2_pubkey_serialize(spki, &spkilen, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
+    CHECK(spkilen < 100);
+    static const unsigned char v3[] = {0x02}, one[] = {0x01}, neg[] = {0x80}, long_ok[] = {0x00, 0x80},
+                               zero_pad[] = {0x00, 0x01}, ff_pad[] = {0xFF, 0x80}, v3_pad[] = {0x00, 0x02};
+    static const unsigned char ext3[] = {0xA3, 0x02, 0x30, 0x00}, ext13[] = {0xA1, 0x00, 0xA3, 0x02, 0x30, 0x00},
+                               ext31[] = {0xA3, 0x02, 0x30, 0x00, 0xA1, 0x00},
+                               ext33[] = {0xA3, 0x02, 0x30, 0x00, 0xA3, 0x02, 0x30, 0x00};
+    /* well formed: read */
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_OK);
+    CHECK(same_pub(&pub, &got));
+    n = hand_cert(cert, NULL, 0, neg, 1, spki, spkilen, ext13, sizeof ext13); /* v1, negative serial */
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_OK);
+    n = hand_cert(cert, v3, 1, long_ok, 2, spki, spkilen, ext3, sizeof ext3);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_OK);
+    /* not DER */
+    n = hand_cert(cert, v3, 1, NULL, 0, spki, spkilen, NULL, 0); /* empty serial */
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, zero_pad, 2, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, ff_pad, 2, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3_pad, 2, one, 1, spki, spkilen, NULL, 0);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, ext31, sizeof ext31);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, ext33, sizeof ext33);
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    /* an empty version INTEGER ([0] { 02 00 }) */
+    n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, NULL, 0);
+    cert[4] = 0xA0, cert[5] = 0x02, cert[6] = 0x02, cert[7] = 0x00, cert[8] = 0x02, cert[9] = 0x02; /* serial 02 02 01 .. */
+    CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
+    fastsm2_privkey_clear(&key);
+}
+
 int main(void)
 {
+    test_cert_strict();
+    test_iteration_limit();
     test_gmssl_fixtures();
     test_round_trips();
     test_openssl_encrypted();

@@ -90,12 +90,42 @@ static void test_pubkey_bytes(void)
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
         expect_pub(buf, lens[i], FASTSM2_ERR_LENGTH, "wrong length");
 
-    /* Bad prefixes with the right length. */
-    static const unsigned char prefixes65[] = {0x00, 0x01, 0x02, 0x03, 0x05, 0x06, 0x07, 0xFF};
+    /* Bad prefixes with the right length; a hybrid prefix (06/07, GB/T
+     * 32918.1 4.2.10) whose parity is not y's is one of them. */
+    const unsigned char hybrid_ok = (unsigned char)(0x06 | (g[64] & 1)), hybrid_bad = hybrid_ok ^ 1;
+    const unsigned char prefixes65[] = {0x00, 0x01, 0x02, 0x03, 0x05, hybrid_bad, 0x08, 0xFF};
     for (size_t i = 0; i < sizeof prefixes65; i++) {
         memcpy(buf, g, 65);
         buf[0] = prefixes65[i];
         expect_pub(buf, 65, FASTSM2_ERR_POINT, "65-byte bad prefix");
+    }
+    /* The hybrid form whose parity matches: G, read; written back as 04 */
+    memcpy(buf, g, 65);
+    buf[0] = hybrid_ok;
+    expect_pub(buf, 65, FASTSM2_OK, "hybrid G");
+    {
+        fastsm2_pubkey hp;
+        unsigned char back[65];
+        size_t blen = sizeof back;
+        CHECK_STATUS(fastsm2_pubkey_from_bytes(&hp, buf, 65), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_pubkey_to_bytes(back, &blen, &hp, 0), FASTSM2_OK);
+        CHECK(blen == 65 && memcmp(back, g, 65) == 0); /* never written hybrid */
+        /* -G = (Gx, p - Gy): the other parity */
+        int borrow = 0;
+        for (int i = 31; i >= 0; i--) {
+            int d = fs2t_p[i] - g[33 + i] - borrow;
+            borrow = d < 0;
+            buf[33 + i] = (unsigned char)(d + (borrow ? 256 : 0));
+        }
+        buf[0] = hybrid_bad;
+        expect_pub(buf, 65, FASTSM2_OK, "hybrid -G");
+        buf[0] = hybrid_ok;
+        expect_pub(buf, 65, FASTSM2_ERR_POINT, "hybrid -G, G's parity");
+        /* the bare point as a public key file */
+        buf[0] = hybrid_bad;
+        CHECK_STATUS(fastsm2_pubkey_parse(&hp, buf, 65), FASTSM2_OK);
+        buf[0] = hybrid_ok;
+        CHECK_STATUS(fastsm2_pubkey_parse(&hp, buf, 65), FASTSM2_ERR_POINT);
     }
     static const unsigned char prefixes33[] = {0x00, 0x01, 0x04, 0x05, 0xFF};
     for (size_t i = 0; i < sizeof prefixes33; i++) {

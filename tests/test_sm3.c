@@ -251,8 +251,9 @@ static void test_errors(void)
         "FASTSM2_ERR_CURVE",
         "FASTSM2_ERR_CERTIFICATE",
         "FASTSM2_ERR_TOO_LARGE",
+        "FASTSM2_ERR_ITERATIONS",
     };
-    for (int code = 1; code >= -26; code--) {
+    for (int code = 1; code >= -27; code--) {
         const char *want = names[1 - code];
         const char *n = fastsm2_error_name(code), *s = fastsm2_strerror(code);
         CHECK(n != NULL && s != NULL);
@@ -265,7 +266,7 @@ static void test_errors(void)
     }
     CHECK(strcmp(fastsm2_error_name(FASTSM2_ERR_DER), "FASTSM2_ERR_DER") == 0);
     CHECK(strcmp(fastsm2_strerror(FASTSM2_ERR_DER), "FASTSM2_ERR_DER: malformed or non-strict DER") == 0);
-    CHECK(strcmp(fastsm2_error_name(-27), "FASTSM2_ERR_UNKNOWN") == 0);
+    CHECK(strcmp(fastsm2_error_name(-28), "FASTSM2_ERR_UNKNOWN") == 0);
     CHECK(strcmp(fastsm2_error_name(2), "FASTSM2_ERR_UNKNOWN") == 0);
     CHECK(strncmp(fastsm2_strerror(-1000), "FASTSM2_ERR_UNKNOWN", 19) == 0);
     CHECK(strcmp(fastsm2_version(), FASTSM2_VERSION_STRING) == 0);

@@ -23,7 +23,8 @@ from ._errors import (ArgumentError, BadSignatureError, BufferTooSmallError, Cip
                       DecryptError, DERError, FastSM2Error, IDError, KDFZeroError, KeyFormatError, LengthError,
                       NoMemoryError, PEMError, PointError, PrivateKeyError, RandomError, ScalarError,
                       SignatureRangeError, StateError, UnsupportedError, error_for_code, EncryptedKeyError,
-                      PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError)
+                      PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError,
+                      IterationsError)
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey, sig_from_der, sig_to_der
 from ._kx import KeyExchange, KeyExchangeInitiator, KeyExchangeResponder
 from ._native import ffi as _ffi
@@ -45,6 +46,7 @@ __all__ = [
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "error_for_code",
     "EncryptedKeyError", "PasswordError", "KeyCipherError", "CurveError", "CertificateError", "TooLargeError",
+    "IterationsError",
     "hmac_sm3", "HMACSM3",
 ]
 

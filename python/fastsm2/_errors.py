@@ -15,7 +15,7 @@ __all__ = [
     "SignatureRangeError", "PrivateKeyError", "PointError", "BadSignatureError", "DecryptError",
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "EncryptedKeyError", "PasswordError",
-    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "error_for_code",
+    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "IterationsError", "error_for_code",
 ]
 
 
@@ -98,13 +98,16 @@ CertificateError = _make("FASTSM2_ERR_CERTIFICATE", "CertificateError", KeyForma
                              "(use PublicKey.from_certificate).")
 TooLargeError = _make("FASTSM2_ERR_TOO_LARGE", "TooLargeError", KeyFormatError,
                       doc="FASTSM2_ERR_TOO_LARGE: larger than any key file or certificate.")
+IterationsError = _make("FASTSM2_ERR_ITERATIONS", "IterationsError", KeyFormatError,
+                        doc="FASTSM2_ERR_ITERATIONS: an encrypted key file asks for more PBKDF2 iterations than "
+                            "the reader's limit (raise it with max_iterations=).")
 
 _BY_CODE: Dict[int, Type[FastSM2Error]] = {
     c.code: c for c in (ArgumentError, BufferTooSmallError, DERError, PEMError, LengthError, SignatureRangeError,
                         PrivateKeyError, PointError, BadSignatureError, DecryptError, CiphertextError, IDError,
                         RandomError, KeyFormatError, KDFZeroError, NoMemoryError, ConfirmError, StateError,
                         UnsupportedError, ScalarError, EncryptedKeyError, PasswordError, KeyCipherError, CurveError,
-                        CertificateError, TooLargeError)
+                        CertificateError, TooLargeError, IterationsError)
 }
 
 

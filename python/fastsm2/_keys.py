@@ -26,8 +26,9 @@ def _password(password: Union[BytesLike, str]) -> bytes:
 def _serialize_encrypted(key, fmt: int, password, scheme: str, iterations: int) -> bytes:
     if scheme not in _PBE:
         raise ValueError("scheme must be one of %s" % ", ".join(sorted(_PBE)))
-    if not isinstance(iterations, int) or isinstance(iterations, bool) or not 0 <= iterations <= (1 << 24):
-        raise ValueError("iterations must be an int from 0 (the default, 65536) to 2**24")
+    top = lib.FASTSM2_PBE_MAX_ITERATIONS  # what the default reader reads
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or not 0 <= iterations <= top:
+        raise ValueError("iterations must be an int from 0 (the default, 65536) to %d" % top)
     pw = ffi.new("unsigned char[]", _password(password) or b"\0")
     pwlen = len(_password(password))
     out = ffi.new("unsigned char[]", 1024)
@@ -435,31 +436,56 @@ class PrivateKey:
         return cls.from_bytes(bytes.fromhex(d))
 
     @classmethod
-    def load(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+    def load(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None,
+             max_iterations: Optional[int] = None) -> "PrivateKey":
         """A private key file: PEM or DER, PKCS#8 or SEC1 (RFC 5915), or
         password-encrypted PKCS#8 (PBES2, as ``gmssl sm2keygen`` and
         ``openssl genpkey -sm4-cbc`` / ``-aes-256-cbc`` write it) with
         password= (str, encoded as UTF-8, or bytes). Raises EncryptedKeyError
         for an encrypted file without a password, PasswordError for a wrong
         one, KeyCipherError, CurveError, ... (all KeyFormatError or
-        ValueError)."""
+        ValueError). An encrypted file asking for more PBKDF2 iterations
+        than max_iterations (default FASTSM2_PBE_MAX_ITERATIONS, 2**21) raises
+        IterationsError naming both; raise the limit (up to 2**32 - 1) only
+        for a file you trust."""
         b = as_text_or_bytes(data, "private key")
+        if max_iterations is not None and (not isinstance(max_iterations, int) or isinstance(max_iterations, bool)
+                                           or not 1 <= max_iterations < 1 << 32):
+            raise ValueError("max_iterations must be an int from 1 to 2**32 - 1")
+        limit = max_iterations or 0
         self = cls._new()
-        if password is None:
+        count = ffi.new("uint32_t *")
+        if password is None and not limit:
             ret = lib.fastsm2_privkey_parse(self._k, b, len(b))
+        elif password is None:
+            # no password callback: an encrypted file is EncryptedKeyError,
+            # or IterationsError past the given limit
+            ret = lib.fastsm2_privkey_parse_cb(self._k, b, len(b), ffi.NULL, ffi.NULL, limit, count)
         else:
             pwb = _password(password)
             pw = ffi.new("unsigned char[]", pwb or b"\0")
             try:
-                ret = lib.fastsm2_privkey_parse_encrypted(self._k, b, len(b), pw, len(pwb))
+                if limit:
+                    ret = lib.fastsm2_privkey_parse_encrypted_limit(self._k, b, len(b), pw, len(pwb), limit, count)
+                else:
+                    ret = lib.fastsm2_privkey_parse_encrypted(self._k, b, len(b), pw, len(pwb))
             finally:
                 ffi.memmove(pw, b"\0" * len(pw), len(pw))
+        if ret == lib.FASTSM2_ERR_ITERATIONS and not count[0]:
+            # the count, to name it (refused again before any PBKDF2 work)
+            lib.fastsm2_privkey_parse_cb(self._k, b, len(b), ffi.NULL, ffi.NULL, limit, count)
+        if ret == lib.FASTSM2_ERR_ITERATIONS:
+            from ._errors import IterationsError
+            lim = limit or lib.FASTSM2_PBE_MAX_ITERATIONS
+            raise IterationsError("the key file asks for %d PBKDF2 iterations, more than the limit of %d: if you "
+                                  "trust it, pass max_iterations=%d" % (count[0], lim, count[0]))
         if ret != _OK:
             raise_for(ret)
         return self
 
     @classmethod
-    def from_pem(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+    def from_pem(cls, data: Union[BytesLike, str], password: Optional[Union[BytesLike, str]] = None,
+                 max_iterations: Optional[int] = None) -> "PrivateKey":
         """A PEM "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1) or, with
         password=, "ENCRYPTED PRIVATE KEY", e.g. from ``openssl genpkey
         -algorithm SM2``. Raises PEMError, DERError, KeyFormatError (and its
@@ -468,16 +494,17 @@ class PrivateKey:
         b = as_text_or_bytes(data, "private key")
         if not b.lstrip().startswith(b"-----BEGIN"):
             raise_for(lib.FASTSM2_ERR_PEM)
-        return cls.load(b, password)
+        return cls.load(b, password, max_iterations)
 
     @classmethod
-    def from_der(cls, data: BytesLike, password: Optional[Union[BytesLike, str]] = None) -> "PrivateKey":
+    def from_der(cls, data: BytesLike, password: Optional[Union[BytesLike, str]] = None,
+                 max_iterations: Optional[int] = None) -> "PrivateKey":
         """A DER PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey, or with password=
         an EncryptedPrivateKeyInfo."""
         b = as_bytes(data, "private key")
         if b.lstrip().startswith(b"-----BEGIN"):
             raise_for(lib.FASTSM2_ERR_DER)
-        return cls.load(b, password)
+        return cls.load(b, password, max_iterations)
 
     # -- export ---------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -587,10 +614,13 @@ class PrivateKey:
         compressed). Raises DecryptError when C3 does not match (no plaintext
         is released), CiphertextError or PointError for malformed input."""
         c = as_bytes(ct, "ciphertext")
-        cap = max(len(c), 1)
+        flags = _ct_flags(raw, c1c2c3)
+        outlen = ffi.new("size_t *")
+        check_ok(lib.fastsm2_plaintext_size(outlen, c, len(c), flags))  # a malformed one fails here
+        cap = outlen[0]
         out = ffi.new("unsigned char[]", cap)
-        outlen = ffi.new("size_t *", cap)
-        check_ok(lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), _ct_flags(raw, c1c2c3)))
+        outlen[0] = cap
+        check_ok(lib.fastsm2_decrypt(out, outlen, self._k, c, len(c), flags))
         pt = ffi.buffer(out, outlen[0])[:]
         wipe(out, cap)
         return pt

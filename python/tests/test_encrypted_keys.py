@@ -52,6 +52,40 @@ def test_round_trip(scheme):
         key.to_pem(password="x", scheme="rot13")
 
 
+def _with_count(der, old, new):
+    """der with its 3-byte iteration INTEGER old replaced by new."""
+    was = bytes([2, 3]) + old.to_bytes(3, "big")
+    assert der.count(was) == 1
+    return der.replace(was, bytes([2, 3]) + new.to_bytes(3, "big"))
+
+
+def test_iteration_limit():
+    key = fastsm2.PrivateKey.generate()
+    der = key.to_der(password="pw", scheme="sha256-aes256", iterations=70000)
+    # the default limit reads this; a lower one refuses it, naming both counts
+    assert fastsm2.PrivateKey.load(der, password="pw").to_bytes() == key.to_bytes()
+    with pytest.raises(fastsm2.IterationsError, match="70000 PBKDF2 iterations, more than the limit of 1000"):
+        fastsm2.PrivateKey.load(der, password="pw", max_iterations=1000)
+    assert fastsm2.PrivateKey.from_der(der, password="pw", max_iterations=70000).to_bytes() == key.to_bytes()
+    # past the default (2**21): refused at once, named (it was "KeyCipherError:
+    # PBES1, legacy PEM" past 2**24), read when the caller raises the limit
+    big = _with_count(der, 70000, (1 << 21) + 1)
+    with pytest.raises(fastsm2.IterationsError, match="2097153 PBKDF2 iterations.*limit of 2097152.*max_iterations"):
+        fastsm2.PrivateKey.load(big, password="pw")
+    with pytest.raises(fastsm2.EncryptedKeyError):
+        fastsm2.PrivateKey.load(big)  # no password: asked for first
+    with pytest.raises(fastsm2.IterationsError, match="70000 PBKDF2 iterations, more than the limit of 100"):
+        fastsm2.PrivateKey.load(der, max_iterations=100)  # ... unless a limit is given
+    assert issubclass(fastsm2.IterationsError, fastsm2.KeyFormatError)
+    with pytest.raises(fastsm2.PasswordError):  # read: the changed count derives another key
+        fastsm2.PrivateKey.load(_with_count(der, 70000, 70001), password="pw", max_iterations=70001)
+    with pytest.raises(fastsm2.EncryptedKeyError):
+        fastsm2.PrivateKey.load(der)
+    for bad in (0, -1, 1 << 32, 1.5, True):
+        with pytest.raises(ValueError):
+            fastsm2.PrivateKey.load(der, password="pw", max_iterations=bad)
+
+
 def test_openssl_reads_ours(openssl, tmp_path):
     key = fastsm2.PrivateKey.generate()
     path = tmp_path / "k.pem"

@@ -22,6 +22,18 @@
  *   validity Validity, subject Name, subjectPublicKeyInfo SPKI, ... }
  * Sets *spki to the whole SPKI element. 1, or 0 when malformed.
  */
+/* An INTEGER's contents as DER has them (X.690 8.3.2): at least one byte,
+ * and no leading byte that the next one makes redundant (00 before a byte
+ * under 0x80, FF before one from 0x80). */
+static int der_integer_ok(const fs2_der_in *el)
+{
+    if (el->n == 0)
+        return 0;
+    if (el->n > 1 && ((el->p[0] == 0x00 && el->p[1] < 0x80) || (el->p[0] == 0xFF && el->p[1] >= 0x80)))
+        return 0;
+    return 1;
+}
+
 static int find_spki(const unsigned char *der, size_t derlen, fs2_der_in *spki)
 {
     fs2_der_in in, cert, tbs, el, bits;
@@ -33,10 +45,17 @@ static int find_spki(const unsigned char *der, size_t derlen, fs2_der_in *spki)
     if (!fs2_der_get(&cert, FS2_DER_SEQUENCE, &tbs) || !fs2_der_get(&cert, FS2_DER_SEQUENCE, &el) ||
         !fs2_der_get_bits(&cert, &bits) || !fs2_der_at_end(&cert))
         return 0;
-    if (fs2_der_peek_tag(&tbs) == (int)FS2_DER_CTX0_CONS && !fs2_der_get(&tbs, FS2_DER_CTX0_CONS, &el))
-        return 0;
-    /* serialNumber: any INTEGER (negative and over-long ones exist). */
-    if (!fs2_der_get(&tbs, FS2_DER_INTEGER, &el))
+    if (fs2_der_peek_tag(&tbs) == (int)FS2_DER_CTX0_CONS) {
+        /* version [0] EXPLICIT INTEGER, and nothing else inside */
+        fs2_der_in ver, v;
+        if (!fs2_der_get(&tbs, FS2_DER_CTX0_CONS, &ver) || !fs2_der_get(&ver, FS2_DER_INTEGER, &v) ||
+            !der_integer_ok(&v) || !fs2_der_at_end(&ver))
+            return 0;
+    }
+    /* serialNumber: an INTEGER in DER (negative and over-long ones exist:
+     * RFC 5280's positive, 20-byte rule is not enforced; an empty one or
+     * one with a redundant leading byte is not DER). */
+    if (!fs2_der_get(&tbs, FS2_DER_INTEGER, &el) || !der_integer_ok(&el))
         return 0;
     for (int i = 0; i < 4; i++) /* signature, issuer, validity, subject */
         if (!fs2_der_get(&tbs, FS2_DER_SEQUENCE, &el))
@@ -45,11 +64,18 @@ static int find_spki(const unsigned char *der, size_t derlen, fs2_der_in *spki)
     if (!fs2_der_get(&tbs, FS2_DER_SEQUENCE, &el))
         return 0;
     fs2_der_init(spki, start, (size_t)(tbs.p - start));
-    /* The optional fields after it: [1], [2] IMPLICIT, [3] EXPLICIT. */
-    while (!fs2_der_at_end(&tbs))
+    /* The optional fields after it: [1], [2] IMPLICIT, [3] EXPLICIT, each
+     * at most once and in this order (DER encodes a SEQUENCE's fields in
+     * their order). */
+    unsigned last = 0;
+    while (!fs2_der_at_end(&tbs)) {
         if (!fs2_der_get_any(&tbs, &tag, &el) ||
             (tag != 0x81u && tag != 0x82u && tag != 0xA1u && tag != 0xA2u && tag != 0xA3u))
             return 0;
+        if ((tag & 0x1Fu) <= last)
+            return 0;
+        last = tag & 0x1Fu;
+    }
     return 1;
 }
 

@@ -105,15 +105,19 @@ static int check_embedded_pub(const fastsm2_pubkey *pub, const fs2_der_in *pt)
     size_t mlen = sizeof mine;
     int compressed;
 
-    if (pt->n == 65 && pt->p[0] == 0x04)
-        compressed = 0;
+    if (pt->n == 65 && (pt->p[0] == 0x04 || pt->p[0] == 0x06 || pt->p[0] == 0x07))
+        compressed = 0; /* uncompressed, or hybrid (GB/T 32918.1 4.2.10) */
     else if (pt->n == 33 && (pt->p[0] == 0x02 || pt->p[0] == 0x03))
         compressed = 1;
     else
         return FASTSM2_ERR_POINT;
     if (fastsm2_pubkey_to_bytes(mine, &mlen, pub, compressed) != FASTSM2_OK)
         return FASTSM2_ERR_POINT;
-    /* Public data: an ordinary comparison is fine. */
+    /* Public data: an ordinary comparison is fine. A hybrid prefix must
+     * give y's parity. */
+    if (pt->n == 65 && pt->p[0] != 0x04)
+        return memcmp(mine + 1, pt->p + 1, 64) == 0 && (pt->p[0] & 1) == (mine[64] & 1) ? FASTSM2_OK
+                                                                                      : FASTSM2_ERR_POINT;
     return mlen == pt->n && memcmp(mine, pt->p, mlen) == 0 ? FASTSM2_OK : FASTSM2_ERR_POINT;
 }
 
@@ -245,9 +249,8 @@ static int is_encrypted_der(const unsigned char *der, size_t derlen)
     return fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) && fs2_der_peek_tag(&seq) == (int)FS2_DER_SEQUENCE;
 }
 
-/* Both parsers: password NULL means "no password" (fastsm2_privkey_parse). */
-static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const void *pw, size_t pwlen,
-                         int have_pw)
+/* Every parser: src NULL means "no password" (fastsm2_privkey_parse). */
+static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const fs2_pw_source *src)
 {
     unsigned char buf[PEM_DER_MAX];
     const unsigned char *der = in;
@@ -256,7 +259,9 @@ static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t i
 
     if (key == NULL)
         return FASTSM2_ERR_ARG;
-    if (in == NULL || (have_pw && pw == NULL && pwlen != 0)) {
+    if (src && src->iterations)
+        *src->iterations = 0;
+    if (in == NULL || (src && !src->cb && src->pw == NULL && src->pwlen != 0)) {
         fs2_wipe(key, sizeof *key);
         return FASTSM2_ERR_ARG;
     }
@@ -266,7 +271,7 @@ static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t i
     }
     if (ret == FASTSM2_OK) {
         if (is_encrypted_der(der, derlen))
-            ret = have_pw ? fs2_keyfile_decrypt_der(key, der, derlen, pw, pwlen) : FASTSM2_ERR_ENCRYPTED_KEY;
+            ret = src ? fs2_keyfile_decrypt_der(key, der, derlen, src) : FASTSM2_ERR_ENCRYPTED_KEY;
         else if (which == PRIV_LABEL_ENCRYPTED)
             ret = FASTSM2_ERR_DER; /* labelled encrypted, but it is not */
         else
@@ -280,13 +285,36 @@ static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t i
 
 int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen)
 {
-    return privkey_parse(key, in, inlen, NULL, 0, 0);
+    return privkey_parse(key, in, inlen, NULL);
 }
 
 int fastsm2_privkey_parse_encrypted(fastsm2_privkey *key, const unsigned char *in, size_t inlen, const void *password,
                                     size_t passlen)
 {
-    return privkey_parse(key, in, inlen, password, passlen, 1);
+    fs2_pw_source src = {password, passlen, NULL, NULL, 0, NULL};
+    return privkey_parse(key, in, inlen, &src);
+}
+
+int fastsm2_privkey_parse_encrypted_limit(fastsm2_privkey *key, const unsigned char *in, size_t inlen,
+                                          const void *password, size_t passlen, uint32_t max_iterations,
+                                          uint32_t *iterations)
+{
+    fs2_pw_source src = {password, passlen, NULL, NULL, max_iterations, iterations};
+    return privkey_parse(key, in, inlen, &src);
+}
+
+/* The callback of a caller that has none: no password. */
+static int no_password(void *buf, size_t cap, size_t *len, void *arg)
+{
+    (void)buf, (void)cap, (void)len, (void)arg;
+    return 0;
+}
+
+int fastsm2_privkey_parse_cb(fastsm2_privkey *key, const unsigned char *in, size_t inlen, fastsm2_password_cb cb,
+                             void *arg, uint32_t max_iterations, uint32_t *iterations)
+{
+    fs2_pw_source src = {NULL, 0, cb ? cb : no_password, arg, max_iterations, iterations};
+    return privkey_parse(key, in, inlen, &src);
 }
 
 /* SubjectPublicKeyInfo ::= SEQUENCE { algorithm AlgorithmIdentifier,
@@ -319,7 +347,8 @@ int fastsm2_pubkey_parse(fastsm2_pubkey *pub, const unsigned char *in, size_t in
         memset(pub, 0, sizeof *pub);
         return FASTSM2_ERR_ARG;
     }
-    if ((inlen == 65 && in[0] == 0x04) || (inlen == 33 && (in[0] == 0x02 || in[0] == 0x03))) {
+    if ((inlen == 65 && (in[0] == 0x04 || in[0] == 0x06 || in[0] == 0x07)) ||
+        (inlen == 33 && (in[0] == 0x02 || in[0] == 0x03))) {
         ret = fastsm2_pubkey_from_bytes(pub, in, inlen); /* a bare SEC1 point */
     } else if (inlen > 0 && in[0] == FS2_DER_SEQUENCE) {
         ret = fs2_keyfile_parse_spki(pub, in, inlen);

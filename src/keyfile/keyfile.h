@@ -39,10 +39,22 @@ FS2_HIDDEN int fs2_keyfile_pkcs8(unsigned char der[FS2_PRIV_DER_MAX], size_t *de
 FS2_HIDDEN int fs2_keyfile_emit(unsigned char *out, size_t *outlen, const unsigned char *der, size_t derlen, int pem,
                                 const char *label);
 
+/* Where an encrypted key's password comes from: pw/pwlen, or cb (when not
+ * NULL) asked once the file's parameters are read; the reader's iteration
+ * limit (0: FASTSM2_PBE_MAX_ITERATIONS) and where the file's count goes. */
+typedef struct {
+    const void *pw;
+    size_t pwlen;
+    fastsm2_password_cb cb;
+    void *arg;
+    uint32_t max_iterations;
+    uint32_t *iterations;
+} fs2_pw_source;
+
 /* keyfile_enc.c: decrypt an EncryptedPrivateKeyInfo (DER) with the
  * password and parse the key inside. */
-FS2_HIDDEN int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen, const void *pw,
-                                       size_t pwlen);
+FS2_HIDDEN int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen,
+                                       const fs2_pw_source *src);
 
 /* cert.c: whether der is shaped as an X.509 Certificate (three elements:
  * SEQUENCE, SEQUENCE, BIT STRING), to name the error when one is given as

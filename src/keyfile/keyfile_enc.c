@@ -130,24 +130,39 @@ static int parse_pbes2(const unsigned char *der, size_t derlen, pbes2_params *p)
         return FASTSM2_ERR_DER;
     if (p->iterations == 0)
         return FASTSM2_ERR_DER;
-    if (p->iterations > FASTSM2_PBE_MAX_ITERATIONS)
-        return FASTSM2_ERR_KEY_CIPHER;
     if (p->data.n == 0 || p->data.n % 16 != 0 || p->data.n > ENC_DER_MAX)
         return FASTSM2_ERR_DER;
     return FASTSM2_OK;
 }
 
-int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen, const void *pw, size_t pwlen)
+int fs2_keyfile_decrypt_der(fastsm2_privkey *key, const unsigned char *der, size_t derlen, const fs2_pw_source *src)
 {
     pbes2_params p;
-    unsigned char dk[32], plain[ENC_DER_MAX];
+    unsigned char dk[32], plain[ENC_DER_MAX], asked[FASTSM2_PASSWORD_MAX];
+    const void *pw = src->pw;
+    size_t pwlen = src->pwlen;
     fs2_block_key bk;
     size_t plainlen;
     int ret;
 
     if ((ret = parse_pbes2(der, derlen, &p)) != FASTSM2_OK)
         return ret;
+    if (src->iterations)
+        *src->iterations = p.iterations;
+    if (p.iterations > (src->max_iterations ? src->max_iterations : FASTSM2_PBE_MAX_ITERATIONS))
+        return FASTSM2_ERR_ITERATIONS; /* before any PBKDF2 work, and before asking */
+    if (src->cb) {
+        /* The password goes straight into this buffer, wiped below: the
+         * caller need not keep a copy of its own. */
+        pwlen = 0;
+        if (src->cb(asked, sizeof asked, &pwlen, src->arg) != 1 || pwlen > sizeof asked) {
+            fs2_wipe(asked, sizeof asked);
+            return FASTSM2_ERR_ENCRYPTED_KEY;
+        }
+        pw = asked;
+    }
     fs2_pbkdf2(dk, fs2_cipher_key_len(p.cipher), p.hash, pw, pwlen, p.salt.p, p.salt.n, p.iterations);
+    fs2_wipe(asked, sizeof asked);
     fs2_block_set_key(&bk, p.cipher, dk);
     if (!fs2_cbc_decrypt_unpad(&bk, plain, &plainlen, p.iv.p, p.data.p, p.data.n)) {
         ret = FASTSM2_ERR_PASSWORD;

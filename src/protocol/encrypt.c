@@ -327,6 +327,24 @@ int fastsm2_decrypt(unsigned char *out, size_t *outlen, const fastsm2_privkey *k
     return decrypt_impl(out, outlen, key, ct, ctlen, flags);
 }
 
+int fastsm2_plaintext_size(size_t *msglen, const unsigned char *ct, size_t ctlen, int flags)
+{
+    if (!msglen)
+        return FASTSM2_ERR_ARG;
+    *msglen = 0;
+    if ((!ct && ctlen != 0) || !flags_ok(flags))
+        return FASTSM2_ERR_ARG;
+    if (ctlen == 0) /* NULL allowed: nothing to point at */
+        return FASTSM2_ERR_CIPHERTEXT;
+    fs2_ct_layout l;
+    fs2_affine c1;
+    size_t prelen = ctlen < FASTSM2_CT_PREFIX_MAX ? ctlen : FASTSM2_CT_PREFIX_MAX;
+    int ret = decrypt_layout(&l, &c1, ct, prelen, ctlen, flags);
+    if (ret == FASTSM2_OK)
+        *msglen = (size_t)l.c2_len;
+    return ret;
+}
+
 /* ------------------------------------------------------------------ */
 /* Streaming                                                            */
 /* ------------------------------------------------------------------ */

@@ -155,7 +155,9 @@ int fs2_point_load(fs2_affine *r, const unsigned char *in, size_t inlen)
     if (!in)
         return FASTSM2_ERR_ARG;
     if (inlen == 65) {
-        if (in[0] != 0x04)
+        /* 04: uncompressed; 06/07: hybrid (GB/T 32918.1 4.2.10), x and y
+         * with y's parity in the prefix, which must match y (never written) */
+        if (in[0] != 0x04 && !((in[0] == 0x06 || in[0] == 0x07) && (in[64] & 1) == (in[0] & 1)))
             return FASTSM2_ERR_POINT;
         fs2_u256_from_be(r->x, in + 1);
         fs2_u256_from_be(r->y, in + 33);

@@ -54,6 +54,10 @@ if [ "$SEEDS" = 1 ]; then
     mkdir -p "fuzz/corpus/${t#fuzz_}"
   done
   "$B/fuzz/fuzz_make_seeds" fuzz/corpus
+  for f in tests/fixtures/gmssl/*/cert.pem; do
+    v=$(basename "$(dirname "$f")")
+    cp "$f" "fuzz/corpus/cert/gmssl-$v.pem"
+  done
   echo "fuzz: seeds written to fuzz/corpus/"
   exit 0
 fi
