@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 
     /* Certificates (fuzz_cert), built by hand around the keys' SPKI: v3
      * with extensions, v1 with a negative serial, a long serial with [1]
-     * [2] [3]. tools/fuzz.sh --seeds adds GmSSL's PEM certificates from
+     * [2] [3]. tests/harness/fuzz.sh --seeds adds GmSSL's PEM certificates from
      * tests/fixtures. */
     for (int c = 0; c < 3; c++) {
         unsigned char spki[128], tbs[512];

@@ -7,7 +7,7 @@
 # loads it with dlopen and checks the GB/T 32905 / 32918 examples through
 # its functions, on qemu's default CPU (SM3 instructions: backend
 # armv8-sm3) and on a Cortex-A72 (backend armv8). The rest of the C
-# library is what tools/test-aarch64.sh tests under qemu-aarch64.
+# library is what tests/harness/test-aarch64.sh tests under qemu-aarch64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 f=prebuilds/linux-arm64/fastsm2.napi.node
