@@ -206,6 +206,35 @@ def test_digest_calls():
 
 
 # ---- encryption ------------------------------------------------------------------------
+def _ciphertext_parts(ct, raw, c1c2c3, mlen):
+    """Offsets in a ciphertext: C1's last byte (y's low byte), C3's first
+    byte, C2's last byte, and (DER only) the tag of the C3 OCTET STRING."""
+    if raw:  # 04 || x || y, then C3 || C2 or C2 || C3
+        c3 = 65 + mlen if c1c2c3 else 65
+        c2_last = 64 + mlen if c1c2c3 else 96 + mlen
+        return 64, c3, c2_last, None
+    # SEQUENCE { INTEGER x, INTEGER y, OCTET STRING C3, OCTET STRING C2 }
+    # (C2 before C3 with c1c2c3)
+    def header(pos):  # -> (content start, content length)
+        n = ct[pos + 1]
+        if n < 0x80:
+            return pos + 2, n
+        k = n & 0x7F
+        return pos + 2 + k, int.from_bytes(ct[pos + 2 : pos + 2 + k], "big")
+
+    pos, _ = header(0)
+    parts = []
+    for _ in range(4):
+        start, n = header(pos)
+        parts.append((pos, start, n))
+        pos = start + n
+    assert pos == len(ct)
+    (_, ys, yn) = parts[1]
+    c3 = parts[3] if c1c2c3 else parts[2]
+    c2 = parts[2] if c1c2c3 else parts[3]
+    return ys + yn - 1, c3[1], c2[1] + c2[2] - 1, c3[0]
+
+
 @pytest.mark.parametrize("raw", [False, True])
 @pytest.mark.parametrize("c1c2c3", [False, True])
 def test_encrypt_decrypt(raw, c1c2c3):
@@ -222,10 +251,15 @@ def test_encrypt_decrypt(raw, c1c2c3):
             # the other order does not authenticate
             with pytest.raises(fastsm2.DecryptError):
                 key.decrypt(ct, raw=True, c1c2c3=not c1c2c3)
-        for pos in (len(ct) - 1, len(ct) // 2):
+        # one byte flipped in each part: each gives its own error
+        c1_last, c3_at, c2_at, tag_at = _ciphertext_parts(ct, raw, c1c2c3, len(msg))
+        cases = [(c1_last, fastsm2.PointError), (c3_at, fastsm2.DecryptError), (c2_at, fastsm2.DecryptError)]
+        if tag_at is not None:
+            cases.append((tag_at, fastsm2.CiphertextError))
+        for pos, error in cases:
             bad = bytearray(ct)
             bad[pos] ^= 0x01
-            with pytest.raises((fastsm2.DecryptError, fastsm2.CiphertextError, fastsm2.PointError)):
+            with pytest.raises(error):
                 key.decrypt(bytes(bad), raw=raw, c1c2c3=c1c2c3)
     with pytest.raises(fastsm2.DecryptError):
         fastsm2.PrivateKey.generate().decrypt(pub.encrypt(b"secret"))
