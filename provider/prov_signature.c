@@ -49,8 +49,7 @@ static void sig_freectx(void *vctx)
         return;
     fs2p_key_unref(c->key);
     free(c->id);
-    memset(c, 0, sizeof *c);
-    __asm__ __volatile__("" : : "r"(c) : "memory");
+    fs2p_wipe(c, sizeof *c);
     free(c);
 }
 

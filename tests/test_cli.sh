@@ -156,6 +156,25 @@ expect_rc "we verify openssl's custom-ID signature" 0 "$FS" verify --pub p.pem -
 expect_rc "wrong ID: exit 1" 1 "$FS" verify --pub p.pem --in m-abc --sig id.osig
 expect_rc "wrong ID (other way): exit 1" 1 "$FS" verify --pub p.pem --id "$CUSTOM" --in m-abc --sig m-abc.sig
 
+# the empty ID (--id ''): what openssl signs with when no distid is set
+check "sign --id ''" "$FS" sign --key k.pem --id '' --in m-abc --out empty.sig
+check "openssl dgst (no distid) verifies our empty-ID signature" \
+    openssl dgst -sm3 -verify p.pem -signature empty.sig m-abc
+check "openssl pkeyutl (no distid) verifies our empty-ID signature" \
+    openssl pkeyutl -verify -pubin -inkey p.pem -rawin -digest sm3 -in m-abc -sigfile empty.sig
+check_not "openssl refuses it with the default ID" \
+    openssl dgst -sm3 -verify p.pem -sigopt "distid:$ID" -signature empty.sig m-abc
+openssl dgst -sm3 -sign k.pem -out empty-dgst.osig m-abc
+openssl pkeyutl -sign -inkey k.pem -rawin -digest sm3 -in m-abc -out empty-pkeyutl.osig
+for s in empty-dgst.osig empty-pkeyutl.osig; do
+    expect_rc "we verify openssl's no-distid signature ($s) with --id ''" 0 "$FS" verify --pub p.pem --id '' --in m-abc --sig "$s"
+    expect_rc "... and with --id-hex ''" 0 "$FS" verify --pub p.pem --id-hex '' --in m-abc --sig "$s"
+    expect_rc "... but not with the default ID: exit 1" 1 "$FS" verify --pub p.pem --in m-abc --sig "$s"
+done
+ZE=$("$FS" sm3 --pub p.pem --id '' --z | cut -d' ' -f1)
+ZD=$("$FS" sm3 --pub p.pem --z | cut -d' ' -f1)
+[ -n "$ZE" ] && [ "$ZE" != "$ZD" ] && ok || bad "sm3 --z --id '': the empty ID's Z_A must differ from the default's"
+
 # our generated key in openssl, and the private key file as --pub
 check "sign with a keygen key" "$FS" sign --key fk.pem --in m-100k --out fk.sig
 check "openssl verifies a keygen key's signature" \
@@ -201,7 +220,7 @@ expect_rc "signature with a trailing byte: exit 1" 1 "$FS" verify --pub p.pem --
 expect_rc "missing signature file: exit 2" 2 "$FS" verify --pub p.pem --in m-abc --sig nosuch.sig
 expect_rc "missing message file: exit 2" 2 "$FS" verify --pub p.pem --in nosuch --sig m-abc.sig
 expect_rc "bad public key file: exit 2" 2 "$FS" verify --pub m-100k --in m-abc --sig m-abc.sig
-expect_rc "empty --id: exit 2" 2 "$FS" verify --pub p.pem --id "" --in m-abc --sig m-abc.sig
+expect_rc "empty --id: not the default ID (exit 1)" 1 "$FS" verify --pub p.pem --id "" --in m-abc --sig m-abc.sig
 expect_rc "ID of 8192 bytes: exit 2" 2 "$FS" verify --pub p.pem --id "$(printf '%8192s' x)" --in m-abc --sig m-abc.sig
 check "ID of 8191 bytes" "$FS" sign --key k.pem --id "$(printf '%8191s' x)" --in m-abc --out longid.sig
 expect_rc "verify with an ID of 8191 bytes" 0 "$FS" verify --pub p.pem --id "$(printf '%8191s' x)" --in m-abc --sig longid.sig

@@ -11,9 +11,27 @@
 #include <openssl/obj_mac.h>
 #include <openssl/pem.h>
 #include <openssl/provider.h>
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
 #include <openssl/x509.h>
 
 #include "internal.h"
+
+/* Which libcrypto this test runs against, said before anything else; with
+ * FS2T_OPENSSL_VERSION set (tools/test-openssl.sh), it must be that
+ * release ("3.0.2"), or the test fails here: the matrix would otherwise
+ * test the system's OpenSSL under another name. */
+__attribute__((constructor)) static void fs2t_ossl_version_check(void)
+{
+    const char *want = getenv("FS2T_OPENSSL_VERSION");
+    const char *have = OpenSSL_version(OPENSSL_VERSION_STRING);
+    fprintf(stderr, "testossl: running against %s (built with %s)\n", OpenSSL_version(OPENSSL_VERSION),
+            OPENSSL_VERSION_TEXT);
+    if (want != NULL && *want != '\0' && strcmp(want, have) != 0) {
+        fprintf(stderr, "testossl: FS2T_OPENSSL_VERSION=%s, but the libcrypto loaded is %s\n", want, have);
+        exit(1);
+    }
+}
 
 void fs2t_ossl_die(const char *what)
 {

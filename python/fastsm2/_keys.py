@@ -242,10 +242,11 @@ class PublicKey:
     # -- Z_A and e --------------------------------------------------------------
     def z(self, id: IdLike = DEFAULT_ID) -> bytes:
         """Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA), GB/T
-        32918.2 5.5. Raises IDError for an empty ID or one over 8191 bytes."""
+        32918.2 5.5. id=b"" is the empty ID (OpenSSL's when no ID is set),
+        None the default. Raises IDError for an ID over 8191 bytes."""
         ident = as_id(id)
         out = ffi.new("unsigned char[32]")
-        check_ok(lib.fastsm2_compute_z(out, self._p, ident, len(ident)) if ident else lib.FASTSM2_ERR_ID)
+        check_ok(lib.fastsm2_compute_z(out, self._p, ident, len(ident)))
         return ffi.buffer(out, 32)[:]
 
     def message_digest(self, msg: BytesLike, id: IdLike = DEFAULT_ID) -> bytes:
@@ -276,7 +277,8 @@ class PublicKey:
 
         sig is strict DER, or the 64-byte r || s when raw=True. Returns True
         only for a valid signature; a malformed or wrong signature gives
-        False. Raises IDError for an empty or oversized ID and TypeError for
+        False. id=b"" is the empty ID (what OpenSSL signs with when no ID
+        is set), None the default. Raises IDError for an ID over 8191 bytes and TypeError for
         non-bytes input."""
         m = as_bytes(msg, "msg")
         s = self._raw_sig(sig, raw)
@@ -285,7 +287,7 @@ class PublicKey:
                 return False
             return lib.fastsm2_verify(self._used(), ffi.NULL, 0, m, len(m), s) == 1
         ident = as_id(id)
-        if not ident or len(ident) > lib.FASTSM2_MAX_ID_LEN:
+        if len(ident) > lib.FASTSM2_MAX_ID_LEN:
             raise_for(lib.FASTSM2_ERR_ID)
         if s is None:
             return False
@@ -303,8 +305,7 @@ class PublicKey:
         else:
             s = sig_from_der(s)
         ident = as_id(id)
-        check_ok(lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s)
-                 if ident else lib.FASTSM2_ERR_ID)
+        check_ok(lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s))
 
     def verify_digest(self, digest: BytesLike, sig: BytesLike, raw: bool = False) -> bool:
         """Verify a signature on a 32-byte digest e = SM3(Z_A || M) (GB/T
@@ -543,14 +544,16 @@ class PrivateKey:
     def sign(self, msg: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> bytes:
         """Sign msg (GB/T 32918.2 6.1): e = SM3(Z_A || msg) with the signer's
         ID, a fresh k from the OS CSPRNG. Returns strict DER, or the 64-byte
-        r || s when raw=True. Raises IDError for an empty or oversized ID."""
+        r || s when raw=True. id=b"" is the empty ID (what OpenSSL signs
+        with when no ID is set), None the default. Raises IDError for an ID
+        over 8191 bytes."""
         m = as_bytes(msg, "msg")
         sig = ffi.new("unsigned char[64]")
         if id is DEFAULT_ID and self._id is None:
             ret = lib.fastsm2_sign(sig, self._k, ffi.NULL, 0, m, len(m))
         else:
             ident = as_id(id)
-            ret = lib.fastsm2_sign(sig, self._k, ident, len(ident), m, len(m)) if ident else lib.FASTSM2_ERR_ID
+            ret = lib.fastsm2_sign(sig, self._k, ident, len(ident), m, len(m))
         if ret != _OK:
             raise_for(ret)
         if raw:

@@ -172,12 +172,19 @@ def test_verify_is_bool_and_named_reasons():
     forged = raw[:32] + (N - r).to_bytes(32, "big")
     with pytest.raises(fastsm2.SignatureRangeError):
         pub.verify_or_raise(b"m", forged, raw=True)
-    for bad_id in (b"", "", b"x" * 8192):
+    for bad_id in (b"x" * 8192, "x" * 8192):
         with pytest.raises(fastsm2.IDError):
             key.sign(b"m", id=bad_id)
         with pytest.raises(fastsm2.IDError):
             pub.verify(b"m", raw, id=bad_id, raw=True)
     assert pub.verify(b"m", key.sign(b"m", id=b"y" * 8191), id=b"y" * 8191)
+    # the empty ID (b"" or ""): an ID of its own, neither the default (None) nor b"\0"
+    e = key.sign(b"m", id=b"")
+    assert pub.verify(b"m", e, id=b"") and pub.verify(b"m", e, id="")
+    assert not pub.verify(b"m", e) and not pub.verify(b"m", e, id=None) and not pub.verify(b"m", e, id=b"\0")
+    assert pub.z(b"") != pub.z() and pub.z(None) == pub.z()
+    assert pub.message_digest(b"m", id=b"") == fastsm2.sm3(pub.z(b"") + b"m").digest()
+    assert pub.verify(b"m", key.sign(b"m", id=None))
     with pytest.raises(TypeError):
         pub.verify("m", raw, raw=True)
     with pytest.raises(TypeError):
@@ -393,7 +400,8 @@ def test_key_exchange_errors():
     with pytest.raises(fastsm2.LengthError):
         a.compute(rb, 65537)
     with pytest.raises(fastsm2.IDError):
-        fastsm2.KeyExchangeInitiator(fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate().public_key, id=b"")
+        fastsm2.KeyExchangeInitiator(fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate().public_key,
+                                     id=b"x" * 8192)
     with pytest.raises(TypeError):
         fastsm2.KeyExchangeInitiator(fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate())
     a.clear()
@@ -511,7 +519,7 @@ def test_with_id_caches_but_keeps_the_default():
     assert key.public_key.verify(b"m", d) and not key.public_key.verify(b"m", d, id=b"alice")
     pa = key.public_key.with_id("alice")
     assert pa.verify(b"m", s, id=b"alice") and not pa.verify(b"m", s) and pa.verify(b"m", d)
-    with pytest.raises(fastsm2.IDError):
-        key.with_id(b"")
+    e = key.with_id(b"").sign(b"m")  # the empty ID as the key's own
+    assert key.public_key.verify(b"m", e, id=b"") and not key.public_key.verify(b"m", e)
     with pytest.raises(fastsm2.IDError):
         key.public_key.with_id(b"x" * 8192)
