@@ -33,6 +33,9 @@ TEST_ALL_STAGES += fuzz-brief
 TEST_ALL_STAGES += test-install test-portable test-wheel
 # fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
 TEST_ALL_STAGES += test-spark
+# The OpenSSL-facing tests against the oldest and the newest OpenSSL release
+# covered (3.0.2, 4.0.3; built from source once, cached in ~/.cache/fastsm2).
+TEST_ALL_STAGES += test-openssl-brief
 
 all: deps
 	$(MAKE) build
@@ -143,6 +146,17 @@ fuzz:
 fuzz-brief:
 	FUZZ_SECONDS=16 bash tools/fuzz.sh build-fuzz
 
+# The OpenSSL-facing tests (differential, provider, CLI cross-checks, the
+# provider beside the default one) against OpenSSL 3.0.2, the system's
+# 3.0.x, 3.5.5 and 4.0.3, each built from its release sources through cargo
+# (crate openssl-src) and cached in ~/.cache/fastsm2/openssl/<version>/
+# (tools/test-openssl.sh; README "Another OpenSSL").
+test-openssl:
+	bash tools/test-openssl.sh all
+
+test-openssl-brief:
+	bash tools/test-openssl.sh brief
+
 # The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
 # no GPU): kernels, streams, chunks, every injected CUDA failure, also under
 # ASan + UBSan (docs/GPU.md); in test-all (FS2_GPU_EMU_FULL=1) at the default table width too.
@@ -206,4 +220,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all test-openssl bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall

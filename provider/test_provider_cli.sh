@@ -91,7 +91,18 @@ ran_here "sign ran in fastsm2prov" FASTSM2_ERR_ID openssl pkeyutl "${OURS[@]}" -
     -inkey ours.key -pkeyopt "distid:$(cat longid.txt)" -in msg.bin -out /dev/null
 
 # ---- encryption, both ways ----------------------------------------------------
-for len in 1 100 5000; do
+# Early 3.0 releases' pkeyutl (3.0.2) reads at most 10 times the key's size
+# of input (720 bytes for SM2), whichever provider runs: there the long case
+# is 600 bytes, whose ciphertext is under 720 (checked: the default provider's own round trip of 5000
+# bytes fails with that program).
+big=5000
+head -c 5000 /dev/urandom >probe.bin
+if ! { openssl pkeyutl -encrypt -pubin -inkey ref.pub -in probe.bin -out probe.ct &&
+       openssl pkeyutl -decrypt -inkey ref.key -in probe.ct -out probe.pt && cmp -s probe.bin probe.pt; } 2>/dev/null; then
+    echo "note: $(openssl version): pkeyutl cannot take 5000 bytes of input even in the default provider; 600 instead"
+    big=600
+fi
+for len in 1 100 $big; do
     head -c $len /dev/urandom >pt$len.bin
     check "encrypt $len here" openssl pkeyutl "${OURS[@]}" -encrypt -pubin -inkey ref.pub -in pt$len.bin -out c_ours$len.bin
     check "decrypt $len in default" openssl pkeyutl -decrypt -inkey ref.key -in c_ours$len.bin -out d_ours$len.bin

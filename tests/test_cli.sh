@@ -13,6 +13,7 @@ BUILD=${1:?usage: test_cli.sh BUILD_DIR}
 . "$(dirname "$0")/shlib.sh"
 cli_setup "$BUILD"
 cd "$T"
+ossl_probe
 
 ID=1234567812345678 # the default signer ID
 
@@ -91,26 +92,26 @@ openssl ec -in k.pem -outform DER -out sec1.der 2>/dev/null
 
 for k in k.pem k.der sec1-ec.pem sec1.der sec1.pem; do
     expect_rc "pubkey --key $k" 0 "$FS" pubkey --key "$k" --out "pub-$k"
-    same "pubkey of $k equals openssl's" "pub-$k" p.pem
+    same_pub "pubkey of $k equals openssl's" "pub-$k" p.pem
 done
 check "pubkey --der" "$FS" pubkey --key k.pem --der --out pub.der
-same "pubkey --der equals openssl's" pub.der p.der
+same_pub "pubkey --der equals openssl's" pub.der p.der
 "$FS" pubkey --key k.pem >pub-stdout.pem
-same "pubkey to stdout" pub-stdout.pem p.pem
+same_pub "pubkey to stdout" pub-stdout.pem p.pem
 
 check "keygen" "$FS" keygen --out fk.pem --pubout fp.pem
 if [ "$(stat -c %a fk.pem)" = 600 ]; then ok; else bad "keygen: private key mode $(stat -c %a fk.pem)"; fi
 check "openssl loads our private key" openssl pkey -in fk.pem -noout
 check "openssl loads our public key" openssl pkey -pubin -in fp.pem -noout
 openssl pkey -in fk.pem -pubout -out fp-openssl.pem
-same "openssl derives our public key" fp-openssl.pem fp.pem
+same_pub "openssl derives our public key" fp-openssl.pem fp.pem
 grep -q '^-----BEGIN PRIVATE KEY-----$' fk.pem && ok || bad "keygen: not PKCS#8 PEM"
 "$FS" keygen >fk2.pem
 check "keygen to stdout loads in openssl" openssl pkey -in fk2.pem -noout
 check "keygen --der" "$FS" keygen --der --out fk.der --pubout fp.der
 check "openssl loads our DER key" openssl pkey -inform DER -in fk.der -noout
 openssl pkey -inform DER -in fk.der -pubout -outform DER -out fp-openssl.der
-same "openssl derives our DER public key" fp-openssl.der fp.der
+same_pub "openssl derives our DER public key" fp-openssl.der fp.der
 if cmp -s fk.pem fk2.pem; then bad "keygen made the same key twice"; else ok; fi
 # an existing file is replaced, and a private key still gets mode 0600
 echo old >fk3.pem
@@ -233,15 +234,17 @@ absent "bad --id-hex: no output" idhex.sig
 # ---------------------------------------------------------------------------
 for n in 1 32 4096 102400; do
     head -c "$n" /dev/urandom >"pt$n"
-    # openssl -> ours
-    openssl pkeyutl -encrypt -pubin -inkey p.pem -in "pt$n" -out "ct$n.openssl"
-    check "decrypt openssl's $n-byte ciphertext" "$FS" decrypt --key k.pem --in "ct$n.openssl" --out "pt$n.ours"
-    same "decrypt openssl's $n-byte ciphertext: plaintext" "pt$n" "pt$n.ours"
-    # ours -> openssl
     check "encrypt $n bytes" "$FS" encrypt --pub p.pem --in "pt$n" --out "ct$n"
-    check "openssl decrypts our $n-byte ciphertext" \
-        openssl pkeyutl -decrypt -inkey k.pem -in "ct$n" -out "pt$n.openssl"
-    same "openssl decrypts our $n-byte ciphertext: plaintext" "pt$n" "pt$n.openssl"
+    if pkeyutl_fits "openssl pkeyutl both ways" "$n"; then
+        # openssl -> ours
+        openssl pkeyutl -encrypt -pubin -inkey p.pem -in "pt$n" -out "ct$n.openssl"
+        check "decrypt openssl's $n-byte ciphertext" "$FS" decrypt --key k.pem --in "ct$n.openssl" --out "pt$n.ours"
+        same "decrypt openssl's $n-byte ciphertext: plaintext" "pt$n" "pt$n.ours"
+        # ours -> openssl
+        check "openssl decrypts our $n-byte ciphertext" \
+            openssl pkeyutl -decrypt -inkey k.pem -in "ct$n" -out "pt$n.openssl"
+        same "openssl decrypts our $n-byte ciphertext: plaintext" "pt$n" "pt$n.openssl"
+    fi
     # raw formats round trip, with their exact sizes
     for fmt in "--raw" "--raw --c1c2c3"; do
         # shellcheck disable=SC2086

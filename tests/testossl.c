@@ -151,9 +151,17 @@ int fs2t_ossl_decrypts_to(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const 
 int fs2t_ossl_pub_bytes(EVP_PKEY *pk, unsigned char out[65])
 {
     size_t len = 0;
-    if (EVP_PKEY_get_octet_string_param(pk, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, out, 65, &len) != 1)
-        return 0;
-    return len == 65 && out[0] == 0x04;
+    if (EVP_PKEY_get_octet_string_param(pk, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, out, 65, &len) == 1)
+        return len == 65 && out[0] == 0x04;
+    /* OpenSSL 3.0.2 gives no encoded public key for an SM2 key read from a
+     * file (its own files too); its SPKI encoding ends with the point. */
+    unsigned char *der = NULL;
+    int n = i2d_PUBKEY(pk, &der);
+    int ok = n >= 65 + 2 && der[n - 65] == 0x04;
+    if (ok)
+        memcpy(out, der + n - 65, 65);
+    OPENSSL_free(der);
+    return ok;
 }
 
 int fs2t_ossl_priv_bytes(EVP_PKEY *pk, unsigned char out[32])
