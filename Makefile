@@ -51,7 +51,7 @@ test:
 	@bash tools/stages.sh $(TEST_STAGES)
 
 test-all:
-	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tools/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 FS2_IFMA_TRACE_SETS=6 bash tools/stages.sh $(TEST_ALL_STAGES)
 
 # Sources laid out as .clang-format says (clang-format 14); `make format` fixes.
 check-format:
