@@ -9,7 +9,8 @@
 # The build is cached by version: a second run prints the prefix and exits.
 #
 #   tools/openssl-build.sh <crate version>     e.g. 300.0.5+3.0.2
-#   prints the install prefix on its last line
+#   prints the install prefix on its last line (a shared libcrypto where the
+#   crate has what that needs, 3.0.x; static otherwise)
 #
 # Crate versions and the OpenSSL releases they carry: 300.0.5+3.0.2,
 # 300.5.5+3.5.5, 400.0.2+4.0.3 (`cargo info openssl-src@<v>`).
@@ -53,7 +54,12 @@ cd "$work"
 # The crate leaves out util/providers.num, which only the legacy provider
 # needs: no-legacy (the crate's own build does the same). no-docs exists
 # from 3.2 on.
-opts=(--prefix="$prefix" --libdir=lib shared no-tests no-legacy)
+# The crates from 3.x on leave out util/mkdef.pl, which the shared libraries'
+# symbol version scripts need: there libcrypto is built static (the test
+# programs then carry it; the openssl program loads the provider module
+# all the same).
+opts=(--prefix="$prefix" --libdir=lib no-tests no-legacy)
+if [ -f util/mkdef.pl ]; then opts+=(shared); else opts+=(no-shared); fi
 if ! nice -n 10 ./Configure "${opts[@]}" no-docs >build.log 2>&1; then
   nice -n 10 ./Configure "${opts[@]}" >build.log 2>&1 || { tail -30 build.log >&2; exit 1; }
 fi

@@ -65,7 +65,10 @@ for v in "${versions[@]}"; do
   b=build-openssl/$v
   args=(-DCMAKE_BUILD_TYPE=Release -DFASTSM2_CTIME=OFF -DFASTSM2_CUDA=OFF)
   if [ -n "$prefix" ]; then
-    args+=(-DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=OFF)
+    # a static libcrypto where the crate could not build a shared one
+    static=OFF
+    [ -e "$prefix/lib/libcrypto.so" ] || static=ON
+    args+=(-DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=$static)
     export PATH="$prefix/bin:${PATH#"$prefix/bin:"}"
     export LD_LIBRARY_PATH="$prefix/lib"
   else

@@ -184,10 +184,22 @@ class PublicKey:
 
     @classmethod
     def load(cls, data: Union[BytesLike, str]) -> "PublicKey":
-        """A public key file, PEM or DER (SPKI), or a bare SEC1 point."""
+        """A public key file, PEM or DER (SPKI), or a bare SEC1 point; or, as
+        the CLI's --pub takes it, a plain (unencrypted) private key file, whose
+        public key this is. An encrypted private key raises EncryptedKeyError
+        (load it with PrivateKey.load(data, password=...))."""
         b = as_text_or_bytes(data, "public key")
         self = cls._new()
-        check_ok(lib.fastsm2_pubkey_parse(self._p, b, len(b)))
+        st = lib.fastsm2_pubkey_parse(self._p, b, len(b))
+        if st in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER):
+            key = ffi.new("fastsm2_privkey *")
+            pst = lib.fastsm2_privkey_parse(key, b, len(b))
+            if pst == _OK:
+                st = lib.fastsm2_privkey_pubkey(self._p, key)
+            elif pst not in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER):
+                st = pst  # a private key file: say what is wrong with it
+            lib.fastsm2_privkey_clear(key)
+        check_ok(st)
         return self
 
     @classmethod

@@ -523,3 +523,14 @@ def test_with_id_caches_but_keeps_the_default():
     assert key.public_key.verify(b"m", e, id=b"") and not key.public_key.verify(b"m", e)
     with pytest.raises(fastsm2.IDError):
         key.public_key.with_id(b"x" * 8192)
+
+
+def test_public_key_load_from_private_key_file():
+    """PublicKey.load takes a plain private key file, as the CLI's --pub does."""
+    key = fastsm2.PrivateKey.generate()
+    for data in (key.to_pem(), key.to_der(), key.to_pem(format="sec1"), key.to_pem().decode()):
+        assert fastsm2.PublicKey.load(data) == key.public_key
+    with pytest.raises(fastsm2.EncryptedKeyError):
+        fastsm2.PublicKey.load(key.to_pem(password="pw"))
+    with pytest.raises(fastsm2.PEMError):
+        fastsm2.PublicKey.load(b"-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----\n")
