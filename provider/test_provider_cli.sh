@@ -153,14 +153,22 @@ done
 awk '/<!-- openssl.cnf -->/ {f = 1; next} f && /^```/ {if (++n == 2) exit; next} f && n == 1' \
     "$SRC/docs/PROVIDER.md" >fastsm2.cnf
 if grep -q 'fastsm2prov' fastsm2.cnf; then ok; else bad "no openssl.cnf fragment in docs/PROVIDER.md"; fi
-export OPENSSL_CONF=$T/fastsm2.cnf OPENSSL_MODULES=$DIR
+# its module line names the installed path; where no module is there, the
+# check the page gives (openssl list -providers) shows it missing
+grep -q '^module = .*/fastsm2prov.so$' fastsm2.cnf && ok || bad "the fragment has no module = line"
+if [ ! -e "$(sed -n 's/^module = //p' fastsm2.cnf)" ]; then
+    OPENSSL_CONF=$T/fastsm2.cnf openssl list -providers >nomod.txt 2>&1
+    grep -q 'fastsm2prov' nomod.txt && bad "a module that is not there listed as loaded: $(cat nomod.txt)" || ok
+fi
+sed -i "s|^module = .*|module = $(cd "$DIR" && pwd)/fastsm2prov.so|" fastsm2.cnf
+export OPENSSL_CONF=$T/fastsm2.cnf
 openssl list -providers >cnf.txt 2>&1
 grep -A3 'fastsm2prov' cnf.txt | grep -q 'status: active' && grep -A3 'default' cnf.txt | grep -q 'status: active' &&
     ok || bad "the fragment does not load both providers: $(cat cnf.txt)"
 check "sign under the fragment" openssl pkeyutl -sign -rawin -digest sm3 -inkey ref.key -in msg.bin -out s_cnf.bin
 ran_here "the fragment prefers fastsm2prov" FASTSM2_ERR_BAD_SIGNATURE openssl pkeyutl -verify -rawin -digest sm3 \
     -pubin -inkey ref.pub -pkeyopt distid:x -in msg.bin -sigfile s_cnf.bin
-unset OPENSSL_CONF OPENSSL_MODULES
+unset OPENSSL_CONF
 check "signed under the fragment, verified in default" openssl pkeyutl -verify -rawin -digest sm3 -pubin \
     -inkey ref.pub -in msg.bin -sigfile s_cnf.bin
 
