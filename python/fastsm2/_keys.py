@@ -191,12 +191,12 @@ class PublicKey:
         b = as_text_or_bytes(data, "public key")
         self = cls._new()
         st = lib.fastsm2_pubkey_parse(self._p, b, len(b))
-        if st in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER):
+        if st in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER, lib.FASTSM2_ERR_KEY_FORMAT):
             key = ffi.new("fastsm2_privkey *")
             pst = lib.fastsm2_privkey_parse(key, b, len(b))
             if pst == _OK:
                 st = lib.fastsm2_privkey_pubkey(self._p, key)
-            elif pst not in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER):
+            elif pst not in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER, lib.FASTSM2_ERR_KEY_FORMAT):
                 st = pst  # a private key file: say what is wrong with it
             lib.fastsm2_privkey_clear(key)
         check_ok(st)

@@ -519,8 +519,10 @@ def test_with_id_caches_but_keeps_the_default():
     assert key.public_key.verify(b"m", d) and not key.public_key.verify(b"m", d, id=b"alice")
     pa = key.public_key.with_id("alice")
     assert pa.verify(b"m", s, id=b"alice") and not pa.verify(b"m", s) and pa.verify(b"m", d)
-    e = key.with_id(b"").sign(b"m")  # the empty ID as the key's own
+    ke = key.with_id(b"")  # the empty ID's Z_A cached; calls still default to the default ID
+    e = ke.sign(b"m", id=b"")
     assert key.public_key.verify(b"m", e, id=b"") and not key.public_key.verify(b"m", e)
+    assert key.public_key.with_id(b"").verify(b"m", e, id=b"")
     with pytest.raises(fastsm2.IDError):
         key.public_key.with_id(b"x" * 8192)
 
