@@ -3,9 +3,11 @@
  * fastsm2prov beside OpenSSL's own default provider, both through EVP, in
  * one process: SM2 signing and verification as `openssl speed sm2` runs
  * them (EVP_DigestSignInit + EVP_DigestSign of 20 bytes with SM3, an ID
- * set, every iteration), in alternating slices; each side keeps its best
- * slice. The figure is the ratio fastsm2prov / default (docs/PROVIDER.md,
- * tools/test-openssl.sh runs it against each OpenSSL release).
+ * set, every iteration), in alternating slices: ROUNDS rounds, each a
+ * slice of one beside a slice of the other. The figure is the median over
+ * the rounds of the ratio fastsm2prov / default of a round's two slices
+ * (robust to a loaded machine's bursts; docs/PROVIDER.md), beside the
+ * median rates. tools/test-openssl.sh runs it against each OpenSSL release.
  *
  * usage: bench_provider_default MODULE_DIR [SECONDS]
  * prints the libcrypto's version, the rates and a last line
@@ -29,6 +31,19 @@ static double now(void)
 }
 
 #define ID "TLSv1.3+GM+Cipher+Suite" /* the ID openssl speed sets */
+#define ROUNDS 15
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
 
 struct side {
     const char *name, *pq;
@@ -61,7 +76,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s MODULE_DIR [SECONDS]\n", argv[0]);
         return 2;
     }
-    double secs = argc > 2 ? atof(argv[2]) : 2.0, slice = secs / 20;
+    double secs = argc > 2 ? atof(argv[2]) : 2.0, slice = secs / (4 * ROUNDS);
     OSSL_LIB_CTX *lc = OSSL_LIB_CTX_new();
     OSSL_PROVIDER_set_default_search_path(lc, argv[1]);
     if (!OSSL_PROVIDER_load(lc, "fastsm2prov") || !OSSL_PROVIDER_load(lc, "default")) {
@@ -89,8 +104,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    double best[2][2] = {{0, 0}, {0, 0}}; /* [side][sign, verify] */
-    for (int round = 0; round < 5; round++)
+    double rate[2][2][ROUNDS], ratio[2][ROUNDS]; /* [side][sign, verify][round] */
+    for (int round = 0; round < ROUNDS; round++)
         for (int op = 0; op < 2; op++)
             for (int i = 0; i < 2; i++) {
                 long n = 0;
@@ -105,16 +120,23 @@ int main(int argc, char **argv)
                     n += 20;
                     t = now() - t0;
                 } while (t < slice);
-                if (n / t > best[i][op])
-                    best[i][op] = n / t;
+                rate[i][op][round] = n / t;
+                if (i == 1)
+                    ratio[op][round] = rate[0][op][round] / rate[1][op][round];
             }
+    double best[2][2], r[2];
+    for (int op = 0; op < 2; op++) {
+        r[op] = median(ratio[op], ROUNDS);
+        for (int i = 0; i < 2; i++)
+            best[i][op] = median(rate[i][op], ROUNDS);
+    }
     const char *v = OpenSSL_version(OPENSSL_VERSION_STRING);
     printf("%s\n", OpenSSL_version(OPENSSL_VERSION));
-    printf("sign/s:   fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f\n", best[0][0], best[1][0],
-           best[0][0] / best[1][0]);
-    printf("verify/s: fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f\n", best[0][1], best[1][1],
-           best[0][1] / best[1][1]);
-    printf("RATIO %s sign %.2f verify %.2f\n", v, best[0][0] / best[1][0], best[0][1] / best[1][1]);
+    printf("sign/s:   fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f (median of %d rounds)\n",
+           best[0][0], best[1][0], r[0], ROUNDS);
+    printf("verify/s: fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f (median of %d rounds)\n",
+           best[0][1], best[1][1], r[1], ROUNDS);
+    printf("RATIO %s sign %.2f verify %.2f\n", v, r[0], r[1]);
     for (int i = 0; i < 2; i++) {
         EVP_MD_CTX_free(sides[i].m);
         EVP_MD_CTX_free(sides[i].mv);

@@ -22,7 +22,7 @@
 #     brief:         3.0.2 4.0.3 (the oldest and the newest; in make test-all)
 #     VERSION:       an openssl-src crate version (300.5.5+3.5.5), a release
 #                    that the table below names (3.5.5), or "system"
-# FS2_OPENSSL_BENCH_SECONDS (default 2): the bench's length per release.
+# FS2_OPENSSL_BENCH_SECONDS (default 3): the bench's length per release.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -37,7 +37,7 @@ case "${1:-all}" in
   *) versions=("$@") ;;
 esac
 JOBS=${JOBS:-2}
-secs=${FS2_OPENSSL_BENCH_SECONDS:-2}
+secs=${FS2_OPENSSL_BENCH_SECONDS:-3}
 gen=""
 command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
 TESTS='^(test_openssl_diff|test_provider_evp|test_provider_diff|test_provider_cli|test_cli|test_cli_keys|test_cli_stream)$'
