@@ -30,7 +30,7 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-#define ID "TLSv1.3+GM+Cipher+Suite" /* the ID openssl speed sets */
+#define ID     "TLSv1.3+GM+Cipher+Suite" /* the ID openssl speed sets */
 #define ROUNDS 15
 
 static int cmp_double(const void *a, const void *b)
@@ -99,7 +99,10 @@ int main(int argc, char **argv)
         int step = !s->pk ? 1 : !s->m || !s->mv ? 2 : !one(lc, s, 1, msg) ? 3 : !one(lc, s, 0, msg) ? 4 : 0;
         if (step) {
             fprintf(stderr, "bench_provider_default: SM2 through %s failed (%s)\n", s->name,
-                    step == 1 ? "keygen" : step == 2 ? "no memory" : step == 3 ? "sign" : "verify");
+                    step == 1   ? "keygen"
+                    : step == 2 ? "no memory"
+                    : step == 3 ? "sign"
+                                : "verify");
             ERR_print_errors_fp(stderr);
             return 2;
         }
@@ -132,10 +135,10 @@ int main(int argc, char **argv)
     }
     const char *v = OpenSSL_version(OPENSSL_VERSION_STRING);
     printf("%s\n", OpenSSL_version(OPENSSL_VERSION));
-    printf("sign/s:   fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f (median of %d rounds)\n",
-           best[0][0], best[1][0], r[0], ROUNDS);
-    printf("verify/s: fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f (median of %d rounds)\n",
-           best[0][1], best[1][1], r[1], ROUNDS);
+    printf("sign/s:   fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f (median of %d rounds)\n", best[0][0],
+           best[1][0], r[0], ROUNDS);
+    printf("verify/s: fastsm2prov %9.0f   default %9.0f   fastsm2prov/default %.2f (median of %d rounds)\n", best[0][1],
+           best[1][1], r[1], ROUNDS);
     printf("RATIO %s sign %.2f verify %.2f\n", v, r[0], r[1]);
     for (int i = 0; i < 2; i++) {
         EVP_MD_CTX_free(sides[i].m);

@@ -316,8 +316,8 @@ static void test_empty_id(void)
         ok_out += (unsigned long)v;
         if (!v)
             fprintf(stderr, "empty ID: ours -> OpenSSL (no ID set) not accepted (it %d)\n", it);
-        CHECK(fs2t_ossl_verify(NULL, NULL, opk, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, msglen, der,
-                               derlen) == 0);
+        CHECK(fs2t_ossl_verify(NULL, NULL, opk, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, msglen, der, derlen) ==
+              0);
 
         /* OpenSSL with no ID set -> ours: valid with the empty ID, not with
          * the key's (default) ID nor with a one-byte ID */

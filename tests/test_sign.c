@@ -247,8 +247,7 @@ static void test_ids(void)
         CHECK_STATUS(fastsm2_sign(sig, &k2, NULL, 0, msg, sizeof msg - 1), FASTSM2_OK);
         CHECK(fs2t_vb(fastsm2_verify(&p2, NULL, 0, msg, sizeof msg - 1, sig)) == 1);
         CHECK(fs2t_vb(fastsm2_verify(&pub, "", 0, msg, sizeof msg - 1, sig)) == 1);
-        CHECK(fs2t_vb(fastsm2_verify(&p2, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, sizeof msg - 1, sig)) ==
-              0);
+        CHECK(fs2t_vb(fastsm2_verify(&p2, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, sizeof msg - 1, sig)) == 0);
         /* and a NULL ID with a length is still an argument error */
         CHECK_STATUS(fastsm2_sign(sig, &key, NULL, 1, msg, sizeof msg - 1), FASTSM2_ERR_ARG);
         fastsm2_privkey_clear(&k2);
