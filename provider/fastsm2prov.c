@@ -345,8 +345,10 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
                        void **provctx)
 {
+    OSSL_FUNC_core_get_params_fn *c_get_params = NULL;
     for (; in != NULL && in->function_id != 0; in++) {
         switch (in->function_id) {
+        case OSSL_FUNC_CORE_GET_PARAMS: c_get_params = OSSL_FUNC_core_get_params(in); break;
         case OSSL_FUNC_CORE_NEW_ERROR: c_new_error = OSSL_FUNC_core_new_error(in); break;
         case OSSL_FUNC_CORE_SET_ERROR_DEBUG: c_set_error_debug = OSSL_FUNC_core_set_error_debug(in); break;
         case OSSL_FUNC_CORE_VSET_ERROR: c_vset_error = OSSL_FUNC_core_vset_error(in); break;
@@ -356,6 +358,11 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
     if (pc == NULL)
         return 0;
     pc->handle = handle;
+    /* the host's version: "3.0.2", "4.0.3", ... */
+    char *ver = NULL;
+    OSSL_PARAM vp[2] = {{OSSL_PROV_PARAM_CORE_VERSION, OSSL_PARAM_UTF8_PTR, &ver, 0, 0}, {NULL, 0, NULL, 0, 0}};
+    if (c_get_params != NULL && c_get_params(handle, vp) && ver != NULL)
+        pc->no_id_is_default = atoi(ver) >= 4;
     init_reason_strings();
     *provctx = pc;
     *out = prov_functions;

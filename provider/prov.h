@@ -31,6 +31,11 @@
 
 typedef struct {
     const OSSL_CORE_HANDLE *handle;
+    /* The ID an operation with no distid hashes, as the host OpenSSL's
+     * default provider does: the empty ID up to 3.x, GB/T 32918.2's
+     * default 1234567812345678 from 4.0 on (read from the core's
+     * "openssl-version" at load) */
+    int no_id_is_default;
 } fs2p_provctx;
 
 /* Raise an error on OpenSSL's queue: reason = -status (a FASTSM2_ERR_*

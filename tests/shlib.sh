@@ -61,6 +61,11 @@ ossl_probe() {
         OSSL_SPKI_SM2_OID=1
         echo "note: $(openssl version) writes SM2 public keys with the SM2 OID: public keys compared by their point"
     fi
+    # OSSL_NO_ID_IS_DEFAULT: 1 where openssl signs with the default ID
+    # 1234567812345678 when no distid is set (4.0 on), 0 where with the
+    # empty ID (3.x)
+    OSSL_NO_ID_IS_DEFAULT=0
+    [ "$(openssl version | awk '{print $2}' | cut -d. -f1)" -ge 4 ] && OSSL_NO_ID_IS_DEFAULT=1
     rm -f probe.*
 }
 

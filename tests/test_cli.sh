@@ -157,18 +157,26 @@ expect_rc "we verify openssl's custom-ID signature" 0 "$FS" verify --pub p.pem -
 expect_rc "wrong ID: exit 1" 1 "$FS" verify --pub p.pem --in m-abc --sig id.osig
 expect_rc "wrong ID (other way): exit 1" 1 "$FS" verify --pub p.pem --id "$CUSTOM" --in m-abc --sig m-abc.sig
 
-# the empty ID (--id ''): what openssl signs with when no distid is set
+# the empty ID (--id ''): what openssl 3.x signs with when no distid is set;
+# openssl 4.0 takes the default ID then, and the empty one as "distid:"
+if [ "$OSSL_NO_ID_IS_DEFAULT" = 1 ]; then
+    SOPT=(-sigopt distid:) POPT=(-pkeyopt distid:)
+    openssl dgst -sm3 -sign k.pem -out nodistid.osig m-abc
+    expect_rc "openssl 4's no-distid signature is the default ID's" 0 "$FS" verify --pub p.pem --in m-abc --sig nodistid.osig
+else
+    SOPT=() POPT=()
+fi
 check "sign --id ''" "$FS" sign --key k.pem --id '' --in m-abc --out empty.sig
-check "openssl dgst (no distid) verifies our empty-ID signature" \
-    openssl dgst -sm3 -verify p.pem -signature empty.sig m-abc
-check "openssl pkeyutl (no distid) verifies our empty-ID signature" \
-    openssl pkeyutl -verify -pubin -inkey p.pem -rawin -digest sm3 -in m-abc -sigfile empty.sig
+check "openssl dgst (empty distid) verifies our empty-ID signature" \
+    openssl dgst -sm3 -verify p.pem "${SOPT[@]}" -signature empty.sig m-abc
+check "openssl pkeyutl (empty distid) verifies our empty-ID signature" \
+    openssl pkeyutl -verify -pubin -inkey p.pem -rawin -digest sm3 "${POPT[@]}" -in m-abc -sigfile empty.sig
 check_not "openssl refuses it with the default ID" \
     openssl dgst -sm3 -verify p.pem -sigopt "distid:$ID" -signature empty.sig m-abc
-openssl dgst -sm3 -sign k.pem -out empty-dgst.osig m-abc
-openssl pkeyutl -sign -inkey k.pem -rawin -digest sm3 -in m-abc -out empty-pkeyutl.osig
+openssl dgst -sm3 -sign k.pem "${SOPT[@]}" -out empty-dgst.osig m-abc
+openssl pkeyutl -sign -inkey k.pem -rawin -digest sm3 "${POPT[@]}" -in m-abc -out empty-pkeyutl.osig
 for s in empty-dgst.osig empty-pkeyutl.osig; do
-    expect_rc "we verify openssl's no-distid signature ($s) with --id ''" 0 "$FS" verify --pub p.pem --id '' --in m-abc --sig "$s"
+    expect_rc "we verify openssl's empty-ID signature ($s) with --id ''" 0 "$FS" verify --pub p.pem --id '' --in m-abc --sig "$s"
     expect_rc "... and with --id-hex ''" 0 "$FS" verify --pub p.pem --id-hex '' --in m-abc --sig "$s"
     expect_rc "... but not with the default ID: exit 1" 1 "$FS" verify --pub p.pem --in m-abc --sig "$s"
 done

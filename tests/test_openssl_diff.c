@@ -298,6 +298,10 @@ static void test_long_plaintext(size_t L)
 static void test_empty_id(void)
 {
     unsigned long ok_out = 0, ok_in = 0, n = 0;
+    /* OpenSSL's empty ID: no ID set up to 3.x; from 4.0 on, no ID set means
+     * the default ID, and the empty one is set explicitly */
+    const int nd = fs2t_ossl_no_id_is_default();
+    const void *oid = nd ? "" : NULL;
     for (int it = 0; it < 16; it++, n++) {
         unsigned char d[32], P[65];
         EVP_PKEY *opk = fs2t_ossl_keygen_bytes(NULL, NULL, d, P);
@@ -312,7 +316,7 @@ static void test_empty_id(void)
          * default ID set: refused */
         CHECK_STATUS(fastsm2_sign(sig, &key, "", 0, msg, msglen), FASTSM2_OK);
         CHECK_STATUS(fastsm2_sig_to_der(der, &derlen, sig), FASTSM2_OK);
-        int v = fs2t_ossl_verify(NULL, NULL, opk, NULL, 0, msg, msglen, der, derlen);
+        int v = fs2t_ossl_verify(NULL, NULL, opk, oid, 0, msg, msglen, der, derlen);
         ok_out += (unsigned long)v;
         if (!v)
             fprintf(stderr, "empty ID: ours -> OpenSSL (no ID set) not accepted (it %d)\n", it);
@@ -321,7 +325,7 @@ static void test_empty_id(void)
 
         /* OpenSSL with no ID set -> ours: valid with the empty ID, not with
          * the key's (default) ID nor with a one-byte ID */
-        CHECK(fs2t_ossl_sign(NULL, NULL, opk, NULL, 0, msg, msglen, oder, &oderlen));
+        CHECK(fs2t_ossl_sign(NULL, NULL, opk, oid, 0, msg, msglen, oder, &oderlen));
         CHECK_STATUS(fastsm2_sig_from_der(osig, oder, oderlen), FASTSM2_OK);
         v = fastsm2_verify(&pub, "", 0, msg, msglen, osig) == 1;
         ok_in += (unsigned long)v;
@@ -337,8 +341,15 @@ static void test_empty_id(void)
         CHECK_STATUS(fastsm2_sign(sig, &k2, NULL, 0, msg, msglen), FASTSM2_OK);
         derlen = sizeof der;
         CHECK_STATUS(fastsm2_sig_to_der(der, &derlen, sig), FASTSM2_OK);
-        CHECK(fs2t_ossl_verify(NULL, NULL, opk, NULL, 0, msg, msglen, der, derlen));
+        CHECK(fs2t_ossl_verify(NULL, NULL, opk, oid, 0, msg, msglen, der, derlen));
         fastsm2_privkey_clear(&k2);
+        /* and OpenSSL's own choice with no ID set: the default ID from 4.0
+         * on (ours: the key's ID), the empty ID before */
+        oderlen = sizeof oder;
+        CHECK(fs2t_ossl_sign(NULL, NULL, opk, NULL, 0, msg, msglen, oder, &oderlen));
+        CHECK_STATUS(fastsm2_sig_from_der(osig, oder, oderlen), FASTSM2_OK);
+        CHECK(fastsm2_verify(&pub, nd ? NULL : "", 0, msg, msglen, osig) == 1);
+        CHECK(fastsm2_verify(&pub, nd ? "" : NULL, 0, msg, msglen, osig) == 0);
         fastsm2_privkey_clear(&key);
         EVP_PKEY_free(opk);
     }

@@ -33,6 +33,11 @@ __attribute__((constructor)) static void fs2t_ossl_version_check(void)
     }
 }
 
+int fs2t_ossl_no_id_is_default(void)
+{
+    return OpenSSL_version_num() >= 0x40000000UL;
+}
+
 void fs2t_ossl_die(const char *what)
 {
     fprintf(stderr, "OpenSSL failure: %s\n", what);
@@ -83,8 +88,13 @@ static EVP_MD_CTX *sig_ctx(OSSL_LIB_CTX *lc, const char *pq, EVP_PKEY *pk, const
      * OSSL_PKEY_PARAM_DIST_ID there (the init returns 0). */
     int ok = m != NULL && (sign ? EVP_DigestSignInit_ex(m, &pc, "SM3", lc, pq, pk, NULL)
                                 : EVP_DigestVerifyInit_ex(m, &pc, "SM3", lc, pq, pk, NULL)) > 0;
-    if (ok && id != NULL)
+    if (ok && id != NULL && idlen > 0)
         ok = EVP_PKEY_CTX_set1_id(pc, id, idlen) > 0;
+    if (ok && id != NULL && idlen == 0) { /* the empty ID: set1_id refuses a length of 0 in 4.0 */
+        OSSL_PARAM p[2] = {OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_DIST_ID, (void *)"", 0),
+                           OSSL_PARAM_construct_end()};
+        ok = EVP_PKEY_CTX_set_params(pc, p) > 0;
+    }
     if (!ok) {
         EVP_MD_CTX_free(m);
         return NULL;

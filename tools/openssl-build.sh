@@ -67,10 +67,19 @@ echo "openssl-build: OpenSSL $ver: $(grep -m1 'Configuring OpenSSL' build.log)" 
 nice -n 10 make -j"${JOBS:-2}" build_sw >>build.log 2>&1 || { tail -40 build.log >&2; exit 1; }
 rm -rf "$prefix"
 make install_sw >>build.log 2>&1 || { tail -30 build.log >&2; exit 1; }
-# the default configuration file (openssl req needs one), not the rest of
-# install_ssldirs (certs, misc scripts)
+# a default configuration file (openssl req needs one), not the rest of
+# install_ssldirs (certs, misc scripts): the release's where the crate
+# carries it (3.0.x), else a minimal one of our own
 mkdir -p "$prefix/ssl"
-cp apps/openssl.cnf "$prefix/ssl/openssl.cnf"
+if [ -f apps/openssl.cnf ]; then
+  cp apps/openssl.cnf "$prefix/ssl/openssl.cnf"
+else
+  printf '%s\n' "# minimal configuration (tools/openssl-build.sh): openssl req's sections," \
+    "# and CA extensions for req -x509 (a CA certificate needs CA:true)" \
+    "[req]" "distinguished_name = req_distinguished_name" "x509_extensions = v3_ca" "[req_distinguished_name]" \
+    "[v3_ca]" "subjectKeyIdentifier = hash" "authorityKeyIdentifier = keyid:always,issuer" \
+    "basicConstraints = critical,CA:true" >"$prefix/ssl/openssl.cnf"
+fi
 LD_LIBRARY_PATH=$prefix/lib "$prefix/bin/openssl" version >&2
 touch "$prefix/.fastsm2-built"
 cd /
