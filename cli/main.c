@@ -108,7 +108,7 @@ static void usage(void)
            "outputs to stdout; \"-\" names them too. Outputs are written whole or not\n"
            "at all. The signer ID defaults to " FASTSM2_DEFAULT_ID "; --id takes the bytes\n"
            "of its argument, --id-hex hex digits (0 to 8191 bytes; --id '' is the empty\n"
-           "ID, which openssl uses when no distid is set).\n"
+           "ID, which openssl 3.x uses when no distid is set).\n"
            "\n"
            "PASSWORDS: --passin SRC for an encrypted KEY (without it fastsm2 asks on\n"
            "the terminal), --passout SRC to encrypt a key written; SRC is pass:PASSWORD,\n"

@@ -166,9 +166,10 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3(unsigned char out[32], cons
  *   - id NULL, idlen 0: the key's ID (the default ID unless set_id chose
  *     another), with its cached Z_A;
  *   - id non-NULL, idlen 0: the EMPTY ID: Z_A over ENTL = 0 and no ID bytes.
- *     OpenSSL hashes this when no distinguishing ID is set (EVP_PKEY_CTX_set1_id
- *     not called, no -sigopt distid:...), and so do some Java and JavaScript
- *     libraries; GB/T 32918.2 itself always names an ID;
+ *     OpenSSL 3.x hashes this when no distinguishing ID is set (EVP_PKEY_CTX_set1_id
+ *     not called, no -sigopt distid:...; OpenSSL 4.0 takes the default ID
+ *     then, and the empty one as -sigopt distid:), and so do some Java and
+ *     JavaScript libraries; GB/T 32918.2 itself always names an ID;
  *   - id non-NULL, idlen 1..8191: that ID;
  *   - idlen over 8191: FASTSM2_ERR_ID; id NULL with idlen != 0: FASTSM2_ERR_ARG.
  *  For example fastsm2_sign(sig, key, "", 0, msg, len) signs as OpenSSL does
