@@ -48,6 +48,10 @@ bench-rust:
 package-rust:
 	bash rust/tools/package.sh
 
+# The OpenSSL-facing tests against the oldest and the newest OpenSSL release
+# covered (3.0.2, 4.0.3; built from source once, cached in ~/.cache/fastsm2).
+TEST_ALL_STAGES += test-openssl-brief
+
 all: deps
 	$(MAKE) build
 
@@ -62,7 +66,7 @@ test:
 	@bash tests/harness/stages.sh $(TEST_STAGES)
 
 test-all:
-	@WERROR=ON FS2_GPU_EMU_FULL=1 bash tests/harness/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 FS2_IFMA_TRACE_SETS=6 bash tests/harness/stages.sh $(TEST_ALL_STAGES)
 
 # Sources laid out as .clang-format says (clang-format 14); `make format` fixes.
 check-format:
@@ -157,6 +161,17 @@ fuzz:
 fuzz-brief:
 	FUZZ_SECONDS=16 bash tests/harness/fuzz.sh build-fuzz
 
+# The OpenSSL-facing tests (differential, provider, CLI cross-checks, the
+# provider beside the default one) against OpenSSL 3.0.2, the system's
+# 3.0.x, 3.5.5 and 4.0.3, each built from its release sources through cargo
+# (crate openssl-src) and cached in ~/.cache/fastsm2/openssl/<version>/
+# (tools/test-openssl.sh; README "Another OpenSSL").
+test-openssl:
+	bash tools/test-openssl.sh all
+
+test-openssl-brief:
+	bash tools/test-openssl.sh brief
+
 # The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
 # no GPU): kernels, streams, chunks, every injected CUDA failure, also under
 # ASan + UBSan (docs/GPU.md); in test-all (FS2_GPU_EMU_FULL=1) at the default table width too.
@@ -244,4 +259,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall

@@ -259,9 +259,12 @@ int cli_id_parse(cli_id *id, const char *id_str, const char *id_hex)
     } else {
         return CLI_EXIT_OK; /* the default ID */
     }
-    if (id->len < 1 || id->len > FASTSM2_MAX_ID_LEN) {
+    /* length 0 (--id '' or --id-hex ''): the empty ID, with a non-NULL
+     * pointer (include/fastsm2.h): what OpenSSL signs with when no distid
+     * is set */
+    if (id->len > FASTSM2_MAX_ID_LEN) {
         cli_id_free(id);
-        return cli_fail(CLI_EXIT_USAGE, "the ID must be 1 to %d bytes", FASTSM2_MAX_ID_LEN);
+        return cli_fail(CLI_EXIT_USAGE, "the ID must be at most %d bytes", FASTSM2_MAX_ID_LEN);
     }
     return CLI_EXIT_OK;
 }

@@ -65,7 +65,7 @@ extern "C" {
 #define FASTSM2_ERR_BAD_SIGNATURE    (-9)  /* well-formed but does not verify */
 #define FASTSM2_ERR_DECRYPT          (-10) /* C3 check failed: no plaintext released */
 #define FASTSM2_ERR_CIPHERTEXT       (-11) /* truncated or malformed ciphertext */
-#define FASTSM2_ERR_ID               (-12) /* empty ID, or longer than 8191 bytes */
+#define FASTSM2_ERR_ID               (-12) /* ID longer than 8191 bytes */
 #define FASTSM2_ERR_RANDOM           (-13) /* the OS CSPRNG failed */
 #define FASTSM2_ERR_KEY_FORMAT       (-14) /* key file of an unknown algorithm/curve */
 #define FASTSM2_ERR_KDF_ZERO         (-15) /* KDF output all zero (GB/T 32918.4 6.1 A5) */
@@ -163,6 +163,18 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_hmac_sm3(unsigned char out[32], cons
 #define FASTSM2_DEFAULT_ID_LEN 16
 /** Longest ID: ENTL is a 16-bit count of bits (GB/T 32918.2 5.5). */
 #define FASTSM2_MAX_ID_LEN     8191
+/** Signer IDs. Every call that takes (id, idlen) reads them the same way:
+ *   - id NULL, idlen 0: the key's ID (the default ID unless set_id chose
+ *     another), with its cached Z_A;
+ *   - id non-NULL, idlen 0: the EMPTY ID: Z_A over ENTL = 0 and no ID bytes.
+ *     OpenSSL 3.x hashes this when no distinguishing ID is set (EVP_PKEY_CTX_set1_id
+ *     not called, no -sigopt distid:...; OpenSSL 4.0 takes the default ID
+ *     then, and the empty one as -sigopt distid:), and so do some Java and
+ *     JavaScript libraries; GB/T 32918.2 itself always names an ID;
+ *   - id non-NULL, idlen 1..8191: that ID;
+ *   - idlen over 8191: FASTSM2_ERR_ID; id NULL with idlen != 0: FASTSM2_ERR_ARG.
+ *  For example fastsm2_sign(sig, key, "", 0, msg, len) signs as OpenSSL does
+ *  with no ID set. */
 /** IDs up to this length are kept in the key and their Z_A cached. */
 #define FASTSM2_CACHED_ID_MAX  128
 
@@ -229,14 +241,16 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_to_bytes(unsigned char *out, 
                                                             const fastsm2_pubkey *pub, int compressed);
 
 /** Set the signer ID whose Z_A the key caches (GB/T 32918.2 5.5), and make
- *  that Z_A. The ID is 1..8191 bytes (FASTSM2_ERR_ID otherwise); id NULL is
+ *  that Z_A. The ID is 0..8191 bytes (FASTSM2_ERR_ID otherwise; id non-NULL
+ *  with idlen 0 is the empty ID, see FASTSM2_MAX_ID_LEN); id NULL is
  *  FASTSM2_ERR_ARG. Not while other threads use the key. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_set_id(fastsm2_privkey *key, const void *id, size_t idlen);
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, const void *id, size_t idlen);
 
 /** GB/T 32918.2 5.5: Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA).
- *  id NULL (idlen 0) means the key's current ID; id NULL with idlen != 0 is
- *  FASTSM2_ERR_ARG, as in every call that takes an ID. */
+ *  id NULL (idlen 0) means the key's current ID; id non-NULL with idlen 0
+ *  the empty ID; id NULL with idlen != 0 is FASTSM2_ERR_ARG, as in every
+ *  call that takes an ID (see FASTSM2_MAX_ID_LEN). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id,
                                                       size_t idlen);
 
@@ -379,8 +393,9 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pubkey_serialize(unsigned char *out,
 
 /** GB/T 32918.2 6.1: sign msg: e = SM3(Z_A || msg), then A3-A7 with a fresh
  *  k from the OS CSPRNG. id NULL (idlen 0) means the key's ID (cached Z_A;
- *  id NULL with idlen != 0 is FASTSM2_ERR_ARG); any other
- *  ID is hashed unless it equals the cached one. Output raw r || s. */
+ *  id NULL with idlen != 0 is FASTSM2_ERR_ARG); id non-NULL with idlen 0 is
+ *  the empty ID (OpenSSL's choice when no ID is set); any other ID is
+ *  hashed unless it equals the cached one. Output raw r || s. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sign(unsigned char sig[64], const fastsm2_privkey *key, const void *id,
                                                  size_t idlen, const void *msg, size_t msglen);
 

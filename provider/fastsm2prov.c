@@ -205,8 +205,7 @@ void fs2p_scalar_from_native(unsigned char be[32], const unsigned char *in, size
         else
             high |= b;
     }
-    uint32_t nz = (high | (0u - high)) >> 31; /* 1 if any high byte is set */
-    __asm__("" : "+r"(nz));                   /* keep it a mask, not a branch */
+    uint32_t nz = fs2p_barrier((high | (0u - high)) >> 31); /* 1 if any high byte is set */
     unsigned char mask = (unsigned char)(0u - nz);
     for (size_t i = 0; i < 32; i++)
         be[i] |= mask;
@@ -226,9 +225,23 @@ int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *
 {
     if (!k->has_pub)
         return FASTSM2_ERR_ARG;
-    if (idlen > 0) /* the library's, with the key's cached Z_A for its ID */
-        return fastsm2_compute_z(z, &k->pub, id, idlen);
-    return fs2_compute_z_empty_id(z, &k->pub);
+    /* the key's cached Z_A when the ID is its ID; "" with length 0 is the
+     * empty ID (include/fastsm2.h), never NULL, which is the key's own ID */
+    return fastsm2_compute_z(z, &k->pub, idlen > 0 ? (const void *)id : "", idlen);
+}
+
+/* ---- constant-time helpers (prov.h) ------------------------------------------ */
+
+void fs2p_wipe(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory"); /* the zeros are "read": not dead stores */
+}
+
+uint32_t fs2p_barrier(uint32_t v)
+{
+    __asm__("" : "+r"(v)); /* the compiler no longer knows v's value or range */
+    return v;
 }
 
 /* ---- the provider ---------------------------------------------------------- */
@@ -332,8 +345,10 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
                        void **provctx)
 {
+    OSSL_FUNC_core_get_params_fn *c_get_params = NULL;
     for (; in != NULL && in->function_id != 0; in++) {
         switch (in->function_id) {
+        case OSSL_FUNC_CORE_GET_PARAMS: c_get_params = OSSL_FUNC_core_get_params(in); break;
         case OSSL_FUNC_CORE_NEW_ERROR: c_new_error = OSSL_FUNC_core_new_error(in); break;
         case OSSL_FUNC_CORE_SET_ERROR_DEBUG: c_set_error_debug = OSSL_FUNC_core_set_error_debug(in); break;
         case OSSL_FUNC_CORE_VSET_ERROR: c_vset_error = OSSL_FUNC_core_vset_error(in); break;
@@ -343,6 +358,11 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
     if (pc == NULL)
         return 0;
     pc->handle = handle;
+    /* the host's version: "3.0.2", "4.0.3", ... */
+    char *ver = NULL;
+    OSSL_PARAM vp[2] = {{OSSL_PROV_PARAM_CORE_VERSION, OSSL_PARAM_UTF8_PTR, &ver, 0, 0}, {NULL, 0, NULL, 0, 0}};
+    if (c_get_params != NULL && c_get_params(handle, vp) && ver != NULL)
+        pc->no_id_is_default = atoi(ver) >= 4;
     init_reason_strings();
     *provctx = pc;
     *out = prov_functions;

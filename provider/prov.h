@@ -31,6 +31,11 @@
 
 typedef struct {
     const OSSL_CORE_HANDLE *handle;
+    /* The ID an operation with no distid hashes, as the host OpenSSL's
+     * default provider does: the empty ID up to 3.x, GB/T 32918.2's
+     * default 1234567812345678 from 4.0 on (read from the core's
+     * "openssl-version" at load) */
+    int no_id_is_default;
 } fs2p_provctx;
 
 /* Raise an error on OpenSSL's queue: reason = -status (a FASTSM2_ERR_*
@@ -78,13 +83,22 @@ void fs2p_key_unref(fs2p_key *k);
 const fastsm2_pubkey *fs2p_key_pub_use(fs2p_key *k);
 
 /* Z_A of GB/T 32918.2 5.5 for the key and an ID of idlen bytes; idlen 0
- * hashes an empty ID (ENTL = 0), which is what OpenSSL 3.0 signs with when
- * no ID is set. */
+ * (or id NULL: no distid set) hashes the empty ID (ENTL = 0), which is what
+ * OpenSSL's default provider signs with when no ID is set. Through the
+ * public fastsm2_compute_z alone (id "" with idlen 0 is the empty ID). */
 int fs2p_compute_z(unsigned char z[32], const fs2p_key *k, const unsigned char *id, size_t idlen);
 
-/* The library's Z_A for the empty ID (src/protocol/keys.c; linked from the
- * static library, not exported by libfastsm2.so). */
-int fs2_compute_z_empty_id(unsigned char z[32], const fastsm2_pubkey *pub);
+/* ---- the module's two constant-time helpers -------------------------------
+ * The public C API has no wipe and no value barrier (they are not SM2 or
+ * SM3 operations, and exporting them would make them ABI), and a front end
+ * includes no src/ header; so the module owns these two, in fastsm2prov.c,
+ * and every secret it holds goes through them:
+ *   fs2p_wipe:    zero n bytes at p in a way the compiler may not drop
+ *                 (a plain memset of a buffer about to die is dead code);
+ *   fs2p_barrier: v, opaque to the optimiser, so that a mask computed from
+ *                 a secret stays a mask and is never turned into a branch. */
+void fs2p_wipe(void *p, size_t n);
+uint32_t fs2p_barrier(uint32_t v);
 
 /* The algorithm tables. */
 extern const OSSL_DISPATCH fs2p_keymgmt_functions[];

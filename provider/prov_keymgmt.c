@@ -148,8 +148,7 @@ static int km_import(void *keydata, int selection, const OSSL_PARAM params[])
             fs2p_scalar_from_native(d, pd->data, pd->data_size);
             st = fastsm2_privkey_from_bytes(&k->priv, d);
         }
-        memset(d, 0, sizeof d);
-        __asm__ __volatile__("" : : "r"(d) : "memory");
+        fs2p_wipe(d, sizeof d);
         if (st != FASTSM2_OK) {
             fs2p_raise(k->pc, st, "import: \"priv\"");
             return 0;
@@ -238,14 +237,12 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
         if (fastsm2_privkey_to_bytes(d, &k->priv) != FASTSM2_OK)
             return 0;
         fs2p_scalar_to_native(dn, 32, d);
-        memset(d, 0, sizeof d);
-        __asm__ __volatile__("" : : "r"(d) : "memory");
+        fs2p_wipe(d, sizeof d);
         out[n++] = (OSSL_PARAM){OSSL_PKEY_PARAM_PRIV_KEY, OSSL_PARAM_UNSIGNED_INTEGER, dn, 32, 0};
     }
     out[n] = (OSSL_PARAM)P_END;
     int ret = cb(out, cbarg);
-    memset(dn, 0, sizeof dn);
-    __asm__ __volatile__("" : : "r"(dn) : "memory");
+    fs2p_wipe(dn, sizeof dn);
     return ret;
 }
 
@@ -293,8 +290,7 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
             if (p->data_size < 32 || fastsm2_privkey_to_bytes(d, &k->priv) != FASTSM2_OK)
                 return 0;
             fs2p_scalar_to_native(p->data, p->data_size, d);
-            memset(d, 0, sizeof d);
-            __asm__ __volatile__("" : : "r"(d) : "memory");
+            fs2p_wipe(d, sizeof d);
         }
     }
     return 1;

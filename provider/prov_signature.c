@@ -5,9 +5,10 @@
  * and on a 32-byte digest e through EVP_PKEY_sign/verify. Signatures are
  * strict DER (GM/T 0009 SM2Signature), as OpenSSL writes them.
  *
- * The signer ID is the "distid" parameter. As in OpenSSL 3.0's default
- * provider, an operation with no distid hashes an empty ID into Z_A (not
- * GB/T 32918.2's default 1234567812345678): set distid for that one.
+ * The signer ID is the "distid" parameter. With no distid, an operation
+ * hashes what the host OpenSSL's default provider hashes: an empty ID up to
+ * OpenSSL 3.x, GB/T 32918.2's default 1234567812345678 from 4.0 on
+ * (fs2p_provctx.no_id_is_default): set distid to be independent of both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,7 @@ static void sig_freectx(void *vctx)
         return;
     fs2p_key_unref(c->key);
     free(c->id);
-    memset(c, 0, sizeof *c);
-    __asm__ __volatile__("" : : "r"(c) : "memory");
+    fs2p_wipe(c, sizeof *c);
     free(c);
 }
 
@@ -253,7 +253,10 @@ static int need_z(sig_ctx *c)
 {
     if (c->z_done)
         return 1;
-    int st = fs2p_compute_z(c->z, c->key, c->id, c->id ? c->idlen : 0);
+    /* no distid: the host's default provider's choice (prov.h) */
+    int st = c->id == NULL && c->pc->no_id_is_default
+                 ? fs2p_compute_z(c->z, c->key, (const unsigned char *)FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN)
+                 : fs2p_compute_z(c->z, c->key, c->id, c->id ? c->idlen : 0);
     if (st != FASTSM2_OK) {
         fs2p_raise(c->pc, st, "Z_A");
         return 0;

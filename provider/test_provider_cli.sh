@@ -91,7 +91,18 @@ ran_here "sign ran in fastsm2prov" FASTSM2_ERR_ID openssl pkeyutl "${OURS[@]}" -
     -inkey ours.key -pkeyopt "distid:$(cat longid.txt)" -in msg.bin -out /dev/null
 
 # ---- encryption, both ways ----------------------------------------------------
-for len in 1 100 5000; do
+# Early 3.0 releases' pkeyutl (3.0.2) reads at most 10 times the key's size
+# of input (720 bytes for SM2), whichever provider runs: there the long case
+# is 600 bytes, whose ciphertext is under 720 (checked: the default provider's own round trip of 5000
+# bytes fails with that program).
+big=5000
+head -c 5000 /dev/urandom >probe.bin
+if ! { openssl pkeyutl -encrypt -pubin -inkey ref.pub -in probe.bin -out probe.ct &&
+       openssl pkeyutl -decrypt -inkey ref.key -in probe.ct -out probe.pt && cmp -s probe.bin probe.pt; } 2>/dev/null; then
+    echo "note: $(openssl version): pkeyutl cannot take 5000 bytes of input even in the default provider; 600 instead"
+    big=600
+fi
+for len in 1 100 $big; do
     head -c $len /dev/urandom >pt$len.bin
     check "encrypt $len here" openssl pkeyutl "${OURS[@]}" -encrypt -pubin -inkey ref.pub -in pt$len.bin -out c_ours$len.bin
     check "decrypt $len in default" openssl pkeyutl -decrypt -inkey ref.key -in c_ours$len.bin -out d_ours$len.bin
@@ -153,14 +164,22 @@ done
 awk '/<!-- openssl.cnf -->/ {f = 1; next} f && /^```/ {if (++n == 2) exit; next} f && n == 1' \
     "$SRC/docs/PROVIDER.md" >fastsm2.cnf
 if grep -q 'fastsm2prov' fastsm2.cnf; then ok; else bad "no openssl.cnf fragment in docs/PROVIDER.md"; fi
-export OPENSSL_CONF=$T/fastsm2.cnf OPENSSL_MODULES=$DIR
+# its module line names the installed path; where no module is there, the
+# check the page gives (openssl list -providers) shows it missing
+grep -q '^module = .*/fastsm2prov.so$' fastsm2.cnf && ok || bad "the fragment has no module = line"
+if [ ! -e "$(sed -n 's/^module = //p' fastsm2.cnf)" ]; then
+    OPENSSL_CONF=$T/fastsm2.cnf openssl list -providers >nomod.txt 2>&1
+    grep -q 'fastsm2prov' nomod.txt && bad "a module that is not there listed as loaded: $(cat nomod.txt)" || ok
+fi
+sed -i "s|^module = .*|module = $(cd "$DIR" && pwd)/fastsm2prov.so|" fastsm2.cnf
+export OPENSSL_CONF=$T/fastsm2.cnf
 openssl list -providers >cnf.txt 2>&1
 grep -A3 'fastsm2prov' cnf.txt | grep -q 'status: active' && grep -A3 'default' cnf.txt | grep -q 'status: active' &&
     ok || bad "the fragment does not load both providers: $(cat cnf.txt)"
 check "sign under the fragment" openssl pkeyutl -sign -rawin -digest sm3 -inkey ref.key -in msg.bin -out s_cnf.bin
 ran_here "the fragment prefers fastsm2prov" FASTSM2_ERR_BAD_SIGNATURE openssl pkeyutl -verify -rawin -digest sm3 \
     -pubin -inkey ref.pub -pkeyopt distid:x -in msg.bin -sigfile s_cnf.bin
-unset OPENSSL_CONF OPENSSL_MODULES
+unset OPENSSL_CONF
 check "signed under the fragment, verified in default" openssl pkeyutl -verify -rawin -digest sm3 -pubin \
     -inkey ref.pub -in msg.bin -sigfile s_cnf.bin
 

@@ -26,7 +26,7 @@ static const fs2_error_entry fs2_errors[] = {
     FS2_ERR_ENTRY(FASTSM2_ERR_BAD_SIGNATURE, "well-formed but does not verify"),
     FS2_ERR_ENTRY(FASTSM2_ERR_DECRYPT, "C3 check failed: no plaintext released"),
     FS2_ERR_ENTRY(FASTSM2_ERR_CIPHERTEXT, "truncated or malformed ciphertext"),
-    FS2_ERR_ENTRY(FASTSM2_ERR_ID, "empty ID, or longer than 8191 bytes"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ID, "ID longer than 8191 bytes"),
     FS2_ERR_ENTRY(FASTSM2_ERR_RANDOM, "the OS CSPRNG failed"),
     FS2_ERR_ENTRY(FASTSM2_ERR_KEY_FORMAT, "key file of an unknown algorithm/curve"),
     FS2_ERR_ENTRY(FASTSM2_ERR_KDF_ZERO, "KDF output all zero (GB/T 32918.4 6.1 A5)"),

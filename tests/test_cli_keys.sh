@@ -16,6 +16,7 @@ cli_setup "$BUILD"
 SRC=${FASTSM2_SOURCE:-$(cd "$(dirname "$0")/.." && pwd)}
 FIX=$SRC/tests/fixtures/gmssl
 cd "$T"
+ossl_probe
 
 check() {
     local name=$1
@@ -129,15 +130,15 @@ for c in sm4-cbc aes-256-cbc; do
     openssl genpkey -algorithm SM2 -$c -pass pass:o -out "o-$c.pem" 2>/dev/null
     check "read openssl -$c" "$FS" pubkey --key "o-$c.pem" --passin pass:o --out "o-$c.pub"
     openssl pkey -in "o-$c.pem" -passin pass:o -pubout -out "o-$c.opub"
-    same "openssl -$c public key" "o-$c.pub" "o-$c.opub"
+    same_pub "openssl -$c public key" "o-$c.pub" "o-$c.opub"
 done
 for pbe in sha256-sm4 sha256-aes256; do
     check "write $pbe" "$FS" key --key "o-sm4-cbc.pem" --passin pass:o --passout pass:n --pbe $pbe --out "n-$pbe.pem"
     check "openssl reads $pbe" openssl pkey -in "n-$pbe.pem" -passin pass:n -pubout -out "n-$pbe.opub"
-    same "$pbe public key" "o-sm4-cbc.opub" "n-$pbe.opub"
+    same_pub "$pbe public key" "o-sm4-cbc.opub" "n-$pbe.opub"
     check "der $pbe" "$FS" key --key "n-$pbe.pem" --passin pass:n --passout pass:n --pbe $pbe --der --out "n-$pbe.der"
     check "openssl reads der $pbe" openssl pkey -in "n-$pbe.der" -inform DER -passin pass:n -pubout -out "n-$pbe.dpub"
-    same "$pbe der public key" "o-sm4-cbc.opub" "n-$pbe.dpub"
+    same_pub "$pbe der public key" "o-sm4-cbc.opub" "n-$pbe.dpub"
 done
 check "decrypt to plain" "$FS" key --key n-sha256-sm4.pem --passin pass:n --out plain.pem
 grep -q "BEGIN PRIVATE KEY" plain.pem && ok || bad "key without --passout is not plain"
@@ -161,7 +162,7 @@ expect_rc "oversized" 2 "larger than any" "$FS" pubkey --key big.pem
 openssl req -x509 -new -key sm2.pem -sm3 -sigopt distid:1234567812345678 -subj /CN=t -days 2 -out sm2cert.pem 2>/dev/null
 check "openssl cert" "$FS" pubkey --cert sm2cert.pem --out cert.pub
 openssl pkey -in sm2.pem -pubout -out sm2.pub
-same "openssl cert public key" cert.pub sm2.pub
+same_pub "openssl cert public key" cert.pub sm2.pub
 expect_rc "cert as --pub" 2 "give it with --cert" "$FS" encrypt --pub sm2cert.pem --in m
 expect_rc "pub as --cert" 2 "not a certificate" "$FS" encrypt --cert sm2.pub --in m
 expect_rc "--pub and --cert" 2 "not both" "$FS" encrypt --pub sm2.pub --cert sm2cert.pem --in m
@@ -222,8 +223,10 @@ for fmt in "--raw" "--raw --c1c2c3" ""; do
     same "decrypt $fmt of the hex's bytes" pt pt.bin.out
 done
 "$FS" key --key k.pem --passin pass:s3cret --out kplain.pem
-check "openssl decrypts the DER of --hex" openssl pkeyutl -decrypt -inkey kplain.pem -in ct.bin -out pt.ossl
-same "openssl decrypts the DER of --hex" pt pt.ossl
+if pkeyutl_fits "openssl decrypts the DER of --hex" 1000; then
+    check "openssl decrypts the DER of --hex" openssl pkeyutl -decrypt -inkey kplain.pem -in ct.bin -out pt.ossl
+    same "openssl decrypts the DER of --hex" pt pt.ossl
+fi
 printf 'zz' >bad.hex
 expect_rc "decrypt --hex of non-hex" 2 "not hex" "$FS" decrypt --key k.pem --passin pass:s3cret --hex --in bad.hex
 

@@ -15,6 +15,7 @@ BUILD=${1:?usage: test_cli_stream.sh BUILD_DIR}
 . "$(dirname "$0")/shlib.sh"
 cli_setup "$BUILD"
 cd "$T"
+ossl_probe
 
 same() { cmp -s "$2" "$3" && ok || bad "$1"; }
 size_of() { wc -c <"$1" | tr -d ' '; }
@@ -49,11 +50,13 @@ same "stdin encrypt, stdout decrypt" big big.pt3
 
 # OpenSSL both ways on the big DER ciphertexts
 "$FS" encrypt --pub p.pem --in big --out big.der
-openssl pkeyutl -decrypt -inkey k.pem -in big.der -out big.openssl && ok || bad "openssl decrypts our big ciphertext"
-same "openssl decrypts our big ciphertext: plaintext" big big.openssl
-openssl pkeyutl -encrypt -pubin -inkey p.pem -in big -out big.osct && ok || bad "openssl encrypts"
-"$FS" decrypt --key k.pem --in big.osct --out big.ours && ok || bad "decrypt openssl's big ciphertext"
-same "decrypt openssl's big ciphertext: plaintext" big big.ours
+if pkeyutl_fits "openssl both ways on the big ciphertexts" "$(wc -c <big)"; then
+    openssl pkeyutl -decrypt -inkey k.pem -in big.der -out big.openssl && ok || bad "openssl decrypts our big ciphertext"
+    same "openssl decrypts our big ciphertext: plaintext" big big.openssl
+    openssl pkeyutl -encrypt -pubin -inkey p.pem -in big -out big.osct && ok || bad "openssl encrypts"
+    "$FS" decrypt --key k.pem --in big.osct --out big.ours && ok || bad "decrypt openssl's big ciphertext"
+    same "decrypt openssl's big ciphertext: plaintext" big big.ours
+fi
 
 # Tampering: the last byte (end of C2) and the first byte of C2 of a raw
 # C1C3C2 ciphertext (offset 97); an existing output stays as it was.

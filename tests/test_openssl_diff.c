@@ -11,8 +11,10 @@
  *    verify here; its ciphertexts decrypt here.
  *
  * With the default ID and custom IDs; a wrong ID must fail on both sides.
- * Note: OpenSSL 3.0 hashes an EMPTY ID when none is set (not the default
- * 1234567812345678), so the OpenSSL side always sets the ID explicitly.
+ * OpenSSL hashes an EMPTY ID when none is set (not the default
+ * 1234567812345678), so the OpenSSL side sets the ID explicitly, except in
+ * test_empty_id: there no ID is set on OpenSSL's side and ours is the empty
+ * ID (id "" with idlen 0, include/fastsm2.h).
  *
  * Also the scalar multiplication d*G for random and edge scalars against
  * EC_POINT_mul on the SM2 group.
@@ -290,6 +292,72 @@ static void test_long_plaintext(size_t L)
 }
 
 /* ---------------------------------------------------------------------- */
+/* The empty ID: OpenSSL with no ID set <-> ours with id "", idlen 0        */
+/* ---------------------------------------------------------------------- */
+
+static void test_empty_id(void)
+{
+    unsigned long ok_out = 0, ok_in = 0, n = 0;
+    /* OpenSSL's empty ID: no ID set up to 3.x; from 4.0 on, no ID set means
+     * the default ID, and the empty one is set explicitly */
+    const int nd = fs2t_ossl_no_id_is_default();
+    const void *oid = nd ? "" : NULL;
+    for (int it = 0; it < 16; it++, n++) {
+        unsigned char d[32], P[65];
+        EVP_PKEY *opk = fs2t_ossl_keygen_bytes(NULL, NULL, d, P);
+        fastsm2_privkey key;
+        fastsm2_pubkey pub;
+        CHECK_STATUS(fastsm2_privkey_from_bytes(&key, d), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_privkey_pubkey(&pub, &key), FASTSM2_OK);
+        unsigned char msg[200], sig[64], der[FASTSM2_SIG_DER_MAX], oder[FASTSM2_SIG_DER_MAX], osig[64];
+        size_t msglen = fs2t_rand_len_bytes(msg, 0, sizeof msg), derlen = sizeof der, oderlen = sizeof oder;
+
+        /* ours, empty ID -> OpenSSL with no ID set: accepted; with the
+         * default ID set: refused */
+        CHECK_STATUS(fastsm2_sign(sig, &key, "", 0, msg, msglen), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_sig_to_der(der, &derlen, sig), FASTSM2_OK);
+        int v = fs2t_ossl_verify(NULL, NULL, opk, oid, 0, msg, msglen, der, derlen);
+        ok_out += (unsigned long)v;
+        if (!v)
+            fprintf(stderr, "empty ID: ours -> OpenSSL (no ID set) not accepted (it %d)\n", it);
+        CHECK(fs2t_ossl_verify(NULL, NULL, opk, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, msglen, der, derlen) ==
+              0);
+
+        /* OpenSSL with no ID set -> ours: valid with the empty ID, not with
+         * the key's (default) ID nor with a one-byte ID */
+        CHECK(fs2t_ossl_sign(NULL, NULL, opk, oid, 0, msg, msglen, oder, &oderlen));
+        CHECK_STATUS(fastsm2_sig_from_der(osig, oder, oderlen), FASTSM2_OK);
+        v = fastsm2_verify(&pub, "", 0, msg, msglen, osig) == 1;
+        ok_in += (unsigned long)v;
+        if (!v)
+            fprintf(stderr, "empty ID: OpenSSL (no ID set) -> ours not accepted (it %d)\n", it);
+        CHECK_STATUS(fastsm2_verify_status(&pub, "", 0, msg, msglen, osig), FASTSM2_OK);
+        CHECK(fastsm2_verify(&pub, NULL, 0, msg, msglen, osig) == 0);
+        CHECK(fastsm2_verify(&pub, "\0", 1, msg, msglen, osig) == 0);
+
+        /* a key whose own ID is the empty one (set_id "", 0) signs the same way */
+        fastsm2_privkey k2 = key;
+        CHECK_STATUS(fastsm2_privkey_set_id(&k2, "", 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_sign(sig, &k2, NULL, 0, msg, msglen), FASTSM2_OK);
+        derlen = sizeof der;
+        CHECK_STATUS(fastsm2_sig_to_der(der, &derlen, sig), FASTSM2_OK);
+        CHECK(fs2t_ossl_verify(NULL, NULL, opk, oid, 0, msg, msglen, der, derlen));
+        fastsm2_privkey_clear(&k2);
+        /* and OpenSSL's own choice with no ID set: the default ID from 4.0
+         * on (ours: the key's ID), the empty ID before */
+        oderlen = sizeof oder;
+        CHECK(fs2t_ossl_sign(NULL, NULL, opk, NULL, 0, msg, msglen, oder, &oderlen));
+        CHECK_STATUS(fastsm2_sig_from_der(osig, oder, oderlen), FASTSM2_OK);
+        CHECK(fastsm2_verify(&pub, nd ? NULL : "", 0, msg, msglen, osig) == 1);
+        CHECK(fastsm2_verify(&pub, nd ? "" : NULL, 0, msg, msglen, osig) == 0);
+        fastsm2_privkey_clear(&key);
+        EVP_PKEY_free(opk);
+    }
+    printf("empty ID: %lu/%lu ours -> OpenSSL, %lu/%lu OpenSSL -> ours (no ID set there)\n", ok_out, n, ok_in, n);
+    CHECK(ok_out == n && ok_in == n);
+}
+
+/* ---------------------------------------------------------------------- */
 /* d*G against EC_POINT_mul                                                */
 /* ---------------------------------------------------------------------- */
 
@@ -322,6 +390,7 @@ int main(void)
     fs2t_ossl_scalars(check_scalar, 60);
     test_ours_to_openssl();
     test_openssl_to_ours();
+    test_empty_id();
     test_long_plaintext(4096);
     test_long_plaintext(1048576);
     printf("random cases: %lu ours -> OpenSSL, %lu OpenSSL -> ours\n", n_cases_out, n_cases_in);

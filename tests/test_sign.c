@@ -183,7 +183,7 @@ static void test_ids(void)
     unsigned char sig[64], good[64], z[32];
     CHECK_STATUS(fastsm2_sign(good, &key, NULL, 0, msg, sizeof msg - 1), FASTSM2_OK);
 
-    static const size_t bad[] = {0, 8192, 8193, 65536};
+    static const size_t bad[] = {8192, 8193, 65536};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         size_t idlen = bad[i];
         memset(sig, 0xAA, 64);
@@ -221,6 +221,36 @@ static void test_ids(void)
         CHECK_STATUS(fastsm2_privkey_set_id(&k2, id, FASTSM2_CACHED_ID_MAX), FASTSM2_OK);
         CHECK_STATUS(fastsm2_sign(sig, &k2, NULL, 0, msg, sizeof msg - 1), FASTSM2_OK);
         CHECK(fs2t_vb(fastsm2_verify(&pub, id, FASTSM2_CACHED_ID_MAX, msg, sizeof msg - 1, sig)) == 1);
+    }
+
+    /* The empty ID (id non-NULL, idlen 0) is an ID of its own: not the
+     * key's ID (id NULL), not a one-byte ID; as a call argument and as the
+     * key's ID (set_id). OpenSSL's view of it: test_openssl_diff. */
+    {
+        unsigned char zd[32], ze[32], z1[32], ze2[32];
+        CHECK_STATUS(fastsm2_compute_z(zd, &pub, NULL, 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_compute_z(ze, &pub, "", 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_compute_z(z1, &pub, "\0", 1), FASTSM2_OK);
+        CHECK(memcmp(zd, ze, 32) != 0 && memcmp(z1, ze, 32) != 0);
+        CHECK_STATUS(fastsm2_sign(sig, &key, "", 0, msg, sizeof msg - 1), FASTSM2_OK);
+        CHECK(fs2t_vb(fastsm2_verify(&pub, "", 0, msg, sizeof msg - 1, sig)) == 1);
+        CHECK_STATUS(fastsm2_verify_status(&pub, id, 0, msg, sizeof msg - 1, sig), FASTSM2_OK);
+        CHECK(fs2t_vb(fastsm2_verify(&pub, NULL, 0, msg, sizeof msg - 1, sig)) == 0);
+        CHECK(fs2t_vb(fastsm2_verify(&pub, "\0", 1, msg, sizeof msg - 1, sig)) == 0);
+        CHECK(fs2t_vb(fastsm2_verify(&pub, "", 0, msg, sizeof msg - 1, good)) == 0);
+        fastsm2_privkey k2 = key;
+        fastsm2_pubkey p2 = pub;
+        CHECK_STATUS(fastsm2_privkey_set_id(&k2, "", 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_pubkey_set_id(&p2, "", 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_compute_z(ze2, &p2, NULL, 0), FASTSM2_OK);
+        CHECK(memcmp(ze2, ze, 32) == 0);
+        CHECK_STATUS(fastsm2_sign(sig, &k2, NULL, 0, msg, sizeof msg - 1), FASTSM2_OK);
+        CHECK(fs2t_vb(fastsm2_verify(&p2, NULL, 0, msg, sizeof msg - 1, sig)) == 1);
+        CHECK(fs2t_vb(fastsm2_verify(&pub, "", 0, msg, sizeof msg - 1, sig)) == 1);
+        CHECK(fs2t_vb(fastsm2_verify(&p2, FASTSM2_DEFAULT_ID, FASTSM2_DEFAULT_ID_LEN, msg, sizeof msg - 1, sig)) == 0);
+        /* and a NULL ID with a length is still an argument error */
+        CHECK_STATUS(fastsm2_sign(sig, &key, NULL, 1, msg, sizeof msg - 1), FASTSM2_ERR_ARG);
+        fastsm2_privkey_clear(&k2);
     }
     free(id);
     fastsm2_privkey_clear(&key);

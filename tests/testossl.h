@@ -16,6 +16,10 @@
 /* Print what failed and OpenSSL's error queue, exit 2. */
 void fs2t_ossl_die(const char *what);
 
+/* 1 if this libcrypto signs with the default ID 1234567812345678 when no
+ * ID is set (OpenSSL 4.0 on); 0 if with the empty ID (3.x). */
+int fs2t_ossl_no_id_is_default(void);
+
 /* 1 if the context's operation runs in the provider named `name`. */
 int fs2t_ossl_runs_in(const EVP_PKEY_CTX *pc, const char *name);
 

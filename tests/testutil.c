@@ -24,7 +24,7 @@ int fs2t_finish(const char *name)
 int fs2t_skip(const char *name, const char *why)
 {
     printf("%s: %s, skipped\n", name, why);
-    return 0;
+    return FS2T_SKIP;
 }
 
 static int hexval(int c)

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Install what `make test` / `make speed` need on a fresh Debian-like machine.
+# OpenSSL: the system's libssl-dev (3.0 or later). The OpenSSL releases the
+# project is tested against are 3.0.2, the system's 3.0.x (>= 3.0.13), 3.5.5
+# and 4.0.3: `make test-openssl` builds those from source (cargo fetches the
+# crate openssl-src; tools/openssl-build.sh) into ~/.cache/fastsm2/openssl/.
 # Installs only what is missing; fails loudly when it cannot.
 set -euo pipefail
 

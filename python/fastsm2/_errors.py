@@ -67,7 +67,7 @@ DecryptError = _make("FASTSM2_ERR_DECRYPT", "DecryptError", ValueError,
                      doc="FASTSM2_ERR_DECRYPT: the C3 check failed; no plaintext is released.")
 CiphertextError = _make("FASTSM2_ERR_CIPHERTEXT", "CiphertextError", ValueError,
                         doc="FASTSM2_ERR_CIPHERTEXT: truncated or malformed ciphertext.")
-IDError = _make("FASTSM2_ERR_ID", "IDError", ValueError, doc="FASTSM2_ERR_ID: empty ID, or longer than 8191 bytes.")
+IDError = _make("FASTSM2_ERR_ID", "IDError", ValueError, doc="FASTSM2_ERR_ID: ID longer than 8191 bytes.")
 RandomError = _make("FASTSM2_ERR_RANDOM", "RandomError", OSError, doc="FASTSM2_ERR_RANDOM: the OS CSPRNG failed.")
 KeyFormatError = _make("FASTSM2_ERR_KEY_FORMAT", "KeyFormatError", ValueError,
                        doc="FASTSM2_ERR_KEY_FORMAT: key file of an unknown algorithm or curve.")

@@ -185,10 +185,22 @@ class PublicKey:
 
     @classmethod
     def load(cls, data: Union[BytesLike, str]) -> "PublicKey":
-        """A public key file, PEM or DER (SPKI), or a bare SEC1 point."""
+        """A public key file, PEM or DER (SPKI), or a bare SEC1 point; or, as
+        the CLI's --pub takes it, a plain (unencrypted) private key file, whose
+        public key this is. An encrypted private key raises EncryptedKeyError
+        (load it with PrivateKey.load(data, password=...))."""
         b = as_text_or_bytes(data, "public key")
         self = cls._new()
-        check_ok(lib.fastsm2_pubkey_parse(self._p, b, len(b)))
+        st = lib.fastsm2_pubkey_parse(self._p, b, len(b))
+        if st in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER, lib.FASTSM2_ERR_KEY_FORMAT):
+            key = ffi.new("fastsm2_privkey *")
+            pst = lib.fastsm2_privkey_parse(key, b, len(b))
+            if pst == _OK:
+                st = lib.fastsm2_privkey_pubkey(self._p, key)
+            elif pst not in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER, lib.FASTSM2_ERR_KEY_FORMAT):
+                st = pst  # a private key file: say what is wrong with it
+            lib.fastsm2_privkey_clear(key)
+        check_ok(st)
         return self
 
     @classmethod
@@ -243,10 +255,11 @@ class PublicKey:
     # -- Z_A and e --------------------------------------------------------------
     def z(self, id: IdLike = DEFAULT_ID) -> bytes:
         """Z_A = SM3(ENTL || ID || a || b || xG || yG || xA || yA), GB/T
-        32918.2 5.5. Raises IDError for an empty ID or one over 8191 bytes."""
+        32918.2 5.5. id=b"" is the empty ID (OpenSSL's when no ID is set),
+        None the default. Raises IDError for an ID over 8191 bytes."""
         ident = as_id(id)
         out = ffi.new("unsigned char[32]")
-        check_ok(lib.fastsm2_compute_z(out, self._p, ident, len(ident)) if ident else lib.FASTSM2_ERR_ID)
+        check_ok(lib.fastsm2_compute_z(out, self._p, ident, len(ident)))
         return ffi.buffer(out, 32)[:]
 
     def message_digest(self, msg: BytesLike, id: IdLike = DEFAULT_ID) -> bytes:
@@ -277,7 +290,8 @@ class PublicKey:
 
         sig is strict DER, or the 64-byte r || s when raw=True. Returns True
         only for a valid signature; a malformed or wrong signature gives
-        False. Raises IDError for an empty or oversized ID and TypeError for
+        False. id=b"" is the empty ID (what OpenSSL signs with when no ID
+        is set), None the default. Raises IDError for an ID over 8191 bytes and TypeError for
         non-bytes input."""
         m = as_bytes(msg, "msg")
         s = self._raw_sig(sig, raw)
@@ -286,7 +300,7 @@ class PublicKey:
                 return False
             return lib.fastsm2_verify(self._used(), ffi.NULL, 0, m, len(m), s) == 1
         ident = as_id(id)
-        if not ident or len(ident) > lib.FASTSM2_MAX_ID_LEN:
+        if len(ident) > lib.FASTSM2_MAX_ID_LEN:
             raise_for(lib.FASTSM2_ERR_ID)
         if s is None:
             return False
@@ -304,8 +318,7 @@ class PublicKey:
         else:
             s = sig_from_der(s)
         ident = as_id(id)
-        check_ok(lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s)
-                 if ident else lib.FASTSM2_ERR_ID)
+        check_ok(lib.fastsm2_verify_status(self._used(), ident, len(ident), m, len(m), s))
 
     def verify_digest(self, digest: BytesLike, sig: BytesLike, raw: bool = False) -> bool:
         """Verify a signature on a 32-byte digest e = SM3(Z_A || M) (GB/T
@@ -583,14 +596,16 @@ class PrivateKey:
     def sign(self, msg: BytesLike, id: IdLike = DEFAULT_ID, raw: bool = False) -> bytes:
         """Sign msg (GB/T 32918.2 6.1): e = SM3(Z_A || msg) with the signer's
         ID, a fresh k from the OS CSPRNG. Returns strict DER, or the 64-byte
-        r || s when raw=True. Raises IDError for an empty or oversized ID."""
+        r || s when raw=True. id=b"" is the empty ID (what OpenSSL signs
+        with when no ID is set), None the default. Raises IDError for an ID
+        over 8191 bytes."""
         m = as_bytes(msg, "msg")
         sig = ffi.new("unsigned char[64]")
         if id is DEFAULT_ID and self._id is None:
             ret = lib.fastsm2_sign(sig, self._k, ffi.NULL, 0, m, len(m))
         else:
             ident = as_id(id)
-            ret = lib.fastsm2_sign(sig, self._k, ident, len(ident), m, len(m)) if ident else lib.FASTSM2_ERR_ID
+            ret = lib.fastsm2_sign(sig, self._k, ident, len(ident), m, len(m))
         if ret != _OK:
             raise_for(ret)
         if raw:

@@ -34,8 +34,6 @@ class KeyExchange:
             raise TypeError("peer must be a fastsm2.PublicKey")
         ident, peer_ident = as_id(id), as_id(peer_id)
         self._ctx = ffi.new("fastsm2_kx_ctx *")
-        if not ident or not peer_ident:
-            raise_for(lib.FASTSM2_ERR_ID)
         check_ok(lib.fastsm2_kx_init(self._ctx, self._role, key._k, ident, len(ident), peer._p, peer_ident,
                                      len(peer_ident)))
 

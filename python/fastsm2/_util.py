@@ -5,7 +5,7 @@ from typing import Union
 from ._native import ffi
 
 BytesLike = Union[bytes, bytearray, memoryview]
-IdLike = Union[bytes, bytearray, memoryview, str]
+IdLike = Union[bytes, bytearray, memoryview, str, None]
 
 #: The default signer ID of GB/T 32918.2 / GM/T 0009.
 DEFAULT_ID = b"1234567812345678"
@@ -32,7 +32,12 @@ def as_fixed(data: object, size: int, what: str) -> bytes:
 
 
 def as_id(ident: object) -> bytes:
-    """A signer ID: bytes-like, or str encoded as UTF-8."""
+    """A signer ID: bytes-like, or str encoded as UTF-8; None is the default
+    ID. b"" (or "") is the EMPTY ID, what OpenSSL signs with when no
+    distinguishing ID is set: the C calls get a non-NULL pointer with
+    length 0 (include/fastsm2.h)."""
+    if ident is None:
+        return DEFAULT_ID
     if isinstance(ident, str):
         return ident.encode("utf-8")
     return as_bytes(ident, "id")

@@ -67,7 +67,7 @@ REASONS = (
     "signature: null",
     "signature: FASTSM2_ERR_DER     not strict DER (raw=False)",
     "signature: FASTSM2_ERR_LENGTH  not 64 bytes (raw=True)",
-    "id: FASTSM2_ERR_ID         empty, or longer than 8191 bytes",
+    "id: FASTSM2_ERR_ID         longer than 8191 bytes",
     "signature: FASTSM2_ERR_SIG_RANGE      r or s not in [1, n-1], or r + s = n",
     "signature: FASTSM2_ERR_BAD_SIGNATURE  well-formed, does not verify",
 )
@@ -289,7 +289,7 @@ def verify_frame(pdf: Any, key_col: str = "key", sig_col: str = "sig", msg_col: 
         ident = default_id
         if ids is not None and not _is_null(ids[i]):
             got = _as_data(ids[i])
-            if got is None or not 0 < len(got) <= _MAX_ID:
+            if got is None or len(got) > _MAX_ID:
                 reason[i] = "id: FASTSM2_ERR_ID"
                 continue
             ident = got

@@ -172,12 +172,19 @@ def test_verify_is_bool_and_named_reasons():
     forged = raw[:32] + (N - r).to_bytes(32, "big")
     with pytest.raises(fastsm2.SignatureRangeError):
         pub.verify_or_raise(b"m", forged, raw=True)
-    for bad_id in (b"", "", b"x" * 8192):
+    for bad_id in (b"x" * 8192, "x" * 8192):
         with pytest.raises(fastsm2.IDError):
             key.sign(b"m", id=bad_id)
         with pytest.raises(fastsm2.IDError):
             pub.verify(b"m", raw, id=bad_id, raw=True)
     assert pub.verify(b"m", key.sign(b"m", id=b"y" * 8191), id=b"y" * 8191)
+    # the empty ID (b"" or ""): an ID of its own, neither the default (None) nor b"\0"
+    e = key.sign(b"m", id=b"")
+    assert pub.verify(b"m", e, id=b"") and pub.verify(b"m", e, id="")
+    assert not pub.verify(b"m", e) and not pub.verify(b"m", e, id=None) and not pub.verify(b"m", e, id=b"\0")
+    assert pub.z(b"") != pub.z() and pub.z(None) == pub.z()
+    assert pub.message_digest(b"m", id=b"") == fastsm2.sm3(pub.z(b"") + b"m").digest()
+    assert pub.verify(b"m", key.sign(b"m", id=None))
     with pytest.raises(TypeError):
         pub.verify("m", raw, raw=True)
     with pytest.raises(TypeError):
@@ -206,6 +213,35 @@ def test_digest_calls():
 
 
 # ---- encryption ------------------------------------------------------------------------
+def _ciphertext_parts(ct, raw, c1c2c3, mlen):
+    """Offsets in a ciphertext: C1's last byte (y's low byte), C3's first
+    byte, C2's last byte, and (DER only) the tag of the C3 OCTET STRING."""
+    if raw:  # 04 || x || y, then C3 || C2 or C2 || C3
+        c3 = 65 + mlen if c1c2c3 else 65
+        c2_last = 64 + mlen if c1c2c3 else 96 + mlen
+        return 64, c3, c2_last, None
+    # SEQUENCE { INTEGER x, INTEGER y, OCTET STRING C3, OCTET STRING C2 }
+    # (C2 before C3 with c1c2c3)
+    def header(pos):  # -> (content start, content length)
+        n = ct[pos + 1]
+        if n < 0x80:
+            return pos + 2, n
+        k = n & 0x7F
+        return pos + 2 + k, int.from_bytes(ct[pos + 2 : pos + 2 + k], "big")
+
+    pos, _ = header(0)
+    parts = []
+    for _ in range(4):
+        start, n = header(pos)
+        parts.append((pos, start, n))
+        pos = start + n
+    assert pos == len(ct)
+    (_, ys, yn) = parts[1]
+    c3 = parts[3] if c1c2c3 else parts[2]
+    c2 = parts[2] if c1c2c3 else parts[3]
+    return ys + yn - 1, c3[1], c2[1] + c2[2] - 1, c3[0]
+
+
 @pytest.mark.parametrize("raw", [False, True])
 @pytest.mark.parametrize("c1c2c3", [False, True])
 def test_encrypt_decrypt(raw, c1c2c3):
@@ -222,10 +258,15 @@ def test_encrypt_decrypt(raw, c1c2c3):
             # the other order does not authenticate
             with pytest.raises(fastsm2.DecryptError):
                 key.decrypt(ct, raw=True, c1c2c3=not c1c2c3)
-        for pos in (len(ct) - 1, len(ct) // 2):
+        # one byte flipped in each part: each gives its own error
+        c1_last, c3_at, c2_at, tag_at = _ciphertext_parts(ct, raw, c1c2c3, len(msg))
+        cases = [(c1_last, fastsm2.PointError), (c3_at, fastsm2.DecryptError), (c2_at, fastsm2.DecryptError)]
+        if tag_at is not None:
+            cases.append((tag_at, fastsm2.CiphertextError))
+        for pos, error in cases:
             bad = bytearray(ct)
             bad[pos] ^= 0x01
-            with pytest.raises((fastsm2.DecryptError, fastsm2.CiphertextError, fastsm2.PointError)):
+            with pytest.raises(error):
                 key.decrypt(bytes(bad), raw=raw, c1c2c3=c1c2c3)
     with pytest.raises(fastsm2.DecryptError):
         fastsm2.PrivateKey.generate().decrypt(pub.encrypt(b"secret"))
@@ -374,7 +415,8 @@ def test_key_exchange_errors():
     with pytest.raises(fastsm2.LengthError):
         a.compute(rb, 65537)
     with pytest.raises(fastsm2.IDError):
-        fastsm2.KeyExchangeInitiator(fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate().public_key, id=b"")
+        fastsm2.KeyExchangeInitiator(fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate().public_key,
+                                     id=b"x" * 8192)
     with pytest.raises(TypeError):
         fastsm2.KeyExchangeInitiator(fastsm2.PrivateKey.generate(), fastsm2.PrivateKey.generate())
     a.clear()
@@ -492,7 +534,20 @@ def test_with_id_caches_but_keeps_the_default():
     assert key.public_key.verify(b"m", d) and not key.public_key.verify(b"m", d, id=b"alice")
     pa = key.public_key.with_id("alice")
     assert pa.verify(b"m", s, id=b"alice") and not pa.verify(b"m", s) and pa.verify(b"m", d)
-    with pytest.raises(fastsm2.IDError):
-        key.with_id(b"")
+    ke = key.with_id(b"")  # the empty ID's Z_A cached; calls still default to the default ID
+    e = ke.sign(b"m", id=b"")
+    assert key.public_key.verify(b"m", e, id=b"") and not key.public_key.verify(b"m", e)
+    assert key.public_key.with_id(b"").verify(b"m", e, id=b"")
     with pytest.raises(fastsm2.IDError):
         key.public_key.with_id(b"x" * 8192)
+
+
+def test_public_key_load_from_private_key_file():
+    """PublicKey.load takes a plain private key file, as the CLI's --pub does."""
+    key = fastsm2.PrivateKey.generate()
+    for data in (key.to_pem(), key.to_der(), key.to_pem(format="sec1"), key.to_pem().decode()):
+        assert fastsm2.PublicKey.load(data) == key.public_key
+    with pytest.raises(fastsm2.EncryptedKeyError):
+        fastsm2.PublicKey.load(key.to_pem(password="pw"))
+    with pytest.raises(fastsm2.PEMError):
+        fastsm2.PublicKey.load(b"-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----\n")

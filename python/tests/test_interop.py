@@ -107,6 +107,25 @@ def test_openssl_signatures(openssl, files):
     assert key.public_key.verify(msg, (d / "bob.sig").read_bytes(), id="bob")
 
 
+def test_openssl_empty_id(openssl, files):
+    """id=b"" is the empty ID: what openssl signs with when no distid is set."""
+    d, key, msg = files
+    (d / "empty.sig").write_bytes(key.sign(msg, id=b""))
+    run(openssl, "dgst", "-sm3", "-verify", d / "pub.pem", "-signature", d / "empty.sig", d / "msg")
+    run(openssl, "pkeyutl", "-verify", "-pubin", "-inkey", d / "pub.pem", "-rawin", "-digest", "sm3", "-in", d / "msg",
+        "-sigfile", d / "empty.sig")
+    assert run(openssl, "dgst", "-sm3", "-verify", d / "pub.pem", "-sigopt", "distid:" + ID, "-signature",
+               d / "empty.sig", d / "msg", ok=False).returncode != 0
+    run(openssl, "dgst", "-sm3", "-sign", d / "key.pem", "-out", d / "o.sig", d / "msg")
+    osig = (d / "o.sig").read_bytes()
+    assert key.public_key.verify(msg, osig, id=b"")
+    assert key.public_key.verify(msg, osig, id="")
+    key.public_key.verify_or_raise(msg, osig, id=b"")
+    assert key.public_key.with_id(b"").verify(msg, osig, id=b"")
+    assert not key.public_key.verify(msg, osig)  # the default ID
+    assert not key.public_key.verify(msg, osig, id=None)  # None: the default ID too
+
+
 def test_openssl_encryption(openssl, files):
     d, key, msg = files
     (d / "ct").write_bytes(key.public_key.encrypt(msg))

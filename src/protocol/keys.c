@@ -41,9 +41,13 @@ static const unsigned char CURVE_ABG[128] = {
 };
 /* clang-format on */
 
+/* An ID given by the caller (id non-NULL): 0..8191 bytes. Length 0 is the
+ * empty ID (ENTL = 0, no ID bytes), which OpenSSL hashes when no
+ * distinguishing ID is set; NULL (the key's ID) is told apart by the
+ * callers. */
 static int id_len_ok(size_t idlen)
 {
-    return idlen >= 1 && idlen <= FASTSM2_MAX_ID_LEN;
+    return idlen <= FASTSM2_MAX_ID_LEN;
 }
 
 /* SM3 state after ENTL || ID || a || b || xG || yG for the default ID
@@ -350,20 +354,6 @@ int fastsm2_pubkey_set_id(fastsm2_pubkey *pub, const void *id, size_t idlen)
     if (!fs2_pub_get(pub))
         return FASTSM2_ERR_ARG;
     return fs2_pubpart_set_id(&((fs2_pub *)pub)->pub, id, idlen);
-}
-
-/* Z_A for the empty ID (ENTL = 0). GB/T 32918.2 5.5 wants an ID, and the
- * public calls refuse an empty one; OpenSSL 3.0 hashes this when no
- * distinguishing ID is set, and the provider (provider/) must match it. */
-int fs2_compute_z_empty_id(unsigned char z[32], const fastsm2_pubkey *pub)
-{
-    const fs2_pub *p = fs2_pub_get(pub);
-    if (!p) {
-        memset(z, 0, 32);
-        return FASTSM2_ERR_ARG;
-    }
-    compute_z(z, &p->pub.pt, "", 0);
-    return FASTSM2_OK;
 }
 
 int fastsm2_compute_z(unsigned char z[32], const fastsm2_pubkey *pub, const void *id, size_t idlen)

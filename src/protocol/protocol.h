@@ -18,7 +18,7 @@
 typedef struct {
     fs2_affine pt;
     unsigned char za[32];
-    uint32_t idlen; /* the ID whose Z_A is cached: 1..8191 bytes; id[]
+    uint32_t idlen; /* the ID whose Z_A is cached: 0..8191 bytes; id[]
                      * holds it if idlen <= FASTSM2_CACHED_ID_MAX */
     unsigned char id[FASTSM2_CACHED_ID_MAX];
 } fs2_pubpart;
@@ -62,12 +62,10 @@ FS2_HIDDEN const fs2_pubtab *fs2_pub_tables(const fs2_pub *p);
 FS2_HIDDEN int fs2_verify_prepare(uint64_t s[4], uint64_t t[4], uint64_t v[4], const unsigned char e[32],
                                   const unsigned char sig[64]);
 
-/* Z_A for (pub, id); id NULL (idlen 0): the cached one. FASTSM2_ERR_ID for
- * bad lengths, FASTSM2_ERR_ARG for id NULL with idlen != 0. */
+/* Z_A for (pub, id); id NULL (idlen 0): the cached one; id non-NULL with
+ * idlen 0: the empty ID. FASTSM2_ERR_ID for an ID over 8191 bytes,
+ * FASTSM2_ERR_ARG for id NULL with idlen != 0. */
 FS2_HIDDEN int fs2_pubpart_z(unsigned char z[32], const fs2_pubpart *p, const void *id, size_t idlen);
-/* Z_A for the empty ID (ENTL = 0), as OpenSSL 3.0 hashes it when no ID is
- * set; for the provider only (the public calls refuse an empty ID). */
-FS2_HIDDEN int fs2_compute_z_empty_id(unsigned char z[32], const fastsm2_pubkey *pub);
 
 /* Set the ID of a public part and make its Z_A. */
 FS2_HIDDEN int fs2_pubpart_set_id(fs2_pubpart *p, const void *id, size_t idlen);

@@ -337,6 +337,10 @@ struct cycle {
     /* outputs */
     unsigned char *sig, *pub;
     int *res;
+    /* the status an injected failure gives: NO_MEMORY for a cudaMalloc,
+     * UNSUPPORTED for a launch or a copy (cudaErrorLaunchOutOfResources,
+     * cudaErrorInvalidValue) */
+    int want_fail;
 };
 
 /* One call of the cycle: step 0..7. Returns its status; *ok is whether the
@@ -404,7 +408,7 @@ static int run_cycle(struct cycle *c, const char *label)
     int ret = fastsm2_gpu_new(&g, 0, 0);
     if (ret != FASTSM2_OK) {
         failures++;
-        CHECK(ret == FASTSM2_ERR_NO_MEMORY || ret == FASTSM2_ERR_UNSUPPORTED);
+        CHECK_STATUS(ret, c->want_fail);
         CHECK(g == NULL);
         CHECK(emu_nothing_alive());
         ret = fastsm2_gpu_new(&g, 0, 0);
@@ -420,9 +424,9 @@ static int run_cycle(struct cycle *c, const char *label)
         ret = cycle_step(g, c, step, &ok);
         if (ret != FASTSM2_OK) {
             failures++;
-            if (ret != FASTSM2_ERR_NO_MEMORY && ret != FASTSM2_ERR_UNSUPPORTED)
+            if (ret != c->want_fail)
                 fprintf(stderr, "%s, step %d: status %d\n", label, step, ret);
-            CHECK(ret == FASTSM2_ERR_NO_MEMORY || ret == FASTSM2_ERR_UNSUPPORTED);
+            CHECK_STATUS(ret, c->want_fail);
             CHECK(strlen(fs2_gpu_last_error(g)) > 0);
             CHECK(emu_quiet());
             CHECK(step_output_zero(c, step));
@@ -489,13 +493,26 @@ static void test_faults(const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
     printf("  injected failures: %lu cudaMalloc, %lu launches, %lu copies/memsets, each failed in turn\n", calls[0],
            calls[1], calls[2]);
     CHECK(calls[0] >= 8 && calls[1] >= 3 * 3 && calls[2] >= 20);
+    /* FS2_GPU_FAULT_STRIDE=s (the sanitizer pass of tools/test-gpu-emu.sh):
+     * every s-th call of each kind from an offset the seed draws, and the
+     * first and last calls always; every kind and every step still fails,
+     * and other seeds cover the other calls */
+    unsigned long stride = getenv("FS2_GPU_FAULT_STRIDE") ? strtoul(getenv("FS2_GPU_FAULT_STRIDE"), NULL, 10) : 1;
+    if (stride < 1)
+        stride = 1;
+    unsigned long offset = (unsigned long)fs2t_rand_below(stride);
+    unsigned long tried = 0;
     for (int k = 0; k < 3; k++)
         for (unsigned long i = 1; i <= calls[k]; i++) {
+            if (i != 1 && i != calls[k] && (i - 1) % stride != offset)
+                continue;
+            tried++;
             char spec[64], label[96];
             snprintf(spec, sizeof spec, "%s:%lu", kinds[k], i);
             snprintf(label, sizeof label, "FS2_CUDA_EMU_FAIL=%s", spec);
             setenv("FS2_CUDA_EMU_FAIL", spec, 1);
             fs2_cuda_emu_rearm();
+            c.want_fail = k == 0 ? FASTSM2_ERR_NO_MEMORY : FASTSM2_ERR_UNSUPPORTED;
             int failures = run_cycle(&c, label);
             /* the failure happened, and was reported by exactly one call
              * (unless it hit the wipes of fastsm2_gpu_free, which has no
@@ -507,6 +524,7 @@ static void test_faults(const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
                 fprintf(stderr, "%s: %d calls failed\n", label, failures);
             CHECK(failures <= 1);
         }
+    printf("  %lu injected failures tried (stride %lu)\n", tried, stride);
     unsetenv("FS2_CUDA_EMU_FAIL");
     fs2_cuda_emu_rearm();
     unsetenv("FASTSM2_GPU_TABLE_BITS");

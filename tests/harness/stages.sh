@@ -31,7 +31,19 @@ fmt_time() { # seconds -> "1m05s" or "12s"
   if [ "$s" -ge 60 ]; then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi
 }
 
+# Tests a stage skipped (could not run here: exit 77), counted from its log:
+# ctest's "***Skipped" lines, pytest's "N skipped" summaries and the
+# "skip ..." lines of the scripts that run test programs themselves.
+count_skips() {
+  local n
+  n=$(grep -c -e '\*\*\*Skipped' -e '^skip ' "$1" 2>/dev/null)
+  n=$((${n:-0} + $(grep -E '^=+ .*[0-9]+ skipped' "$1" 2>/dev/null |
+    sed -E 's/.* ([0-9]+) skipped.*/\1/' | awk '{s += $1} END {print s + 0}')))
+  echo "$n"
+}
+
 total=$#
+skips_all=0
 i=0
 failed=()
 summary=()
@@ -63,9 +75,13 @@ for stage in "$@"; do
     wait "$ticker" 2>/dev/null
   fi
   took=$(($(date +%s) - start))
+  skips=$(count_skips "$log")
+  skips_all=$((skips_all + skips))
+  skipped=""
+  [ "$skips" -gt 0 ] && skipped=", $skips tests skipped"
   if [ "$rc" -eq 0 ]; then
-    echo "ok ($(fmt_time "$took"))"
-    summary+=("$(printf '  ok    %-16s %8s' "$stage" "$(fmt_time "$took")")")
+    echo "ok ($(fmt_time "$took")$skipped)"
+    summary+=("$(printf '  ok    %-16s %8s%s' "$stage" "$(fmt_time "$took")" "$skipped")")
   else
     echo "FAILED ($(fmt_time "$took"), exit $rc; log: $log)"
     summary+=("$(printf '  FAIL  %-16s %8s   %s' "$stage" "$(fmt_time "$took")" "$log")")
@@ -87,4 +103,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
   exit 1
 fi
-echo "all $total stages passed"
+echo "all $total stages passed ($skips_all tests skipped: they could not run here; the logs say why)"

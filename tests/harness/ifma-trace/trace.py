@@ -26,9 +26,14 @@ sum, whose digits choose branches and gather addresses, must give
 different traces for different seeds, or the tracer would be blind.
 
 IFMA_TRACE_DUMP=DIR writes each trace there as text, to find where two
-differ. Exit 0 when both hold, 1 when not, 0 with "skipped" where the CPU has no
+differ. Exit 0 when both hold, 1 when not, 77 (skipped) where the CPU has no
 AVX-512 IFMA (`TARGET probe` exits 2) or the machine forbids ptrace.
+
+FS2_IFMA_TRACE_SETS overrides SETS (`make test` traces 3 sets, `make
+test-all` 6). The traces run in parallel, one process per core
+(FS2_IFMA_TRACE_JOBS), each tracing its own child.
 """
+import concurrent.futures
 import ctypes
 import hashlib
 import os
@@ -182,21 +187,30 @@ def main():
         sys.exit(__doc__)
     binary = sys.argv[1]
     sets = int(sys.argv[2]) if len(sys.argv) == 3 else 6
+    sets = max(2, int(os.environ.get("FS2_IFMA_TRACE_SETS", sets)))
     rc = subprocess.run([binary, "probe"]).returncode
     if rc == 2:
         print("ifma-trace: this CPU has no AVX-512 IFMA: the IFMA path's constant time is NOT checked here, skipped")
-        return 0
+        return 77
     ops = operands(binary)
-    first, _, problems = trace(binary, ops, "gen", 1)
-    if first is None and problems and "did not start" in problems[0]:
+    first = trace(binary, ops, "gen", 1)
+    if first[0] is None and first[2] and "did not start" in first[2][0]:
         print("ifma-trace: ptrace is not allowed here, skipped")
-        return 0
+        return 77
     failed = 0
     seeds = [1, 2, 0xdeadbeef, 12345678901, 7, 2 ** 63 + 5][:sets] + list(range(100, 100 + max(0, sets - 6)))
+    # every trace at once, one worker per core (each traces its own child);
+    # gen with seed 1 is the first trace, made above
+    jobs = [(m, s) for m in ("gen", "base") for s in seeds if (m, s) != ("gen", 1)] + [("sumvar", 1), ("sumvar", 2)]
+    workers = int(os.environ.get("FS2_IFMA_TRACE_JOBS", os.cpu_count() or 1))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        futs = {job: pool.submit(trace, binary, ops, job[0], job[1]) for job in jobs}
+        results = {job: f.result() for job, f in futs.items()}
+    results[("gen", 1)] = first
     for mode, what in (("gen", "fs2_ifma_gen"), ("base", "mul_base of the avx512ifma backend")):
         traces = {}
         for seed in seeds:
-            digest, steps, problems = trace(binary, ops, mode, seed)
+            digest, steps, problems = results[(mode, seed)]
             traces[seed] = digest
             print("%-6s seed %-20d %s  %d instructions%s" % (mode, seed, digest[:16] if digest else "-", steps,
                                                             ("  " + "; ".join(problems[:3])) if problems else ""))
@@ -207,7 +221,7 @@ def main():
         failed |= not same
     control = set()
     for seed in (1, 2):
-        digest, steps, _ = trace(binary, ops, "sumvar", seed)
+        digest, steps, _ = results[("sumvar", seed)]
         control.add(digest)
         print("sumvar seed %-20d %s  %d instructions" % (seed, digest[:16] if digest else "-", steps))
     blind = len(control) < 2
