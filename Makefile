@@ -165,12 +165,12 @@ fuzz-brief:
 # provider beside the default one) against OpenSSL 3.0.2, the system's
 # 3.0.x, 3.5.5 and 4.0.3, each built from its release sources through cargo
 # (crate openssl-src) and cached in ~/.cache/fastsm2/openssl/<version>/
-# (tools/test-openssl.sh; README "Another OpenSSL").
+# (tests/harness/test-openssl.sh; README "Another OpenSSL").
 test-openssl:
-	bash tools/test-openssl.sh all
+	bash tests/harness/test-openssl.sh all
 
 test-openssl-brief:
-	bash tools/test-openssl.sh brief
+	bash tests/harness/test-openssl.sh brief
 
 # The CUDA backend run on the CPU against an emulated CUDA runtime (no nvcc,
 # no GPU): kernels, streams, chunks, every injected CUDA failure, also under

@@ -7,7 +7,7 @@
  * slice of one beside a slice of the other. The figure is the median over
  * the rounds of the ratio fastsm2prov / default of a round's two slices
  * (robust to a loaded machine's bursts; docs/PROVIDER.md), beside the
- * median rates. tools/test-openssl.sh runs it against each OpenSSL release.
+ * median rates. tests/harness/test-openssl.sh runs it against each OpenSSL release.
  *
  * usage: bench_provider_default MODULE_DIR [SECONDS]
  * prints the libcrypto's version, the rates and a last line

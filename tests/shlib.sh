@@ -37,7 +37,7 @@ empty() {
 }
 
 # What the openssl command line on PATH can do: the tests cross-check with
-# whichever release they find (tools/test-openssl.sh runs them against
+# whichever release they find (tests/harness/test-openssl.sh runs them against
 # several). Call after cli_setup, in the scratch directory.
 #   OSSL_PKEYUTL_MAX  the longest plaintext whose SM2 round trip its pkeyutl
 #                     takes whole: 0 for no limit; 600 where pkeyutl reads at

@@ -18,7 +18,7 @@
 #include "internal.h"
 
 /* Which libcrypto this test runs against, said before anything else; with
- * FS2T_OPENSSL_VERSION set (tools/test-openssl.sh), it must be that
+ * FS2T_OPENSSL_VERSION set (tests/harness/test-openssl.sh), it must be that
  * release ("3.0.2"), or the test fails here: the matrix would otherwise
  * test the system's OpenSSL under another name. */
 __attribute__((constructor)) static void fs2t_ossl_version_check(void)

@@ -493,7 +493,7 @@ static void test_faults(const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
     printf("  injected failures: %lu cudaMalloc, %lu launches, %lu copies/memsets, each failed in turn\n", calls[0],
            calls[1], calls[2]);
     CHECK(calls[0] >= 8 && calls[1] >= 3 * 3 && calls[2] >= 20);
-    /* FS2_GPU_FAULT_STRIDE=s (the sanitizer pass of tools/test-gpu-emu.sh):
+    /* FS2_GPU_FAULT_STRIDE=s (the sanitizer pass of tests/harness/test-gpu-emu.sh):
      * every s-th call of each kind from an offset the seed draws, and the
      * first and last calls always; every kind and every step still fails,
      * and other seeds cover the other calls */

@@ -17,14 +17,14 @@
 # every test states the libcrypto it loaded and FS2T_OPENSSL_VERSION makes it
 # fail on any other.
 #
-#   tools/test-openssl.sh [all | brief | VERSION...]
+#   tests/harness/test-openssl.sh [all | brief | VERSION...]
 #     all (default): 3.0.2 system 3.5.5 4.0.3
 #     brief:         3.0.2 4.0.3 (the oldest and the newest; in make test-all)
 #     VERSION:       an openssl-src crate version (300.5.5+3.5.5), a release
 #                    that the table below names (3.5.5), or "system"
 # FS2_OPENSSL_BENCH_SECONDS (default 3): the bench's length per release.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 
 # OpenSSL releases and the openssl-src crate versions that carry them
