@@ -47,7 +47,7 @@ extern "C" {
 #define FASTSM2_WARN_UNUSED
 #endif
 
-#define FASTSM2_VERSION_STRING "0.2.0"
+#define FASTSM2_VERSION_STRING "0.3.0"
 
 /* ------------------------------------------------------------------------ */
 /* Status codes                                                              */
