@@ -33,6 +33,9 @@ TEST_ALL_STAGES += fuzz-brief
 TEST_ALL_STAGES += test-install test-portable test-wheel
 # fastsm2.spark on a real Spark session, local[2] (docs/SPARK.md).
 TEST_ALL_STAGES += test-spark
+# The Java provider (java/, docs/JAVA.md): JUnit against BouncyCastle on
+# JDK 17 and 25, the aarch64 glue under qemu, the README example from the jar.
+TEST_ALL_STAGES += test-java
 
 all: deps
 	$(MAKE) build
@@ -123,6 +126,18 @@ test-spark:
 bench-spark:
 	bash tools/test-spark.sh bench
 
+# The Java provider "FastSM2" (java/, docs/JAVA.md): java/target/fastsm2-jca.jar
+# with the JNI library for linux-x86_64 and linux-aarch64 (build-java-native/).
+java:
+	bash java/tools/build.sh jar
+
+test-java:
+	bash java/tools/build.sh test
+
+# JMH: the provider beside BouncyCastle, and `fastsm2 speed`, in one run.
+bench-java:
+	bash java/tools/bench.sh $(BUILD)
+
 # The Python package as PyPI ships it: sdist -> wheel -> auditwheel repair
 # (a manylinux tag) -> a fresh venv -> the package's tests (build-wheel/).
 test-wheel:
@@ -203,7 +218,8 @@ clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan \
 	  build-hip \
 	  build-python build-spark build-logs build-install build-portable build-wheel \
+	  build-java-native java/target java/bench/target \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
