@@ -39,10 +39,16 @@ jmh() { # threads
     exit 1
   fi
 }
-rm -f "$OUT"/*.json
+rm -f "$OUT"/*.json "$OUT"/cpu-*.txt
 echo "bench-java: C, JMH 1 thread, C$( [ "${BENCH_THREADS:-2}" = 1 ] || echo ", JMH 2 threads") ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 c_speed c1
 jmh 1
 c_speed c2
 [ "${BENCH_THREADS:-2}" = 1 ] || jmh 2
+# ops per CPU second (the process's CPU clock), C and Java alternated twice
+cc -O2 -std=c11 -Iinclude java/tools/cpu-bench.c build-java-native/lib-x86_64/libfastsm2.a -o "$OUT/cpu-bench" -pthread
+for r in 1 2; do
+  "$OUT/cpu-bench" "${CPU_SECONDS:-0.5}" >"$OUT/cpu-c$r.txt"
+  java -cp "$CP" org.fastsm2.bench.CpuTime "${CPU_SECONDS:-0.5}" >"$OUT/cpu-java$r.txt"
+done
 python3 java/tools/bench_table.py "$OUT" | tee "$OUT/table.md"

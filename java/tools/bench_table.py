@@ -75,6 +75,34 @@ if t2:
             a, b, a1 = a * scale, (b * scale if b else None), (a1 * scale if a1 else None)
         print("| %s | %s | %s | %s | %s |" % (label, f(a), f(b), "%.1fx" % (a / b) if a and b else "",
                                               "%.2f" % (a / a1) if a and a1 else ""))
+# ops per CPU second: cpu-c{1,2}.txt ("op value"), cpu-java{1,2}.txt ("impl op value")
+cpu = {}
+for r in (1, 2):
+    pc, pj = os.path.join(d, "cpu-c%d.txt" % r), os.path.join(d, "cpu-java%d.txt" % r)
+    if not (os.path.exists(pc) and os.path.exists(pj)):
+        continue
+    for line in open(pc):
+        op, v = line.split()
+        cpu.setdefault(("c", op), []).append(float(v))
+    for line in open(pj):
+        impl, op, v = line.split()
+        cpu.setdefault((impl, op), []).append(float(v))
+if cpu:
+    def mean(k):
+        v = cpu.get(k)
+        return sum(v) / len(v) if v else None
+    print()
+    print("| ops per CPU second, 1 thread (C, Java, C, Java alternated; mean of 2) | FastSM2 (Java) | BC reused "
+          "| FastSM2 / BC | C library | Java / C |")
+    print("|---|---|---|---|---|---|")
+    for label, op, scale in [("sign", "sign", None), ("verify", "verify", None), ("encrypt-32", "encrypt-32", None),
+                             ("decrypt-32", "decrypt-32", None), ("keygen", "keygen", None),
+                             ("SM3 8 KiB (MB/s)", "sm3-8192", 8192 / 1e6)]:
+        a, b, c = mean(("fastsm2", op)), mean(("bc", op)), mean(("c", op))
+        if scale:
+            a, b, c = [x * scale if x is not None else None for x in (a, b, c)]
+        print("| %s | %s | %s | %s | %s | %s |" % (label, f(a), f(b), "%.1fx" % (a / b) if a and b else "", f(c),
+                                                 "%.1f%%" % (100 * a / c) if a and c else ""))
 extra = [("sign, new Signature + initSign per call with BC's key object", "sign_fastsm2_hutool", "sign_bc_hutool")]
 print()
 for label, fs, bc in extra:
