@@ -5,7 +5,10 @@
 # in the same run window, alternated: C, JMH 1 thread, C, JMH 2 threads
 # (BENCH_THREADS=1 skips the second), so that the load of a shared machine
 # falls on both. Prints a markdown table of ops/s and ratios (also in
-# build-java-native/bench/table.md) for docs/JAVA.md.
+# build-java-native/bench/table.md) for docs/JAVA.md. Then ops per CPU
+# second (the process's CPU clock: a loaded machine's waiting does not
+# count) of the C library (java/tools/cpu-bench.c), the provider and
+# BouncyCastle (java/bench CpuTime), alternated twice.
 # usage: java/tools/bench.sh [BUILD_DIR]   (a build with fastsm2-speed; else
 #        one is made in build-java-native/speed)
 set -euo pipefail
@@ -26,7 +29,7 @@ if [ ! -x "$BUILD/fastsm2" ] || [ ! -x "$BUILD/fastsm2-speed" ]; then
     -DFASTSM2_PROVIDER=OFF -DFASTSM2_CUDA=OFF >"$OUT/cmake.log"
   nice -n 10 cmake --build "$BUILD" -j 2 --target fastsm2 fastsm2-speed >"$OUT/build.log"
 fi
-(cd java/bench && nice -n 10 mvn -B -q package dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
+(cd java/bench && nice -n 10 mvn -B -q -Dstyle.color=never package dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
 CP="java/bench/target/classes:$(cat java/bench/target/cp.txt)"
 
 c_speed() { "$BUILD/fastsm2" speed --ops "$OPS" --seconds "$C_SECONDS" --json >"$OUT/$1.json"; }
@@ -39,12 +42,15 @@ jmh() { # threads
     exit 1
   fi
 }
-rm -f "$OUT"/*.json "$OUT"/cpu-*.txt
+[ "${BENCH_JMH:-1}" = 0 ] || rm -f "$OUT"/*.json
+rm -f "$OUT"/cpu-*.txt
 echo "bench-java: C, JMH 1 thread, C$( [ "${BENCH_THREADS:-2}" = 1 ] || echo ", JMH 2 threads") ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
-c_speed c1
-jmh 1
-c_speed c2
-[ "${BENCH_THREADS:-2}" = 1 ] || jmh 2
+if [ "${BENCH_JMH:-1}" = 1 ]; then # BENCH_JMH=0: the per-CPU-second table alone
+  c_speed c1
+  jmh 1
+  c_speed c2
+  [ "${BENCH_THREADS:-2}" = 1 ] || jmh 2
+fi
 # ops per CPU second (the process's CPU clock), C and Java alternated twice
 cc -O2 -std=c11 -Iinclude java/tools/cpu-bench.c build-java-native/lib-x86_64/libfastsm2.a -o "$OUT/cpu-bench" -pthread
 for r in 1 2; do

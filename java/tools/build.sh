@@ -23,7 +23,7 @@ if [ "$what" = test ]; then have qemu-aarch64 || have qemu-aarch64-static || nee
 
 t0=$(date +%s)
 FS2_JAVA_NEED_AARCH64=1 bash java/tools/build-native.sh x86_64 aarch64
-MVN=(mvn -B -q -f java/pom.xml)
+MVN=(mvn -B -q -Dstyle.color=never -f java/pom.xml)
 case $what in
   jar)
     nice -n 10 "${MVN[@]}" -DskipTests package

@@ -136,8 +136,8 @@ int main(int argc, char **argv)
     SYM(privFree, void, JNIEnv *, jclass, jlong);
     SYM(pubParse, jlong, JNIEnv *, jclass, jbyteArray, jint);
     SYM(pubFree, void, JNIEnv *, jclass, jlong);
-    SYM(sign, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jbyteArray, jint, jint);
-    SYM(verify, jint, JNIEnv *, jclass, jlong, jbyteArray, jbyteArray, jint, jint, jbyteArray);
+    SYM(sign, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jbyteArray, jint, jint, jboolean);
+    SYM(verify, jint, JNIEnv *, jclass, jlong, jbyteArray, jbyteArray, jint, jint, jbyteArray, jboolean);
     SYM(encrypt, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jint, jint, jint);
     SYM(decrypt, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jint, jint, jint);
     SYM(signBatch, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jobjectArray, jint);
@@ -169,11 +169,14 @@ int main(int argc, char **argv)
     jlong p = pubParse(env, NULL, (jbyteArray)pt, 0);
     CHECK(k != 0 && p != 0, "key generation");
     arr *msg = mk(14, "message digest");
-    arr *sig = (arr *)sign(env, NULL, k, NULL, (jbyteArray)msg, 0, msg->len);
+    arr *sig = (arr *)sign(env, NULL, k, NULL, (jbyteArray)msg, 0, msg->len, JNI_FALSE);
+    arr *dsig = (arr *)sign(env, NULL, k, NULL, (jbyteArray)msg, 0, msg->len, JNI_TRUE);
+    CHECK(dsig && dsig->len >= 8 && dsig->data[0] == 0x30, "sign, DER");
+    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)dsig, JNI_TRUE) == 1, "verify, DER");
     CHECK(sig && sig->len == 64, "sign");
-    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig) == 1, "verify");
+    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) == 1, "verify");
     sig->data[10] ^= 1;
-    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig) != 1, "verify refuses a changed signature");
+    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) != 1, "verify refuses a changed signature");
     for (int flags = 0; flags < 4; flags++) {
         arr *ct = (arr *)encrypt(env, NULL, p, (jbyteArray)msg, 0, msg->len, flags);
         arr *pl = ct ? (arr *)decrypt(env, NULL, k, (jbyteArray)ct, 0, ct->len, flags) : NULL;
@@ -196,7 +199,7 @@ int main(int argc, char **argv)
     for (int i = 0; ok && i < 20; i++) {
         arr *s1 = mk(64, sigs->data + 64 * i);
         arr *m1 = (arr *)((jobject *)msgs->data)[i];
-        ok = verify(env, NULL, p, NULL, (jbyteArray)m1, 0, m1->len, (jbyteArray)s1) == 1;
+        ok = verify(env, NULL, p, NULL, (jbyteArray)m1, 0, m1->len, (jbyteArray)s1, JNI_FALSE) == 1;
     }
     CHECK(ok, "batch signatures verify");
     /* bad input: a point off the curve, a bad range */

@@ -284,6 +284,23 @@ JNIFN(jbyteArray, privPublic)(JNIEnv *env, jclass cls, jlong h)
     return new_bytes(env, pt, ptlen);
 }
 
+static jlong pub_done(JNIEnv *env, fastsm2_pubkey *p, int rc);
+
+/* The public key of a private key as a new public-key handle (no
+ * re-validation of a point the library made itself). */
+JNIFN(jlong, privPublicKey)(JNIEnv *env, jclass cls, jlong h)
+{
+    (void)cls;
+    if (!check_handle(env, h))
+        return 0;
+    fastsm2_pubkey *pub = (fastsm2_pubkey *)calloc(1, sizeof *pub);
+    if (pub == NULL) {
+        throw_code(env, FASTSM2_ERR_NO_MEMORY);
+        return 0;
+    }
+    return pub_done(env, pub, fastsm2_privkey_pubkey(pub, PRIV(h)));
+}
+
 JNIFN(void, privFree)(JNIEnv *env, jclass cls, jlong h)
 {
     (void)env;
@@ -438,8 +455,10 @@ JNIFN(jbyteArray, computeZ)(JNIEnv *env, jclass cls, jlong pubh, jbyteArray id)
 
 /* ---- signatures ------------------------------------------------------------- */
 
-/* Sign msg[off, off+len) (GB/T 32918.2 6.1, e = SM3(Z_A || M)): raw r||s. */
-JNIFN(jbyteArray, sign)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len)
+/* Sign msg[off, off+len) (GB/T 32918.2 6.1, e = SM3(Z_A || M)): raw r||s,
+ * or DER (GM/T 0009) when der is set: one crossing for the whole signature. */
+JNIFN(jbyteArray, sign)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len,
+                        jboolean der)
 {
     (void)cls;
     if (!check_handle(env, h) || !check_range(env, msg, off, len))
@@ -447,7 +466,8 @@ JNIFN(jbyteArray, sign)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteAr
     id_arg ida;
     if (!id_get(env, id, &ida))
         return NULL;
-    unsigned char sig[64];
+    unsigned char sig[64], out[FASTSM2_SIG_DER_MAX];
+    size_t outlen = sizeof out;
     jbyte *m = (jbyte *)(*env)->GetPrimitiveArrayCritical(env, msg, NULL);
     if (m == NULL) {
         id_free(&ida);
@@ -456,11 +476,13 @@ JNIFN(jbyteArray, sign)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteAr
     int rc = fastsm2_sign(sig, PRIV(h), ida.p, ida.len, m + off, (size_t)len);
     (*env)->ReleasePrimitiveArrayCritical(env, msg, m, JNI_ABORT);
     id_free(&ida);
+    if (rc == FASTSM2_OK && der)
+        rc = fastsm2_sig_to_der(out, &outlen, sig);
     if (rc != FASTSM2_OK) {
         throw_code(env, rc);
         return NULL;
     }
-    return new_bytes(env, sig, 64);
+    return der ? new_bytes(env, out, outlen) : new_bytes(env, sig, 64);
 }
 
 JNIFN(jbyteArray, signDigest)(JNIEnv *env, jclass cls, jlong h, jbyteArray e)
@@ -478,13 +500,32 @@ JNIFN(jbyteArray, signDigest)(JNIEnv *env, jclass cls, jlong h, jbyteArray e)
 }
 
 /* Verify: returns the status (FASTSM2_OK or the reason), throws nothing
- * for a bad signature. */
-JNIFN(jint, verify)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len, jbyteArray sig)
+ * for a bad signature. sig is raw r||s (64 bytes), or DER when der is set
+ * (FASTSM2_ERR_DER when malformed, FASTSM2_ERR_SIG_RANGE for r or s out of
+ * range), decoded here: one crossing per verification. */
+JNIFN(jint, verify)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len,
+                    jbyteArray sig, jboolean der)
 {
     (void)cls;
     unsigned char s[64];
-    if (!check_handle(env, h) || !check_range(env, msg, off, len) || !get_exact(env, sig, s, 64))
+    if (!check_handle(env, h) || !check_range(env, msg, off, len))
         return FASTSM2_ERR_ARG;
+    if (der) {
+        if (sig == NULL) {
+            throw_code(env, FASTSM2_ERR_ARG);
+            return FASTSM2_ERR_ARG;
+        }
+        unsigned char buf[FASTSM2_SIG_DER_MAX];
+        jsize n = (*env)->GetArrayLength(env, sig);
+        if (n > (jsize)sizeof buf)
+            return FASTSM2_ERR_DER;
+        (*env)->GetByteArrayRegion(env, sig, 0, n, (jbyte *)buf);
+        int rc = fastsm2_sig_from_der(s, buf, (size_t)n);
+        if (rc != FASTSM2_OK)
+            return rc;
+    } else if (!get_exact(env, sig, s, 64)) {
+        return FASTSM2_ERR_ARG;
+    }
     id_arg ida;
     if (!id_get(env, id, &ida))
         return FASTSM2_ERR_ARG;

@@ -78,6 +78,7 @@ final class Native {
     static native long privParse(byte[] in, byte[] password);
     static native void privToBytes(long h, byte[] out);
     static native byte[] privPublic(long h);
+    static native long privPublicKey(long h);
     static native void privFree(long h);
     static native byte[] privSerialize(long h, int fmt, int scheme, int iterations, byte[] password);
 
@@ -88,9 +89,9 @@ final class Native {
     static native void pubFree(long h);
     static native byte[] computeZ(long pub, byte[] id);
 
-    static native byte[] sign(long h, byte[] id, byte[] msg, int off, int len);
+    static native byte[] sign(long h, byte[] id, byte[] msg, int off, int len, boolean der);
     static native byte[] signDigest(long h, byte[] e);
-    static native int verify(long h, byte[] id, byte[] msg, int off, int len, byte[] sig);
+    static native int verify(long h, byte[] id, byte[] msg, int off, int len, byte[] sig, boolean der);
     static native int verifyDigest(long h, byte[] e, byte[] sig);
     static native byte[] sigToDer(byte[] raw);
     static native byte[] sigFromDer(byte[] der, int off, int len);

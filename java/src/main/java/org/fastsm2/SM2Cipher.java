@@ -76,7 +76,8 @@ public final class SM2Cipher extends CipherSpi {
     @Override
     protected int engineGetOutputSize(int inputLen) {
         int n = buf.size() + inputLen;
-        return opmode == Cipher.ENCRYPT_MODE || opmode == Cipher.WRAP_MODE ? n + 97 + 10 : Math.max(0, n);
+        // C1, C3 and at most 20 bytes of DER headers
+        return opmode == Cipher.ENCRYPT_MODE || opmode == Cipher.WRAP_MODE ? n + 97 + 20 : Math.max(0, n);
     }
 
     @Override

@@ -51,13 +51,11 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
         SM2PublicKey p = pub;
         if (p == null) {
             long h = ref.acquire();
-            byte[] pt;
             try {
-                pt = Native.privPublic(h);
+                p = pub = new SM2PublicKey(Native.privPublicKey(h));
             } finally {
                 ref.release();
             }
-            p = pub = SM2PublicKey.fromPoint(pt);
         }
         return p;
     }

@@ -59,8 +59,10 @@ public final class SM2PublicKey implements ECPublicKey {
     /** The handle, read-locked; tables made on the second use. */
     long acquire() {
         long h = ref.acquire();
-        if (!precomputed && uses.incrementAndGet() >= 2) {
-            Native.pubPrecompute(h); // safe while other threads use the key
+        // exactly one thread (the second use) makes the tables; the library
+        // lets other threads verify and encrypt meanwhile
+        if (!precomputed && uses.incrementAndGet() == 2) {
+            Native.pubPrecompute(h);
             precomputed = true;
         }
         return h;

@@ -168,15 +168,19 @@ public class SM2Signature extends SignatureSpi {
             throw new SignatureException(e.getMessage(), e);
         }
         try {
-            if (sm3 != null) sig = Native.signDigest(h, Native.sm3Final(sm3));
-            else sig = Native.sign(h, id, buf, 0, len);
+            if (sm3 != null) {
+                sig = Native.signDigest(h, Native.sm3Final(sm3));
+                if (!raw) sig = Native.sigToDer(sig);
+            } else {
+                sig = Native.sign(h, id, buf, 0, len, !raw); // DER made in the same call
+            }
         } catch (NativeException e) {
             throw new SignatureException("fastsm2: " + e.getMessage(), e);
         } finally {
             priv.release();
             reset();
         }
-        return raw ? sig : Native.sigToDer(sig);
+        return sig;
     }
 
     @Override
@@ -184,32 +188,34 @@ public class SM2Signature extends SignatureSpi {
         check();
         if (pub == null) throw new SignatureException("fastsm2: initialised for signing");
         try {
-            byte[] sig;
-            if (raw) {
-                if (sigBytes == null || sigBytes.length != 64)
-                    throw new SignatureException("fastsm2: a raw SM2 signature is 64 bytes");
-                sig = sigBytes;
-            } else {
-                if (sigBytes == null) throw new SignatureException("fastsm2: null signature");
-                try {
-                    sig = Native.sigFromDer(sigBytes, 0, sigBytes.length);
-                } catch (NativeException e) {
-                    if (e.code() == NativeException.ERR_SIG_RANGE) return false; // well-formed, r or s out of range
-                    throw new SignatureException("fastsm2: malformed DER signature: " + e.getMessage(), e);
-                }
-            }
+            if (sigBytes == null) throw new SignatureException("fastsm2: null signature");
+            if (raw && sigBytes.length != 64) throw new SignatureException("fastsm2: a raw SM2 signature is 64 bytes");
             int rc;
             long h = pub.acquire();
             try {
-                rc = sm3 != null ? Native.verifyDigest(h, Native.sm3Final(sm3), sig)
-                                 : Native.verify(h, id, buf, 0, len, sig);
+                if (sm3 != null) {
+                    byte[] sig = sigBytes;
+                    if (!raw) {
+                        try {
+                            sig = Native.sigFromDer(sigBytes, 0, sigBytes.length);
+                        } catch (NativeException e) {
+                            if (e.code() == NativeException.ERR_SIG_RANGE) return false;
+                            throw new SignatureException("fastsm2: malformed DER signature: " + e.getMessage(), e);
+                        }
+                    }
+                    rc = Native.verifyDigest(h, Native.sm3Final(sm3), sig);
+                } else {
+                    rc = Native.verify(h, id, buf, 0, len, sigBytes, !raw); // DER decoded in the same call
+                }
             } catch (NativeException e) {
                 throw new SignatureException("fastsm2: " + e.getMessage(), e);
             } finally {
                 pub.release();
             }
+            if (rc == NativeException.ERR_DER)
+                throw new SignatureException("fastsm2: malformed DER signature (" + Native.errorName(rc) + ")");
             if (rc == NativeException.ERR_ID) throw new SignatureException("fastsm2: ID rejected by the library");
-            return rc == 1;
+            return rc == 1; // FASTSM2_ERR_SIG_RANGE, FASTSM2_ERR_BAD_SIGNATURE: false
         } finally {
             reset();
         }

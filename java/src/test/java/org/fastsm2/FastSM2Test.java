@@ -317,6 +317,12 @@ class FastSM2Test {
         c.init(Cipher.DECRYPT_MODE, kp.getPrivate());
         assertArrayEquals(m, c.doFinal(ct));
         assertArrayEquals(m, c.doFinal(ct2));
+        Cipher der = Cipher.getInstance("SM2/DER/NoPadding", FS);
+        der.init(Cipher.ENCRYPT_MODE, kp.getPublic());
+        for (int len : new int[] {1, 100, 200, 70000}) {
+            byte[] buf = new byte[der.getOutputSize(len)];
+            assertTrue(der.doFinal(new byte[len], 0, len, buf, 0) <= buf.length);
+        }
         byte[] out = new byte[400];
         assertEquals(300, c.doFinal(ct, 0, ct.length, out, 0));
         assertArrayEquals(m, Arrays.copyOf(out, 300));
@@ -420,6 +426,24 @@ class FastSM2Test {
         assertThrows(InvalidAlgorithmParameterException.class, () -> ec.initialize(new ECGenParameterSpec("secp256r1")));
         ec.initialize(new ECGenParameterSpec("sm2p256v1"));
         assertTrue(SM2Curve.isSM2(((ECPublicKey) ec.generateKeyPair().getPublic()).getParams()));
+        // FastSM2 first in the list: "EC" without a provider still makes P-256 keys
+        // (the JDK moves on to the next provider), and SM2 keys by default
+        Security.removeProvider(FS);
+        try {
+            Security.insertProviderAt(new FastSM2Provider(), 1);
+            KeyPairGenerator any = KeyPairGenerator.getInstance("EC");
+            any.initialize(new ECGenParameterSpec("secp256r1"));
+            ECPublicKey pk = (ECPublicKey) any.generateKeyPair().getPublic();
+            assertFalse(SM2Curve.isSM2(pk.getParams()));
+            assertEquals(256, pk.getParams().getOrder().bitLength());
+            assertTrue(SM2Curve.isSM2(((ECPublicKey) KeyPairGenerator.getInstance("EC").generateKeyPair().getPublic()).getParams()));
+            // and the JDK's ECDSA is untouched
+            Signature ecdsa = Signature.getInstance("SHA256withECDSA");
+            assertNotEquals(FS, ecdsa.getProvider().getName());
+        } finally {
+            Security.removeProvider(FS);
+            Security.addProvider(new FastSM2Provider());
+        }
     }
 
     @Test
