@@ -23,8 +23,13 @@ public final class SM2KeyFactory extends KeyFactorySpi {
     @Override
     protected PublicKey engineGeneratePublic(KeySpec spec) throws InvalidKeySpecException {
         try {
-            if (spec instanceof X509EncodedKeySpec)
-                return new SM2PublicKey(Native.pubParse(((X509EncodedKeySpec) spec).getEncoded(), 1));
+            if (spec instanceof X509EncodedKeySpec) {
+                // DER SubjectPublicKeyInfo only (the library would also take
+                // PEM or a bare point: SM2.loadPublicKey does)
+                byte[] enc = ((X509EncodedKeySpec) spec).getEncoded();
+                if (enc.length == 0 || enc[0] != 0x30) throw new InvalidKeySpecException("fastsm2: not a DER SubjectPublicKeyInfo");
+                return new SM2PublicKey(Native.pubParse(enc, 1));
+            }
             if (spec instanceof ECPublicKeySpec) {
                 ECPublicKeySpec s = (ECPublicKeySpec) spec;
                 if (!SM2Curve.isSM2(s.getParams())) throw new InvalidKeySpecException("fastsm2: not sm2p256v1");
@@ -44,6 +49,7 @@ public final class SM2KeyFactory extends KeyFactorySpi {
             if (spec instanceof PKCS8EncodedKeySpec) {
                 byte[] enc = ((PKCS8EncodedKeySpec) spec).getEncoded();
                 try {
+                    if (enc.length == 0 || enc[0] != 0x30) throw new InvalidKeySpecException("fastsm2: not a DER private key");
                     return new SM2PrivateKey(Native.privParse(enc, null));
                 } finally {
                     Arrays.fill(enc, (byte) 0);
