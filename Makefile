@@ -52,6 +52,10 @@ package-rust:
 # covered (3.0.2, 4.0.3; built from source once, cached in ~/.cache/fastsm2).
 TEST_ALL_STAGES += test-openssl-brief
 
+# The Java provider (java/, docs/JAVA.md): JUnit against BouncyCastle on
+# JDK 17 and 25, the aarch64 glue under qemu, the README example from the jar.
+TEST_ALL_STAGES += test-java
+
 all: deps
 	$(MAKE) build
 
@@ -140,6 +144,18 @@ test-spark:
 # Rows/s of fastsm2.spark on 1 and 2 executor cores beside the batch API.
 bench-spark:
 	bash tests/harness/test-spark.sh bench
+
+# The Java provider "FastSM2" (java/, docs/JAVA.md): java/target/fastsm2-jca.jar
+# with the JNI library for linux-x86_64 and linux-aarch64 (build-java-native/).
+java:
+	bash java/tools/build.sh jar
+
+test-java:
+	bash java/tools/build.sh test
+
+# JMH: the provider beside BouncyCastle, and `fastsm2 speed`, in one run.
+bench-java:
+	bash java/tools/bench.sh $(BUILD)
 
 # The Python package as PyPI ships it: sdist -> wheel -> auditwheel repair
 # (a manylinux tag) -> a fresh venv -> the package's tests (build-wheel/).
@@ -256,7 +272,8 @@ clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan build-gpu-sim \
 	  build-hip \
 	  build-python build-spark build-logs build-install build-portable build-wheel \
+	  build-java-native java/target java/bench/target \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
