@@ -78,6 +78,9 @@ held() {
         [ "$owner" = "$RUN_UID" ] && ok || bad "$name: /proc/PID owned by $owner, want $RUN_UID (dumpable)"
     fi
     case "$cmdline" in
+    # qemu-user's /proc/PID/cmdline is the emulator's own argv, which the
+    # program it runs cannot change: the wipe is not visible there
+    */qemu-*) echo "skip: $name: the command line under an emulator ($cmdline) does not show the program's own" ;;
     *SECRETPW123*) bad "$name: the password is still on the command line: $cmdline" ;;
     *) ok ;;
     esac

@@ -513,11 +513,13 @@ static size_t hand_cert(unsigned char *out, const unsigned char *ver, size_t vle
         memcpy(tbs + n, ver, vlen), n += vlen;
     }
     tbs[n++] = 0x02, tbs[n++] = (unsigned char)slen;
-    memcpy(tbs + n, serial, slen), n += slen;
+    if (slen) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(tbs + n, serial, slen), n += slen;
     for (int i = 0; i < 4; i++)
         tbs[n++] = 0x30, tbs[n++] = 0x00;
     memcpy(tbs + n, spki, spkilen), n += spkilen;
-    memcpy(tbs + n, tail, taillen), n += taillen;
+    if (taillen)
+        memcpy(tbs + n, tail, taillen), n += taillen;
     size_t m = 0, body = 2 + n + 2 + 3;
     out[m++] = 0x30, out[m++] = (unsigned char)body;
     out[m++] = 0x30, out[m++] = (unsigned char)n;
@@ -567,7 +569,8 @@ static void test_cert_strict(void)
     CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
     /* an empty version INTEGER ([0] { 02 00 }) */
     n = hand_cert(cert, v3, 1, one, 1, spki, spkilen, NULL, 0);
-    cert[4] = 0xA0, cert[5] = 0x02, cert[6] = 0x02, cert[7] = 0x00, cert[8] = 0x02, cert[9] = 0x02; /* serial 02 02 01 .. */
+    cert[4] = 0xA0, cert[5] = 0x02, cert[6] = 0x02, cert[7] = 0x00, cert[8] = 0x02,
+    cert[9] = 0x02; /* serial 02 02 01 .. */
     CHECK_STATUS(fastsm2_pubkey_parse_certificate(&got, cert, n), FASTSM2_ERR_DER);
     fastsm2_privkey_clear(&key);
 }
