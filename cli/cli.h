@@ -95,9 +95,9 @@ int cli_claim_stdin(const char *what);
 /* Limits on what the parsers read: a key file (PEM with its text around
  * it), a certificate (as fastsm2_pubkey_parse_certificate's), a signature
  * file (DER, raw or hex). */
-#define CLI_KEYFILE_MAX   65536
-#define CLI_CERT_MAX      262144
-#define CLI_SIGFILE_MAX   4096
+#define CLI_KEYFILE_MAX 65536
+#define CLI_CERT_MAX    262144
+#define CLI_SIGFILE_MAX 4096
 void cli_buf_free(cli_buf *buf);
 
 /* Wipe memory in a way the compiler keeps (it may hold a key). */
@@ -154,9 +154,10 @@ int cli_same_output(const char *a, const char *b);
 extern const char *cli_passin, *cli_passout, *cli_pbe, *cli_iter, *cli_cert, *cli_max_iter;
 /* --passin SOURCE and --max-iter N (the most PBKDF2 iterations an
  * encrypted key file may ask for; default FASTSM2_PBE_MAX_ITERATIONS). */
-#define CLI_OPT_PASSIN                                                  \
-    {"--passin", &cli_passin, NULL}, {                                  \
-        "--max-iter", &cli_max_iter, NULL                               \
+#define CLI_OPT_PASSIN                    \
+    {"--passin", &cli_passin, NULL},      \
+    {                                     \
+        "--max-iter", &cli_max_iter, NULL \
     }
 #define CLI_OPTS_PASSOUT                                          \
     {"--passout", &cli_passout, NULL}, {"--pbe", &cli_pbe, NULL}, \

@@ -186,11 +186,11 @@ int main(int argc, char **argv)
         memcpy(tbs + n, ser, sn), n += sn;
         /* signature sm2sign-with-sm3, issuer CN=a, validity, subject CN=a */
         static const unsigned char alg[] = {0x30, 0x0A, 0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x83, 0x75};
-        static const unsigned char name_a[] = {0x30, 0x0C, 0x31, 0x0A, 0x30, 0x08, 0x06, 0x03,
-                                               0x55, 0x04, 0x03, 0x0C, 0x01, 0x61};
-        static const unsigned char validity[] = {0x30, 0x1E, 0x17, 0x0D, '2', '6', '0', '1', '0', '1', '0', '0',
-                                                 '0', '0', '0', '0', 'Z', 0x17, 0x0D, '3', '6', '0', '1', '0',
-                                                 '1', '0', '0', '0', '0', '0', '0', 'Z'};
+        static const unsigned char name_a[] = {0x30, 0x0C, 0x31, 0x0A, 0x30, 0x08, 0x06,
+                                               0x03, 0x55, 0x04, 0x03, 0x0C, 0x01, 0x61};
+        static const unsigned char validity[] = {0x30, 0x1E, 0x17, 0x0D, '2', '6', '0',  '1',  '0', '1', '0',
+                                                 '0',  '0',  '0',  '0',  '0', 'Z', 0x17, 0x0D, '3', '6', '0',
+                                                 '1',  '0',  '1',  '0',  '0', '0', '0',  '0',  '0', 'Z'};
         memcpy(tbs + n, alg, sizeof alg), n += sizeof alg;
         memcpy(tbs + n, name_a, sizeof name_a), n += sizeof name_a;
         memcpy(tbs + n, validity, sizeof validity), n += sizeof validity;

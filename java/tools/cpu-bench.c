@@ -30,25 +30,17 @@ static int op(int which)
 {
     size_t n;
     switch (which) {
-    case 0:
-        return fastsm2_sign(sig, &key, NULL, 0, msg, 32);
-    case 1:
-        return fastsm2_verify(&pub, NULL, 0, msg, 32, sig);
-    case 2:
-        n = sizeof ct;
-        return fastsm2_encrypt(ct, &n, &pub, msg, 32, FASTSM2_CT_RAW);
-    case 3:
-        n = sizeof pt;
-        return fastsm2_decrypt(pt, &n, &key, ct, ctlen, FASTSM2_CT_RAW);
+    case 0: return fastsm2_sign(sig, &key, NULL, 0, msg, 32);
+    case 1: return fastsm2_verify(&pub, NULL, 0, msg, 32, sig);
+    case 2: n = sizeof ct; return fastsm2_encrypt(ct, &n, &pub, msg, 32, FASTSM2_CT_RAW);
+    case 3: n = sizeof pt; return fastsm2_decrypt(pt, &n, &key, ct, ctlen, FASTSM2_CT_RAW);
     case 4: {
         fastsm2_privkey k;
         int rc = fastsm2_privkey_generate(&k);
         fastsm2_privkey_clear(&k);
         return rc;
     }
-    default:
-        fastsm2_sm3(dig, big, sizeof big);
-        return dig[0] | 1;
+    default: fastsm2_sm3(dig, big, sizeof big); return dig[0] | 1;
     }
 }
 

@@ -29,7 +29,11 @@ static arr *mk(jsize n, const void *p)
     return a;
 }
 
-static jclass JNICALL FindClass(JNIEnv *e, const char *n) { (void)e; return (jclass)n; }
+static jclass JNICALL FindClass(JNIEnv *e, const char *n)
+{
+    (void)e;
+    return (jclass)n;
+}
 static jmethodID JNICALL GetMethodID(JNIEnv *e, jclass c, const char *n, const char *s)
 {
     (void)e, (void)c, (void)s;
@@ -44,11 +48,31 @@ static jobject JNICALL NewObject(JNIEnv *e, jclass c, jmethodID m, ...)
     va_end(ap);
     return (jobject)&thrown;
 }
-static jint JNICALL Throw(JNIEnv *e, jthrowable t) { (void)e, (void)t; return 0; }
-static jstring JNICALL NewStringUTF(JNIEnv *e, const char *s) { (void)e; return (jstring)s; }
-static jsize JNICALL GetArrayLength(JNIEnv *e, jarray a) { (void)e; return ((arr *)a)->len; }
-static jbyteArray JNICALL NewByteArray(JNIEnv *e, jsize n) { (void)e; return (jbyteArray)mk(n, NULL); }
-static jbooleanArray JNICALL NewBooleanArray(JNIEnv *e, jsize n) { (void)e; return (jbooleanArray)mk(n, NULL); }
+static jint JNICALL Throw(JNIEnv *e, jthrowable t)
+{
+    (void)e, (void)t;
+    return 0;
+}
+static jstring JNICALL NewStringUTF(JNIEnv *e, const char *s)
+{
+    (void)e;
+    return (jstring)s;
+}
+static jsize JNICALL GetArrayLength(JNIEnv *e, jarray a)
+{
+    (void)e;
+    return ((arr *)a)->len;
+}
+static jbyteArray JNICALL NewByteArray(JNIEnv *e, jsize n)
+{
+    (void)e;
+    return (jbyteArray)mk(n, NULL);
+}
+static jbooleanArray JNICALL NewBooleanArray(JNIEnv *e, jsize n)
+{
+    (void)e;
+    return (jbooleanArray)mk(n, NULL);
+}
 static void JNICALL GetByteArrayRegion(JNIEnv *e, jbyteArray a, jsize o, jsize n, jbyte *b)
 {
     (void)e;
@@ -69,23 +93,29 @@ static void *JNICALL GetCritical(JNIEnv *e, jarray a, jboolean *c)
     (void)e, (void)c;
     return ((arr *)a)->data;
 }
-static void JNICALL ReleaseCritical(JNIEnv *e, jarray a, void *p, jint m) { (void)e, (void)a, (void)p, (void)m; }
+static void JNICALL ReleaseCritical(JNIEnv *e, jarray a, void *p, jint m)
+{
+    (void)e, (void)a, (void)p, (void)m;
+}
 static jobject JNICALL GetObjectArrayElement(JNIEnv *e, jobjectArray a, jsize i)
 {
     (void)e;
     return ((jobject *)((arr *)a)->data)[i];
 }
-static void JNICALL DeleteLocalRef(JNIEnv *e, jobject o) { (void)e, (void)o; }
+static void JNICALL DeleteLocalRef(JNIEnv *e, jobject o)
+{
+    (void)e, (void)o;
+}
 
 static int pass, fail;
-#define CHECK(c, what)                                                                                  \
-    do {                                                                                                \
-        if (c)                                                                                          \
-            pass++;                                                                                     \
-        else {                                                                                          \
-            fail++;                                                                                     \
-            printf("FAIL: %s\n", what);                                                                 \
-        }                                                                                               \
+#define CHECK(c, what)                  \
+    do {                                \
+        if (c)                          \
+            pass++;                     \
+        else {                          \
+            fail++;                     \
+            printf("FAIL: %s\n", what); \
+        }                               \
     } while (0)
 
 static arr *hex(const char *s)
@@ -176,7 +206,8 @@ int main(int argc, char **argv)
     CHECK(sig && sig->len == 64, "sign");
     CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) == 1, "verify");
     sig->data[10] ^= 1;
-    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) != 1, "verify refuses a changed signature");
+    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) != 1,
+          "verify refuses a changed signature");
     for (int flags = 0; flags < 4; flags++) {
         arr *ct = (arr *)encrypt(env, NULL, p, (jbyteArray)msg, 0, msg->len, flags);
         arr *pl = ct ? (arr *)decrypt(env, NULL, k, (jbyteArray)ct, 0, ct->len, flags) : NULL;

@@ -117,7 +117,7 @@ static int check_embedded_pub(const fastsm2_pubkey *pub, const fs2_der_in *pt)
      * give y's parity. */
     if (pt->n == 65 && pt->p[0] != 0x04)
         return memcmp(mine + 1, pt->p + 1, 64) == 0 && (pt->p[0] & 1) == (mine[64] & 1) ? FASTSM2_OK
-                                                                                      : FASTSM2_ERR_POINT;
+                                                                                        : FASTSM2_ERR_POINT;
     return mlen == pt->n && memcmp(mine, pt->p, mlen) == 0 ? FASTSM2_OK : FASTSM2_ERR_POINT;
 }
 

@@ -313,7 +313,8 @@ JNIFN(void, privFree)(JNIEnv *env, jclass cls, jlong h)
 }
 
 /* fmt: FASTSM2_KEYFMT_*; password NULL: unencrypted. */
-JNIFN(jbyteArray, privSerialize)(JNIEnv *env, jclass cls, jlong h, jint fmt, jint scheme, jint iterations, jbyteArray password)
+JNIFN(jbyteArray, privSerialize)
+(JNIEnv *env, jclass cls, jlong h, jint fmt, jint scheme, jint iterations, jbyteArray password)
 {
     (void)cls;
     if (!check_handle(env, h))
@@ -457,8 +458,8 @@ JNIFN(jbyteArray, computeZ)(JNIEnv *env, jclass cls, jlong pubh, jbyteArray id)
 
 /* Sign msg[off, off+len) (GB/T 32918.2 6.1, e = SM3(Z_A || M)): raw r||s,
  * or DER (GM/T 0009) when der is set: one crossing for the whole signature. */
-JNIFN(jbyteArray, sign)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len,
-                        jboolean der)
+JNIFN(jbyteArray, sign)
+(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len, jboolean der)
 {
     (void)cls;
     if (!check_handle(env, h) || !check_range(env, msg, off, len))
@@ -503,8 +504,8 @@ JNIFN(jbyteArray, signDigest)(JNIEnv *env, jclass cls, jlong h, jbyteArray e)
  * for a bad signature. sig is raw r||s (64 bytes), or DER when der is set
  * (FASTSM2_ERR_DER when malformed, FASTSM2_ERR_SIG_RANGE for r or s out of
  * range), decoded here: one crossing per verification. */
-JNIFN(jint, verify)(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len,
-                    jbyteArray sig, jboolean der)
+JNIFN(jint, verify)
+(JNIEnv *env, jclass cls, jlong h, jbyteArray id, jbyteArray msg, jint off, jint len, jbyteArray sig, jboolean der)
 {
     (void)cls;
     unsigned char s[64];
@@ -636,8 +637,8 @@ JNIFN(jbyteArray, signBatch)(JNIEnv *env, jclass cls, jlong h, jbyteArray z, job
 }
 
 /* Verify every (message, raw signature) with one key (Z given): 1/0 each. */
-JNIFN(jbooleanArray, verifyBatch)(JNIEnv *env, jclass cls, jlong h, jbyteArray z, jobjectArray msgs, jbyteArray sigs,
-                   jint threads)
+JNIFN(jbooleanArray, verifyBatch)
+(JNIEnv *env, jclass cls, jlong h, jbyteArray z, jobjectArray msgs, jbyteArray sigs, jint threads)
 {
     (void)cls;
     unsigned char zb[32];
@@ -871,8 +872,9 @@ JNIFN(jbyteArray, hmacFinal)(JNIEnv *env, jclass cls, jbyteArray st)
 
 /* Init, then start with the given ephemeral private scalar r (32 bytes, the
  * ephemeral key pair made by the caller) or a fresh one (r NULL); returns R. */
-JNIFN(jbyteArray, kxStart)(JNIEnv *env, jclass cls, jbyteArray st, jint role, jlong priv, jbyteArray id, jlong peer,
-               jbyteArray peerId, jbyteArray r)
+JNIFN(jbyteArray, kxStart)
+(JNIEnv *env, jclass cls, jbyteArray st, jint role, jlong priv, jbyteArray id, jlong peer, jbyteArray peerId,
+ jbyteArray r)
 {
     (void)cls;
     fastsm2_kx_ctx c;
