@@ -157,6 +157,15 @@ test-java:
 bench-java:
 	bash java/tools/bench.sh $(BUILD)
 
+# Spark SQL functions from the jar (java/spark, docs/SPARK.md): sm2_verify,
+# sm2_sign, sm3 over 100,000 rows in local[2], on PySpark's Spark.
+TEST_ALL_STAGES += test-spark-java
+test-spark-java:
+	bash tests/harness/test-spark-java.sh
+# Rows/s of the JVM functions beside fastsm2.spark, same rows, one session.
+bench-spark-java:
+	bash tests/harness/test-spark-java.sh bench
+
 # The Python package as PyPI ships it: sdist -> wheel -> auditwheel repair
 # (a manylinux tag) -> a fresh venv -> the package's tests (build-wheel/).
 test-wheel:
@@ -276,4 +285,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java bench-spark-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall

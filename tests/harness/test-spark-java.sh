@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `make test-spark-java`: the Spark SQL functions of java/spark (sm2_verify,
+# sm2_sign, sm3; docs/SPARK.md "From Scala, Java and SQL") in a local[2]
+# Spark, on the Spark that `make test-spark` installs (PySpark from PyPI,
+# whose jars are a whole Spark: no Spark download from Maven Central).
+#   1. java/tools/build.sh jar            java/target/fastsm2-jca.jar (JDK, Maven, native code)
+#   2. java/tools/build-spark.sh          java/spark/target/fastsm2-spark.jar, compiled
+#                                         against PySpark's jars, and the test classes
+#   3. spark-submit SparkFunctionsCheck   100,000 rows signed and verified through the
+#                                         extension's SQL functions, samples checked with
+#                                         the JCA provider and BouncyCastle, bad input,
+#                                         SM3 vectors; then FastSM2Functions.register
+#   4. spark-sql -e                       the docs' SQL example, as written, with --jars
+#                                         and --conf spark.sql.extensions
+#   tests/harness/test-spark-java.sh bench [ARGS]   `make bench-spark-java`:
+#       java/spark/tools/bench_spark_jvm.py ARGS (rows/s of the JVM functions beside
+#       fastsm2.spark on the same data, one Spark session; needs the fastsm2 wheel too)
+#   FASTSM2_SPARK_BUILD  the PySpark environment (default: build-spark, as test-spark)
+#   PYSPARK_SPEC         the PySpark to install if missing (default: pyspark[sql]==4.3.0)
+#   SPARK_JAVA_ROWS      rows of step 3 (default 100000)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+t0=$(date +%s)
+what=${1:-test}
+out=${FASTSM2_SPARK_BUILD:-$root/build-spark}
+venv=$out/venv
+spec=${PYSPARK_SPEC:-pyspark[sql]==4.3.0}
+
+bash java/tools/build.sh jar >/dev/null
+
+# ---- PySpark (its jars are the Spark we compile against and run on) ----
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || bash tools/apt-install.sh test-spark-java python3-venv
+mkdir -p "$out"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+fi
+py=$venv/bin/python
+if ! "$py" -c 'import pyspark' >/dev/null 2>&1; then
+  read -r -a specs <<<"$spec"
+  "$py" -m pip install -q --disable-pip-version-check "${specs[@]}"
+fi
+SPARK_HOME=$("$py" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')
+export SPARK_HOME
+echo "test-spark-java: Spark $("$py" -c 'import pyspark; print(pyspark.__version__)') ($SPARK_HOME), $(java -version 2>&1 | head -n 1)"
+
+bash java/tools/build-spark.sh "$SPARK_HOME/jars"
+jca=$root/java/target/fastsm2-jca.jar
+fs=$root/java/spark/target/fastsm2-spark.jar
+export PYSPARK_PYTHON=$py PYSPARK_DRIVER_PYTHON=$py
+
+if [ "$what" = bench ]; then
+  shift
+  # the Python side of the comparison: the fastsm2 wheel, as test-spark installs it
+  if ! "$py" -c 'import fastsm2.spark, pandas, pyarrow' >/dev/null 2>&1; then
+    echo "test-spark-java: installing the fastsm2 wheel and pandas/pyarrow (as make test-spark)" >&2
+    "$py" -m pip install -q --disable-pip-version-check "${spec%% *}" "pandas<3" "setuptools>=61" wheel "cffi>=1.15"
+    rm -rf "$out/dist"
+    "$py" -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$out/dist" "$root/python"
+    "$py" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$out"/dist/fastsm2-*.whl
+  fi
+  export FASTSM2_GPU=off
+  exec "$py" "$root/java/spark/tools/bench_spark_jvm.py" --jars "$jca,$fs" "$@"
+fi
+
+# BouncyCastle (Maven Central, test scope of java/pom.xml, so in ~/.m2 after step 1) checks a sample
+bc=$(ls "$HOME"/.m2/repository/org/bouncycastle/bcprov-jdk18on/*/bcprov-jdk18on-*.jar 2>/dev/null | tail -n 1 || true)
+jars=$jca,$fs
+[ -n "$bc" ] && jars=$jars,$bc
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+t1=$(date +%s)
+nice -n 10 "$SPARK_HOME/bin/spark-submit" --master "local[2]" --driver-memory 2g \
+  --conf spark.ui.enabled=false --conf spark.log.level=WARN --jars "$jars" \
+  --class org.fastsm2.spark.SparkFunctionsCheck "$root/java/spark/target/fastsm2-spark-tests.jar" \
+  "${SPARK_JAVA_ROWS:-100000}"
+echo "test-spark-java: spark-submit run: $(($(date +%s) - t1)) s"
+
+# ---- the docs' SQL example (docs/SPARK.md), with the jars and the extension from the command line ----
+t1=$(date +%s)
+got=$(nice -n 10 "$SPARK_HOME/bin/spark-sql" --master "local[2]" --conf spark.ui.enabled=false --conf spark.log.level=WARN \
+  --jars "$jca,$fs" --conf spark.sql.extensions=org.fastsm2.spark.FastSM2Extensions \
+  -e "SELECT sm3('abc'), sm2_verify(x'00', x'01', x'3000');" 2>"$work/spark-sql.log" | tail -n 1) || {
+  tail -n 30 "$work/spark-sql.log" >&2
+  exit 1
+}
+want=$(printf '66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0\tfalse')
+if [ "$got" != "$want" ]; then
+  echo "test-spark-java: FAIL: spark-sql printed '$got', not '$want'" >&2
+  tail -n 30 "$work/spark-sql.log" >&2
+  exit 1
+fi
+echo "test-spark-java: spark-sql with --conf spark.sql.extensions: OK ($(($(date +%s) - t1)) s)"
+echo "test-spark-java: passed in $(($(date +%s) - t0)) s"
