@@ -49,6 +49,7 @@ final class Rows {
         final Map<ByteBuffer, Object> pubs = lru();
         final Map<ByteBuffer, Object> privs = lru();
         final List<byte[]> secretCopies = new ArrayList<>();
+        boolean inTask; // false: no Spark task (the driver folding a constant, a test): private keys not kept
         Signature verifier, signer;
         byte[] verifierId, signerId; // the ID last set (null: the default)
         boolean verifierIdSet, signerIdSet; // false: unknown (a setParameter failed)
@@ -85,6 +86,7 @@ final class Rows {
             STATE.set(fresh);
             TaskContext tc = TaskContext.get();
             if (tc != null) {
+                fresh.inTask = true;
                 tc.addTaskCompletionListener(ctx -> {
                     fresh.close();
                     if (STATE.get() == fresh) STATE.remove();
@@ -123,22 +125,29 @@ final class Rows {
         return v == BAD ? null : (SM2PublicKey) v;
     }
 
+    private static SM2PrivateKey loadPrivate(byte[] b) {
+        PRIV_PARSES.incrementAndGet();
+        try {
+            return SM2.loadPrivateKey(b, null);
+        } catch (InvalidKeySpecException | NativeException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("sm2_sign: the private key does not load: " + e.getMessage(), e);
+        }
+    }
+
+    /** The key of these bytes: in a task, parsed once and kept until the task ends. */
     private static SM2PrivateKey privateKey(State st, byte[] b) {
-        ByteBuffer k = ByteBuffer.wrap(b);
-        Object v = st.privs.get(k);
+        if (!st.inTask) return loadPrivate(b);
+        Object v = st.privs.get(ByteBuffer.wrap(b));
         if (v == null) {
-            PRIV_PARSES.incrementAndGet();
-            String why = null;
-            try {
-                v = SM2.loadPrivateKey(b, null);
-            } catch (InvalidKeySpecException | NativeException | IllegalArgumentException e) {
-                why = e.getMessage();
-                v = BAD;
-            }
             byte[] copy = b.clone();
             st.secretCopies.add(copy);
+            try {
+                v = loadPrivate(b);
+            } catch (IllegalArgumentException e) {
+                st.privs.put(ByteBuffer.wrap(copy), BAD);
+                throw e;
+            }
             st.privs.put(ByteBuffer.wrap(copy), v);
-            if (why != null) throw new IllegalArgumentException("sm2_sign: the private key does not load: " + why);
         }
         if (v == BAD) throw new IllegalArgumentException("sm2_sign: the private key does not load");
         return (SM2PrivateKey) v;
@@ -181,8 +190,8 @@ final class Rows {
             s.initVerify(key);
             s.update(m);
             return s.verify((byte[]) sig);
-        } catch (java.security.GeneralSecurityException | NativeException | IllegalArgumentException e) {
-            return false;
+        } catch (java.security.GeneralSecurityException | RuntimeException e) {
+            return false; // bad input (or anything else) never fails the job: the row is not valid
         }
     }
 
@@ -197,6 +206,14 @@ final class Rows {
         if (k == null || m == null) return null;
         State st = state();
         SM2PrivateKey key = privateKey(st, k);
+        try {
+            return sign(st, key, m, i);
+        } finally {
+            if (!st.inTask) key.destroy(); // not cached outside a task: nothing else would wipe it
+        }
+    }
+
+    private static byte[] sign(State st, SM2PrivateKey key, byte[] m, byte[] i) {
         try {
             if (st.signer == null) {
                 st.signer = signature();
