@@ -7,8 +7,9 @@
 # Needs java/target/fastsm2-jca.jar (java/tools/build.sh jar).
 #   java/tools/build-spark.sh SPARK_JARS_DIR
 set -euo pipefail
-cd "$(dirname "$0")/.."
 jars=${1:?usage: $0 SPARK_JARS_DIR}
+jars=$(cd "$jars" && pwd)
+cd "$(dirname "$0")/.."
 ls "$jars"/spark-sql_2.13-*.jar >/dev/null 2>&1 || {
   echo "build-spark: no spark-sql_2.13 jar in $jars (Spark 4.x, Scala 2.13 needed)" >&2
   exit 1

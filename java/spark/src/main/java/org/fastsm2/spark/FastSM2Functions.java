@@ -3,6 +3,9 @@ package org.fastsm2.spark;
 
 import java.io.Serializable;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
@@ -13,6 +16,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructType;
 import scala.Option;
 import scala.collection.immutable.Seq;
 import scala.runtime.AbstractFunction1;
@@ -76,6 +80,22 @@ public final class FastSM2Functions {
     /** sm3(data): hex. */
     public static Column sm3(Column data) {
         return functions.call_function(SM3, data);
+    }
+
+    /**
+     * The rows of {@code df} with a BOOLEAN column {@code outCol} added: what
+     * {@code sm2_verify(pubCol, msgCol, sigCol[, idCol])} gives (the same
+     * arguments, false never null), computed a partition at a time through
+     * the library's batch API: rows grouped by key and ID, 4,096 rows at a
+     * time, one native call per group. Faster than the SQL function where
+     * keys sign many rows; needs no registration. idCol null: the default ID.
+     */
+    public static Dataset<Row> verifyBatched(Dataset<Row> df, String pubCol, String msgCol, String sigCol,
+            String idCol, String outCol) {
+        StructType s = df.schema();
+        BatchVerify f = new BatchVerify(s.fieldIndex(pubCol), s.fieldIndex(msgCol), s.fieldIndex(sigCol),
+                idCol == null ? -1 : s.fieldIndex(idCol));
+        return df.mapPartitions(f, Encoders.row(s.add(outCol, DataTypes.BooleanType, false)));
     }
 
     // ---- what the registry and the extension hold ------------------------------------

@@ -110,7 +110,7 @@ final class Rows {
         return null;
     }
 
-    private static SM2PublicKey publicKey(State st, byte[] b) {
+    static SM2PublicKey publicKey(State st, byte[] b) {
         ByteBuffer k = ByteBuffer.wrap(b);
         Object v = st.pubs.get(k);
         if (v == null) {

@@ -235,6 +235,28 @@ public final class SparkFunctionsCheck {
         String desc = spark.sql("DESCRIBE FUNCTION sm2_verify").collectAsList().toString();
         check(desc.contains("sm2_verify(pub, msg, sig[, id])"), "DESCRIBE FUNCTION: " + desc);
 
+        // ---- verifyBatched (the batch API per partition): sm2_verify's answer on every row ----
+        Dataset<Row> mixed = spark.sql("SELECT id, CASE WHEN id % 7 = 0 THEN x'0102' ELSE pub END AS pub,"
+                + " CASE WHEN id % 10 = 0 THEN concat(msg, x'00') WHEN id % 11 = 0 THEN NULL ELSE msg END AS msg,"
+                + " CASE WHEN id % 13 = 0 THEN x'3000' WHEN id % 17 = 0 THEN NULL ELSE sig END AS sig, signer"
+                + " FROM signed").cache();
+        check(mixed.count() == n, "mixed rows");
+        long tb = System.nanoTime();
+        Dataset<Row> batched = FastSM2Functions.verifyBatched(mixed, "pub", "msg", "sig", "signer", "valid").cache();
+        long nvalid = batched.filter("valid").count();
+        double batchSecs = (System.nanoTime() - tb) / 1e9;
+        batched.createOrReplaceTempView("batched");
+        eq(count(spark, "SELECT count(*) FROM batched WHERE valid != sm2_verify(pub, msg, sig, signer)"), 0L,
+                "verifyBatched = sm2_verify on every row (bad keys, tampered, null and malformed rows)");
+        check(nvalid > n / 2 && nvalid < n, "verifyBatched: some rows valid, some not: " + nvalid);
+        eq(count(spark, "SELECT count(*) FROM batched WHERE valid IS NULL"), 0L, "verifyBatched is never null");
+        eq(FastSM2Functions.verifyBatched(mixed, "pub", "msg", "sig", null, "ok").filter("ok").count(),
+                count(spark, "SELECT count_if(sm2_verify(pub, msg, sig)) FROM batched"),
+                "verifyBatched with the default ID = sm2_verify(pub, msg, sig)");
+        check(Arrays.asList(batched.columns()).equals(Arrays.asList("id", "pub", "msg", "sig", "signer", "valid")),
+                "verifyBatched keeps the columns and adds one");
+
+        System.out.printf("test-spark-java: verifyBatched %.0f rows/s (with the caching)%n", n / batchSecs);
         System.out.printf("test-spark-java: SQL route: %d rows, %d partitions: sm2_sign %.0f rows/s (with the join and"
                 + " caching), sm2_verify %.0f rows/s; %d private and %d public key parses%n", n, parts,
                 n / signSecs, n / verifySecs, privParses, pubParses);
