@@ -281,7 +281,7 @@ clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) build-fuzz build-aarch64 build-cuda build-sass build-gpu-emu build-gpu-emu-asan build-gpu-sim \
 	  build-hip \
 	  build-python build-spark build-logs build-install build-portable build-wheel \
-	  build-java-native java/target java/bench/target \
+	  build-java-native java/target java/bench/target java/spark/target \
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
