@@ -96,13 +96,6 @@ final class Rows {
         return st;
     }
 
-    /** Drop this thread's state now (keys wiped); the next row starts a new one. */
-    static void reset() {
-        State st = STATE.get();
-        if (st != null) st.close();
-        STATE.remove();
-    }
-
     /** BINARY as is, STRING as its UTF-8 bytes, anything else null. */
     static byte[] bytes(Object v) {
         if (v instanceof byte[]) return (byte[]) v;
