@@ -167,15 +167,9 @@ static const struct {
     int (*run)(void);
     int bytes; /* > 0: MB/s of this many bytes a call */
 } ops[] = {
-    {"keygen", op_keygen, 0},
-    {"keygen-sign", op_keygen_sign, 0},
-    {"sign", op_sign, 0},
-    {"verify", op_verify, 0},
-    {"sign-digest", op_sign_digest, 0},
-    {"verify-digest", op_verify_digest, 0},
-    {"encrypt-32", op_encrypt, 0},
-    {"decrypt-32", op_decrypt, 0},
-    {"sm3-8192", op_sm3, (int)sizeof buf},
+    {"keygen", op_keygen, 0},      {"keygen-sign", op_keygen_sign, 0}, {"sign", op_sign, 0},
+    {"verify", op_verify, 0},      {"sign-digest", op_sign_digest, 0}, {"verify-digest", op_verify_digest, 0},
+    {"encrypt-32", op_encrypt, 0}, {"decrypt-32", op_decrypt, 0},      {"sm3-8192", op_sm3, (int)sizeof buf},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
