@@ -15,7 +15,8 @@
  * the output of the last timed call is checked again. A failed check marks
  * the record FAILED and the program exits 1.
  *
- * By default the rows a user compares run: keygen, signatures, encryption
+ * By default the rows a user compares run: keygen (alone, and with the new key's
+ * first signature), signatures, encryption
  * at three sizes, key exchange, SM3. --all adds the internal A/B rows (the
  * SIMD lanes, the KDF against its scalar engine, more sizes). A row this
  * CPU cannot run is printed with the reason instead of figures.
@@ -46,6 +47,7 @@ typedef struct {
 
 static const bench_row rows[] = {
     {"keygen", "keygen", 0},
+    {"keygen-sign", NULL, 0},
     {"sign", "sign", 0},
     {"verify", "verify", 0},
     {"sign-digest", "sign", 0},
@@ -104,8 +106,8 @@ static void usage(FILE *f)
                "\n"
                "Single-thread speed of fastsm2 beside OpenSSL 3 (SM2, SM3) and OpenSSL's\n"
                "ECDSA P-256, in one process run. By default the rows a user compares:\n"
-               "keygen, sign, verify, encrypt/decrypt of 32 B, 4 KiB and 1 MiB, key\n"
-               "exchange, SM3.\n"
+               "keygen (alone and with a first signature), sign, verify, encrypt/decrypt\n"
+               "of 32 B, 4 KiB and 1 MiB, key exchange, SM3.\n"
                "\n"
                "  --all        add the internal rows: the A/B comparisons of fastsm2's own\n"
                "               engines (SM3 in 8 and 16 SIMD lanes, the KDF in lanes against\n"

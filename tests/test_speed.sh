@@ -17,7 +17,7 @@ BUILD=$(cd "$BUILD" && pwd) || exit 1
 . "$(dirname "$0")/shlib.sh"
 FS=$BUILD/fastsm2
 
-USER_ROWS="keygen sign verify sign-digest verify-digest sign-digest-batch verify-digest-batch encrypt-32 decrypt-32 encrypt-4096 decrypt-4096
+USER_ROWS="keygen keygen-sign sign verify sign-digest verify-digest sign-digest-batch verify-digest-batch encrypt-32 decrypt-32 encrypt-4096 decrypt-4096
 encrypt-1048576 decrypt-1048576 kx sm3-64 sm3-1024 sm3-8192"
 INTERNAL_ROWS="sm3-x8-8192 sm3-x16-8192 kdf-1024 kdf-1024-scalar kdf-4096 kdf-4096-scalar
 encrypt-65536 decrypt-65536"

@@ -12,7 +12,7 @@ set -eu
 BUILD=${1:-build}
 SECONDS_PER=${2:-0.5}
 ROUNDS=${3:-3}
-OPS=keygen,sign,verify,sign-digest,verify-digest,encrypt-32,decrypt-32,encrypt-4096,decrypt-4096,encrypt-1048576,decrypt-1048576,sm3-8192
+OPS=keygen,keygen-sign,sign,verify,sign-digest,verify-digest,encrypt-32,decrypt-32,encrypt-4096,decrypt-4096,encrypt-1048576,decrypt-1048576,sm3-8192
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v go >/dev/null 2>&1 || { echo "speed-gmsm: no Go toolchain (go) on PATH" >&2; exit 1; }
 [ -x "$BUILD/fastsm2" ] || { echo "speed-gmsm: $BUILD/fastsm2 not built (make build)" >&2; exit 1; }

@@ -41,7 +41,7 @@ type op struct {
 	run   func() error
 }
 
-var allOps = "keygen,sign,verify,sign-digest,verify-digest,encrypt-32,decrypt-32,encrypt-4096,decrypt-4096," +
+var allOps = "keygen,keygen-sign,sign,verify,sign-digest,verify-digest,encrypt-32,decrypt-32,encrypt-4096,decrypt-4096," +
 	"encrypt-1048576,decrypt-1048576,sm3-8192"
 
 func fail(format string, a ...interface{}) {
@@ -74,6 +74,31 @@ func main() {
 
 	ops := map[string]*op{
 		"keygen": {run: func() error { _, err := sm2.GenerateKey(rand.Reader); return err }},
+		// a new key and its first signature of a digest (SignASN1)
+		"keygen-sign": {
+			setup: func() error {
+				k, err := sm2.GenerateKey(rand.Reader)
+				if err != nil {
+					return err
+				}
+				s, err := sm2.SignASN1(rand.Reader, k, digest[:], nil)
+				if err != nil {
+					return err
+				}
+				if !sm2.VerifyASN1(&k.PublicKey, digest[:], s) {
+					return fmt.Errorf("signature does not verify")
+				}
+				return nil
+			},
+			run: func() error {
+				k, err := sm2.GenerateKey(rand.Reader)
+				if err != nil {
+					return err
+				}
+				_, err = sm2.SignASN1(rand.Reader, k, digest[:], nil)
+				return err
+			},
+		},
 		"sign": {
 			setup: func() error {
 				var err error
