@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The field and scalar arithmetic of gpu/sm2_gpu_field.cuh compiled by nvcc
+ * The field and scalar arithmetic of src/gpu/cuda/sm2_gpu_field.cuh compiled by nvcc
  * with the PTX carry primitives (add.cc, addc.cc, mad.lo.cc, madc.hi.cc,
  * ...) and run on a device, here GPGPU-Sim (tests/harness/test-gpu-sim.sh,
  * docs/GPU.md "Simulated in GPGPU-Sim"), every result checked against
