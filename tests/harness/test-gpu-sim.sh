@@ -202,6 +202,9 @@ sim() {
   cp "$SIM/configs/tested-cfgs/SM86_RTX3070/"* "$dir/"
   if [ -n "${FS2_GPU_SIM_SMS:-}" ]; then
     sed -i "s/^-gpgpu_n_clusters .*/-gpgpu_n_clusters $FS2_GPU_SIM_SMS/" "$dir/gpgpusim.config"
+    if [ -n "${FS2_GPU_SIM_MAX_CYCLES:-}" ]; then
+      echo "-gpgpu_max_cycle $FS2_GPU_SIM_MAX_CYCLES" >>"$dir/gpgpusim.config"
+    fi
   fi
   local prog
   prog=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -244,18 +247,36 @@ if [ "$MODE" = full ] || [ "$MODE" = device ]; then
 fi
 if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
   # The timing model on FS2_GPU_SIM_SMS SMs (default 1), one batch as one
-  # launch, N items per SM (FS2_GPU_SIM_ITEMS, default 512 for signing,
+  # launch, N items per SM (FS2_GPU_SIM_ITEMS, default 768 for signing,
   # 256 for verification: the blocks the registers allow on an SM, 3 of
   # 128 threads with 2 signatures each, 2 of 128 with 1 verification). The
-  # device builds the table in the simulator too, so the fast mode runs at
-  # table width FS2_GPU_SIM_W (default 4, as the constant-time mode).
+  # device builds the table in the simulator's functional mode and only the
+  # timed launch runs in the timing model (sim_rate, FS2_SIM_TIMED_ONLY); the
+  # fast mode at table width FS2_GPU_SIM_W (default 4, as the
+  # constant-time mode: a width-16 table would take days to build).
+  # FS2_GPU_SIM_MAX_CYCLES=C stops each timed launch after C cycles (a full
+  # SM of verifications is hours of simulation): the rate is then the
+  # window's IPC over the thread instructions per item of the functional
+  # brief run (brief-OP, run here first if missing).
   SMS=${FS2_GPU_SIM_SMS:-1}
   export FS2_GPU_SIM_SMS=$SMS
+  W=${FS2_GPU_SIM_W:-4}
   for op in sign sign-ct verify; do
-    n=${FS2_GPU_SIM_ITEMS:-$([ $op = verify ] && echo 256 || echo 512)}
+    n=${FS2_GPU_SIM_ITEMS:-$([ $op = verify ] && echo 256 || echo 768)}
     n=$((n * SMS))
-    FASTSM2_GPU_TABLE_BITS=${FS2_GPU_SIM_W:-4} sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n"
-    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op/out.log" "$op" "$n" "$SMS"
+    flog=""
+    if [ -n "${FS2_GPU_SIM_MAX_CYCLES:-}" ]; then
+      if ! grep -q "table width $W" "$BUILD/sim/brief-$op/out.log" 2>/dev/null ||
+         ! grep -q "results checked on the CPU" "$BUILD/sim/brief-$op/out.log"; then
+        FS2_GPU_SIM_SMS="" FASTSM2_GPU_TABLE_BITS=$W sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
+      fi
+      flog=$BUILD/sim/brief-$op/out.log
+      # stopped early, its results are incomplete: the statistics count
+      FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n" || true
+    else
+      FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n"
+    fi
+    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op/out.log" "$op" "$n" "$SMS" $flog
   done
 fi
 echo "test-gpu-sim: $MODE: the PTX path passed bit for bit in GPGPU-Sim ($(($(date +%s) - start)) s)"
