@@ -205,7 +205,7 @@ build-hip:
 # registry; exit 77 is reported as "skipped" and passes). -brief: the field
 # arithmetic (PTX and portable builds) and one batch of each kernel,
 # functional simulation (minutes); test-gpu-sim: test_gpu_device too, and
-# simulated rates (hours on a busy machine).
+# simulated rates (about an hour on a busy machine).
 test-gpu-sim:
 	bash tests/harness/test-gpu-sim.sh full || test $$? -eq 77
 

@@ -255,9 +255,10 @@ if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
   # fast mode at table width FS2_GPU_SIM_W (default 4, as the
   # constant-time mode: a width-16 table would take days to build).
   # FS2_GPU_SIM_MAX_CYCLES=C stops each timed launch after C cycles (a full
-  # SM of verifications is hours of simulation): the rate is then the
-  # window's IPC over the thread instructions per item of the functional
-  # brief run (brief-OP, run here first if missing).
+  # SM of verifications is 20 to 30 minutes of simulation on a busy 2-core
+  # machine): the rate is then the window's IPC over the thread
+  # instructions per item of the functional brief run (brief-OP, run here
+  # first if missing).
   SMS=${FS2_GPU_SIM_SMS:-1}
   export FS2_GPU_SIM_SMS=$SMS
   W=${FS2_GPU_SIM_W:-4}

@@ -285,8 +285,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 8; k++)
             if (o.flags[k] != want[k]) {
                 if (failed < 20)
-                    fprintf(stderr, "sim_arith: record %d: flag %d = %08x, expected %08x\n", i, k, o.flags[k],
-                            want[k]);
+                    fprintf(stderr, "sim_arith: record %d: flag %d = %08x, expected %08x\n", i, k, o.flags[k], want[k]);
                 failed++;
             }
         BN_free(A), BN_free(B), BN_free(W), BN_free(WLO), BN_free(WHI);

@@ -13,7 +13,7 @@ that memory does not limit, which the simulator's statistics support for
 these compute-bound kernels).
 
 A launch stopped early by -gpgpu_max_cycle (test-gpu-sim.sh rates with
-FS2_GPU_SIM_MAX_CYCLES: a full SM of verifications is hours of simulation)
+FS2_GPU_SIM_MAX_CYCLES, for a shorter run)
 gives its steady-state rate instead: thread instructions per cycle (IPC)
 over the simulated window divided by the thread instructions one item
 takes, counted by a functional run of the same kernel at the same table
