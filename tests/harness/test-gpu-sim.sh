@@ -272,12 +272,18 @@ if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
         FS2_GPU_SIM_SMS="" FASTSM2_GPU_TABLE_BITS=$W sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
       fi
       flog=$BUILD/sim/brief-$op/out.log
-      # stopped early, its results are incomplete: the statistics count
-      FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n" || true
+      # stopped early, its results are incomplete (sim_rate reports them
+      # wrong): only the statistics count
+      FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n" >/dev/null || true
     else
       FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n"
     fi
     python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op/out.log" "$op" "$n" "$SMS" $flog
   done
 fi
-echo "test-gpu-sim: $MODE: the PTX path passed bit for bit in GPGPU-Sim ($(($(date +%s) - start)) s)"
+if { [ "$MODE" = rates ] || [ "$MODE" = full ]; } && [ -n "${FS2_GPU_SIM_MAX_CYCLES:-}" ]; then
+  echo "test-gpu-sim: $MODE: the timed launches stopped after $FS2_GPU_SIM_MAX_CYCLES cycles, their results" \
+    "not checked ($(($(date +%s) - start)) s)"
+else
+  echo "test-gpu-sim: $MODE: the PTX path passed bit for bit in GPGPU-Sim ($(($(date +%s) - start)) s)"
+fi
