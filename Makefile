@@ -212,13 +212,17 @@ build-hip:
 # configuration, checked bit for bit (tests/harness/test-gpu-sim.sh, docs/GPU.md);
 # skipped (77) without a GPGPU-Sim source (GPGPUSIM_SRC=..., not on a
 # registry; exit 77 is reported as "skipped" and passes). -brief: the field
-# arithmetic and one batch of each kernel, functional simulation (minutes);
-# test-gpu-sim: test_gpu_device too, and simulated rates (an hour).
+# arithmetic (PTX and portable builds) and one batch of each kernel,
+# functional simulation (minutes); test-gpu-sim: test_gpu_device too, and
+# simulated rates (about an hour on a busy machine).
 test-gpu-sim:
 	bash tests/harness/test-gpu-sim.sh full || test $$? -eq 77
 
 test-gpu-sim-brief:
 	bash tests/harness/test-gpu-sim.sh brief || test $$? -eq 77
+# test-all runs the brief one (1.5 to 4 minutes on 2 shared cores; skipped
+# where no GPGPU-Sim source is cached, as in CI).
+TEST_ALL_STAGES += test-gpu-sim-brief
 
 # SASS instructions per signature / verification / key generation for sm_90
 # (a model, docs/GPU.md "SASS count"), registers and spills per kernel, and

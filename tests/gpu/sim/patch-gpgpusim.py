@@ -83,10 +83,10 @@ static void fs2sim_mad(const ptx_instruction *pI, ptx_thread_info *thread, bool 
 """
 
 
-def edit(path, pairs):
+def edit(path, pairs, mark=MARK):
     with open(path) as f:
         s = f.read()
-    if MARK in s:
+    if mark in s:
         return False
     for old, new in pairs:
         if s.count(old) != 1:
@@ -148,7 +148,70 @@ def main():
          "void madc_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
          "  if (fs2sim_i32(pI->get_type()) && !pI->is_wide()) { fs2sim_mad(pI, thread, true); return; } /* FS2SIM */\n"),
     ])
-    print("patch-gpgpusim: carry flag support " + ("applied" if changed else "already present"))
+    changed |= patch2(sim)
+    print("patch-gpgpusim: carry flag, literal and mad.wide fixes " + ("applied" if changed else "already present"))
+
+
+HELPERS2 = r"""
+/* FS2SIM2 (fastsm2 tests/gpu/sim/patch-gpgpusim.py): mad.wide.{u,s}32
+ * with the full 64-bit product. */
+static void fs2sim_mad_wide(const ptx_instruction *pI, ptx_thread_info *thread) {
+  const operand_info &dst = pI->dst();
+  unsigned t = pI->get_type();
+  ptx_reg_t a = thread->get_operand_value(pI->src1(), dst, t, thread, 1);
+  ptx_reg_t b = thread->get_operand_value(pI->src2(), dst, t, thread, 1);
+  unsigned t64 = t == S32_TYPE ? S64_TYPE : U64_TYPE;
+  ptx_reg_t c = thread->get_operand_value(pI->src3(), dst, t64, thread, 1);
+  ptx_reg_t d;
+  d.u64 = (t == S32_TYPE ? (unsigned long long)((long long)a.s32 * (long long)b.s32)
+                         : (unsigned long long)a.u32 * b.u32) + c.u64;
+  thread->set_operand_value(dst, d, t64, thread, pI);
+}
+/* end FS2SIM2 */
+"""
+
+
+def patch2(sim):
+    """The second round: PTX that nvcc emits for plain 64-bit C arithmetic.
+    - Integer literals that do not fit a C int (other than those in
+      (2^31 - 1, 2^32), which the first round makes unsigned) were read with
+      atoi/sscanf("%x") and lost their high bits: `add.s64 %rd, %rd,
+      -4294967295` added 1, `and.b64 %rd, %rd, 8589934590` masked with -2,
+      `and.b64 %rd, %rd, -4294967296` with 0. The lexer now keeps the 64-bit
+      value, the parser keeps it in the literal operand's const-memory offset
+      (a 64-bit field that PTX mode leaves unused and 0 for literals), and
+      get_operand_value returns it.
+    - mad.wide.u32 / mad.wide.s32 multiplied in 32 bits (`a.u32 * b.u32` in
+      C), losing the product's high word; computed here in 64 bits."""
+    mark = "FS2SIM2"
+    big = ("{ extern int fs2sim_lit_big; extern unsigned long long fs2sim_lit_v; %s } /* FS2SIM2 */ ")
+    hexcode = big % ("fs2sim_lit_v = strtoull(yytext + 2, 0, 16); fs2sim_lit_big = fs2sim_lit_v > 4294967295ULL;")
+    deccode = big % ("if (yytext[0] == '-') { long long v_ = strtoll(yytext, 0, 10); fs2sim_lit_v = (unsigned long long)v_;"
+                     " fs2sim_lit_big = v_ < -2147483647LL - 1; } else { fs2sim_lit_v = strtoull(yytext, 0, 10);"
+                     " fs2sim_lit_big = fs2sim_lit_v > 4294967295ULL; }")
+    changed = edit(os.path.join(sim, "ptx.l"), [
+        ('sscanf(yytext,"%x", &yylval->int_value);', 'sscanf(yytext,"%x", &yylval->int_value); ' + hexcode),
+        ('yylval->int_value =  atoi(yytext);', 'yylval->int_value =  atoi(yytext); ' + deccode),
+    ], mark)
+    changed |= edit(os.path.join(sim, "ptx_parser.cc"), [
+        ("void ptx_recognizer::add_literal_int(int value) {\n",
+         "int fs2sim_lit_big = 0; /* FS2SIM2: the last integer literal does not fit 32 bits */\n"
+         "unsigned long long fs2sim_lit_v = 0; /* FS2SIM2: its value, two's complement */\n"
+         "void ptx_recognizer::add_literal_int(int value) {\n"
+         "  if (fs2sim_lit_big) { operand_info o_(value, gpgpu_ctx); o_.set_const_mem_offset(fs2sim_lit_v);"
+         " g_operands.push_back(o_); return; } /* FS2SIM2: the value rides in the unused const offset */\n"),
+    ], mark)
+    changed |= edit(os.path.join(sim, "instructions.cc"), [
+        ("      } else if (op.is_literal()) {\n        result = op.get_literal_value();\n",
+         "      } else if (op.is_literal()) {\n        result = op.get_literal_value();\n"
+         "        if (op.get_type() == int_t && op.get_const_mem_offset() != 0)"
+         " result.u64 = op.get_const_mem_offset(); /* FS2SIM2 */\n"),
+        ("void mad_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n",
+         HELPERS2 +
+         "void mad_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
+         "  if (fs2sim_i32(pI->get_type()) && pI->is_wide()) { fs2sim_mad_wide(pI, thread); return; } /* FS2SIM2 */\n"),
+    ], mark)
+    return changed
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The field and scalar arithmetic of gpu/sm2_gpu_field.cuh compiled by nvcc
+ * The field and scalar arithmetic of src/gpu/cuda/sm2_gpu_field.cuh compiled by nvcc
  * with the PTX carry primitives (add.cc, addc.cc, mad.lo.cc, madc.hi.cc,
  * ...) and run on a device, here GPGPU-Sim (tests/harness/test-gpu-sim.sh,
  * docs/GPU.md "Simulated in GPGPU-Sim"), every result checked against
@@ -9,6 +9,10 @@
  *    reduction of any 512-bit value;
  *  - mod n: add, sub, the Montgomery product (R = 2^256), the reduction of
  *    a 256-bit and of a 512-bit value;
+ *  - comparisons and carries: a < b, a < n, a == 0, a == b, the carry of a
+ *    256-bit sum and the borrow of a difference, and verification's range
+ *    check (r, s in [1, n - 1]) written with branches as fs2g_verify_item
+ *    has it;
  * on edge values (0, 1, p - 1, n - 1, m - 2^k, all-ones limbs whose
  * carries ripple through every limb, 2^255, ...) in every pair, and random
  * values. Usage: sim_arith [NRAND] (default 64 random pairs).
@@ -30,6 +34,7 @@ struct rec_in {
 struct rec_out {
     uint32_t mul[8], sqr[8], add[8], sub[8], neg[8], inv[8], wide[16], red[8];
     uint32_t nadd[8], nsub[8], nmont[8], nred[8], nred512[8];
+    uint32_t flags[8]; /* comparisons and carries, see k_arith */
 };
 
 static __global__ void k_arith(const rec_in *in, rec_out *out, int n)
@@ -56,6 +61,17 @@ static __global__ void k_arith(const rec_in *in, rec_out *out, int n)
     fs2g_fn_mont_mul(o.nmont, w, b); /* first operand any 256-bit value */
     fs2g_fn_reduce(o.nred, w + 8);
     fs2g_fn_reduce512(o.nred512, w + 8, w);
+    /* the comparisons verification starts with (B1, B2), as branches */
+    const uint32_t N[8] = FS2G_N_WORDS;
+    uint32_t t[8];
+    o.flags[0] = fs2g_lt(a, b);
+    o.flags[1] = fs2g_lt(w, N);
+    o.flags[2] = fs2g_is_zero(a);
+    o.flags[3] = fs2g_eq(a, b);
+    o.flags[4] = fs2g_add256(t, w, w + 8);
+    o.flags[5] = fs2g_sub256(t, w, w + 8);
+    o.flags[6] = (fs2g_is_zero(a) || fs2g_is_zero(b) || !fs2g_lt(a, N) || !fs2g_lt(b, N)) ? 0u : 1u;
+    o.flags[7] = 0;
     out[i] = o;
 }
 
@@ -256,6 +272,22 @@ int main(int argc, char **argv)
         expect("fn_reduce", i, o.nred, 8, X);
         BN_nnmod(X, W, N, ctx);
         expect("fn_reduce512", i, o.nred512, 8, X);
+        uint32_t want[8];
+        want[0] = BN_cmp(A, B) < 0 ? 0xFFFFFFFFu : 0;
+        want[1] = BN_cmp(WLO, N) < 0 ? 0xFFFFFFFFu : 0;
+        want[2] = BN_is_zero(A) ? 0xFFFFFFFFu : 0;
+        want[3] = BN_cmp(A, B) == 0 ? 0xFFFFFFFFu : 0;
+        BN_add(X, WLO, WHI);
+        want[4] = (uint32_t)BN_is_bit_set(X, 256);
+        want[5] = BN_cmp(WLO, WHI) < 0;
+        want[6] = !BN_is_zero(A) && !BN_is_zero(B) && BN_cmp(A, N) < 0 && BN_cmp(B, N) < 0;
+        want[7] = 0;
+        for (int k = 0; k < 8; k++)
+            if (o.flags[k] != want[k]) {
+                if (failed < 20)
+                    fprintf(stderr, "sim_arith: record %d: flag %d = %08x, expected %08x\n", i, k, o.flags[k], want[k]);
+                failed++;
+            }
         BN_free(A), BN_free(B), BN_free(W), BN_free(WLO), BN_free(WHI);
     }
     BN_free(X), BN_free(R), BN_free(RINV), BN_free(P), BN_free(N);
@@ -264,6 +296,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "sim_arith: %d results differ from OpenSSL\n", failed);
         return 1;
     }
-    printf("sim_arith: %d records x 13 operations equal OpenSSL's, bit for bit\n", n);
+    printf("sim_arith: %d records x 13 operations and 7 comparisons equal OpenSSL's, bit for bit\n", n);
     return 0;
 }

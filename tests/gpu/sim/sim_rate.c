@@ -6,6 +6,10 @@
  * script derives simulated operations per second. The results are checked
  * too: every signature verifies on the CPU, every CPU signature verifies on
  * the device.
+ * With FS2_SIM_TIMED_ONLY=1 everything but the timed launch (the table
+ * build above all) runs in the simulator's functional mode and the timed
+ * launch in its performance (timing) mode: GPGPU-Sim reads
+ * PTX_SIM_MODE_FUNC at every launch.
  * Usage: sim_rate sign|sign-ct|verify N
  */
 #include <stdio.h>
@@ -34,6 +38,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < 32; j++)
             e[32 * i + j] = (unsigned char)(i * 131 + j * 7 + 1);
+    int timed_only = getenv("FS2_SIM_TIMED_ONLY") && strcmp(getenv("FS2_SIM_TIMED_ONLY"), "1") == 0;
+    if (timed_only)
+        setenv("PTX_SIM_MODE_FUNC", "1", 1);
     fastsm2_gpu *g = NULL;
     int ret = fastsm2_gpu_new(&g, 0, ct ? FASTSM2_GPU_CONSTANT_TIME : 0);
     if (ret != FASTSM2_OK) {
@@ -49,14 +56,20 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             if (fastsm2_sign_digest(s + 64 * i, &key, e + 32 * i) != FASTSM2_OK)
                 return 1;
+        if (timed_only)
+            setenv("PTX_SIM_MODE_FUNC", "0", 1);
         ret = fs2_gpu_verify_timed(g, res, &pub, 1, e, s, n, &ks);
         for (size_t i = 0; i < n; i++)
             bad += res[i] != 1;
     } else {
+        if (timed_only)
+            setenv("PTX_SIM_MODE_FUNC", "0", 1);
         ret = fs2_gpu_sign_timed(g, s, &key, 1, e, n, &ks);
         for (size_t i = 0; i < n; i++)
             bad += fastsm2_verify_digest(&pub, e + 32 * i, s + 64 * i) != 1;
     }
+    if (timed_only)
+        setenv("PTX_SIM_MODE_FUNC", "1", 1);
     printf("sim_rate: timed batch ends: %s\n", ret == FASTSM2_OK ? "ok" : "error");
     fastsm2_gpu_free(g);
     fastsm2_privkey_clear(&key);
