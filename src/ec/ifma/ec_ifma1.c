@@ -18,7 +18,7 @@
  * masks handle, as in fs2_ecmult_gen.
  *
  * Constant time: each round reads all 64 entries of its table (640 vector
- * loads, addresses fixed), the digits make only the blend masks; no branch
+ * loads, addresses fixed), the digits make only the AND masks; no branch
  * or address depends on them (tests/harness/ifma-trace traces this).
  */
 #include "ec/ifma/ec_ifma1.h"
@@ -310,14 +310,17 @@ static void tab1_make(void)
  * where neg. */
 FI void round_select(ge8 *t, int r, __m512i d, __m512i neg)
 {
+    const __m512i ones = _mm512_set1_epi64(-1);
     for (int i = 0; i < 5; i++)
         t->x.v[i] = t->y.v[i] = _mm512_setzero_si512();
     for (int e = 0; e < 64; e++) {
-        __mmask8 k = _mm512_cmpeq_epi64_mask(d, bc((uint64_t)e + 1));
+        /* the mask as a vector, then t |= entry & mask (VPTERNLOGQ 0xF8):
+         * plain loads, no masked load whose merge chains 64 entries */
+        __m512i m = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(d, bc((uint64_t)e + 1)), ones);
         const uint64_t(*en)[FS2_IFMA1_LANES] = tab1[r][e];
         for (int i = 0; i < 5; i++) {
-            t->x.v[i] = _mm512_mask_mov_epi64(t->x.v[i], k, _mm512_load_si512((const void *)en[i]));
-            t->y.v[i] = _mm512_mask_mov_epi64(t->y.v[i], k, _mm512_load_si512((const void *)en[5 + i]));
+            t->x.v[i] = _mm512_ternarylogic_epi64(t->x.v[i], m, _mm512_load_si512((const void *)en[i]), 0xF8);
+            t->y.v[i] = _mm512_ternarylogic_epi64(t->y.v[i], m, _mm512_load_si512((const void *)en[5 + i]), 0xF8);
         }
     }
     fe8 ny;
