@@ -75,12 +75,13 @@ FI void fe8_const(fe8 *r, const uint64_t c[5])
         r->v[i] = bc(c[i]);
 }
 
-/* Carries of limbs 0..3 into the next; the top limb keeps the rest. */
+/* Carries of limbs 0..3 into the next (signed: fe8_mul's limbs may be
+ * negative); the top limb keeps the rest. */
 FI void fe8_carry(fe8 *r)
 {
     const __m512i m = bc(M52);
     for (int i = 0; i < 4; i++) {
-        r->v[i + 1] = _mm512_add_epi64(r->v[i + 1], _mm512_srli_epi64(r->v[i], 52));
+        r->v[i + 1] = _mm512_add_epi64(r->v[i + 1], _mm512_srai_epi64(r->v[i], 52));
         r->v[i] = _mm512_and_si512(r->v[i], m);
     }
 }
@@ -113,6 +114,15 @@ FI void fe8_sub(fe8 *r, const fe8 *a, const fe8 *b)
     fe8_fold(r);
 }
 
+/* r = a - b as a + 4p - b, carried but not folded: below 2^259, for a
+ * product's operand only (fe8_mul keeps values below 2^259 below it). */
+FI void fe8_sub_nf(fe8 *r, const fe8 *a, const fe8 *b)
+{
+    for (int i = 0; i < 5; i++)
+        r->v[i] = _mm512_sub_epi64(_mm512_add_epi64(a->v[i], bc(C4P[i])), b->v[i]);
+    fe8_carry(r);
+}
+
 /* r = 2p - a for a canonical a (below p): below 2^257 without a fold. */
 FI void fe8_neg_canonical(fe8 *r, const fe8 *a)
 {
@@ -121,11 +131,16 @@ FI void fe8_neg_canonical(fe8 *r, const fe8 *a)
     fe8_carry(r);
 }
 
-/* r = a b 2^-260 mod p (below 2^257). */
+/* r = a b 2^-260 mod p (below 2^257), as ec_ifma.c's fe8_mul but with the
+ * reduction's multiples of p made from p's limbs: p = (2^52 - 1)
+ * + p1 2^52 + (2^52 - 1) 2^104 + (2^52 - 1) 2^156 + p4 2^208, so m p adds
+ * -m, +m, -m, 0, +m to limbs 0..4 plus m p1 and m p4 by four VPMADD52
+ * (ten in ec_ifma.c). Limbs may go negative on the way (arithmetic
+ * shifts); the value is the same (a b + M p) / 2^260. */
 FI void fe8_mul(fe8 *r, const fe8 *a, const fe8 *b)
 {
     const __m512i z = _mm512_setzero_si512(), m52 = bc(M52);
-    const __m512i p0 = bc(P52[0]), p1 = bc(P52[1]), p2 = bc(P52[2]), p3 = bc(P52[3]), p4 = bc(P52[4]);
+    const __m512i p1 = bc(P52[1]), p4 = bc(P52[4]);
     __m512i t0 = z, t1 = z, t2 = z, t3 = z, t4 = z, t5;
     const __m512i a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3], a4 = a->v[4];
     for (int i = 0; i < 5; i++) {
@@ -142,18 +157,14 @@ FI void fe8_mul(fe8 *r, const fe8 *a, const fe8 *b)
         t4 = _mm512_madd52hi_epu64(t4, a3, bi);
         t5 = _mm512_madd52hi_epu64(t5, a4, bi);
         __m512i m = _mm512_and_si512(t0, m52);
-        t0 = _mm512_madd52lo_epu64(t0, m, p0);
         t1 = _mm512_madd52lo_epu64(t1, m, p1);
-        t2 = _mm512_madd52lo_epu64(t2, m, p2);
-        t3 = _mm512_madd52lo_epu64(t3, m, p3);
-        t4 = _mm512_madd52lo_epu64(t4, m, p4);
-        t1 = _mm512_madd52hi_epu64(t1, m, p0);
         t2 = _mm512_madd52hi_epu64(t2, m, p1);
-        t3 = _mm512_madd52hi_epu64(t3, m, p2);
-        t4 = _mm512_madd52hi_epu64(t4, m, p3);
+        t4 = _mm512_madd52lo_epu64(t4, m, p4);
         t5 = _mm512_madd52hi_epu64(t5, m, p4);
-        /* t0 is now a multiple of 2^52: shift down one limb */
-        t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+        t2 = _mm512_sub_epi64(t2, m);
+        t4 = _mm512_add_epi64(t4, m);
+        /* (t0 - m) is a multiple of 2^52: shift down one limb, m carried */
+        t0 = _mm512_add_epi64(_mm512_add_epi64(t1, m), _mm512_srai_epi64(t0, 52));
         t1 = t2;
         t2 = t3;
         t3 = t4;
@@ -216,36 +227,6 @@ FI void fe8_out(uint64_t *out, size_t stride, const fe8 *a, size_t n)
 }
 
 /* ---- the group law (a = -3), Jacobian with affine -------------------- */
-/* r = a + b, b affine, a and b neither equal, opposite nor infinity
- * (*hz gets the lanes where H = 0, that is a = +-b): 8M + 3S.
- *   U2 = x2 Z1^2, S2 = y2 Z1^3, H = U2 - X1, R = S2 - Y1,
- *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H. */
-FI void gej8_add_ge(gej8 *r, const gej8 *a, const ge8 *b, fe8 *hout)
-{
-    fe8 z1z1, u2, s2, h, rr, hh, hhh, v, t, y1h;
-    fe8_sqr(&z1z1, &a->z);
-    fe8_mul(&s2, &b->y, &a->z);
-    fe8_mul(&u2, &b->x, &z1z1);
-    fe8_mul(&s2, &s2, &z1z1);
-    fe8_sub(&rr, &s2, &a->y);
-    fe8_sub(&h, &u2, &a->x);
-    if (hout)
-        *hout = h;
-    fe8_sqr(&hh, &h);
-    fe8_sqr(&t, &rr);
-    fe8_mul(&hhh, &h, &hh);
-    fe8_mul(&v, &a->x, &hh);
-    fe8_sub(&t, &t, &hhh);
-    fe8_mul(&y1h, &a->y, &hhh);
-    fe8_sub(&t, &t, &v);
-    fe8_sub(&t, &t, &v);
-    fe8_sub(&v, &v, &t);
-    fe8_mul(&r->z, &a->z, &h);
-    fe8_mul(&v, &rr, &v);
-    fe8_sub(&r->y, &v, &y1h);
-    r->x = t;
-}
-
 /* ---- tables ---------------------------------------------------------- */
 
 /* a 2^256 -> a 2^260 mod p for a public canonical a (four doublings mod p),
@@ -305,17 +286,13 @@ static void tab1_make(void)
         }
 }
 
-/* t = in each lane, entry |d| - 1 of that lane's window of round r (zero
- * where d = 0): all 64 entries loaded, each kept by a mask; y negated
- * where neg. */
-FI void round_select(ge8 *t, int r, __m512i d, __m512i neg)
+/* Part of a round's scan: t |= entry & (d = e + 1) for the entries
+ * [e0, e1) of round r, all loaded (VPTERNLOGQ 0xF8: plain loads, no
+ * masked load whose merges would chain the entries). */
+FI void scan_part(ge8 *t, int r, __m512i d, int e0, int e1)
 {
     const __m512i ones = _mm512_set1_epi64(-1);
-    for (int i = 0; i < 5; i++)
-        t->x.v[i] = t->y.v[i] = _mm512_setzero_si512();
-    for (int e = 0; e < 64; e++) {
-        /* the mask as a vector, then t |= entry & mask (VPTERNLOGQ 0xF8):
-         * plain loads, no masked load whose merge chains 64 entries */
+    for (int e = e0; e < e1; e++) {
         __m512i m = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(d, bc((uint64_t)e + 1)), ones);
         const uint64_t(*en)[FS2_IFMA1_LANES] = tab1[r][e];
         for (int i = 0; i < 5; i++) {
@@ -323,18 +300,70 @@ FI void round_select(ge8 *t, int r, __m512i d, __m512i neg)
             t->y.v[i] = _mm512_ternarylogic_epi64(t->y.v[i], m, _mm512_load_si512((const void *)en[5 + i]), 0xF8);
         }
     }
+}
+
+FI void scan_start(ge8 *t)
+{
+    for (int i = 0; i < 5; i++)
+        t->x.v[i] = t->y.v[i] = _mm512_setzero_si512();
+}
+
+/* y negated in the lanes of neg: the scan's last step. */
+FI void scan_end(ge8 *t, __m512i neg)
+{
     fe8 ny;
     fe8_neg_canonical(&ny, &t->y);
     fe8_blend(&t->y, _mm512_test_epi64_mask(neg, neg), &ny);
+}
+
+/* r = a + b, b affine, a and b neither equal, opposite nor infinity (the
+ * comment at the top): 8M + 3S, as ec_ifma.c's gej8_add_ge,
+ *   U2 = x2 Z1^2, S2 = y2 Z1^3, H = U2 - X1, R = S2 - Y1,
+ *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H,
+ * with the scan of the next round's entries (nr >= 0) cut in five and put
+ * between its five levels of products: the scan's loads and logic then
+ * fill the time the products' latency leaves idle. */
+FI void gej8_add_ge_scan(gej8 *r, const gej8 *a, const ge8 *b, ge8 *nt, int nr, __m512i nd)
+{
+    fe8 z1z1, u2, s2, h, rr, hh, hhh, v, t, y1h;
+    fe8_sqr(&z1z1, &a->z);
+    fe8_mul(&s2, &b->y, &a->z);
+    if (nr >= 0)
+        scan_part(nt, nr, nd, 0, 13);
+    fe8_mul(&u2, &b->x, &z1z1);
+    fe8_mul(&s2, &s2, &z1z1);
+    fe8_sub_nf(&rr, &s2, &a->y);
+    fe8_sub_nf(&h, &u2, &a->x);
+    if (nr >= 0)
+        scan_part(nt, nr, nd, 13, 26);
+    fe8_sqr(&hh, &h);
+    fe8_sqr(&t, &rr);
+    fe8_mul(&r->z, &a->z, &h);
+    if (nr >= 0)
+        scan_part(nt, nr, nd, 26, 39);
+    fe8_mul(&hhh, &h, &hh);
+    fe8_mul(&v, &a->x, &hh);
+    fe8_sub(&t, &t, &hhh);
+    fe8_sub(&t, &t, &v);
+    fe8_sub(&t, &t, &v);
+    fe8_sub_nf(&v, &v, &t);
+    if (nr >= 0)
+        scan_part(nt, nr, nd, 39, 52);
+    fe8_mul(&y1h, &a->y, &hhh);
+    fe8_mul(&v, &rr, &v);
+    fe8_sub(&r->y, &v, &y1h);
+    r->x = t;
+    if (nr >= 0)
+        scan_part(nt, nr, nd, 52, 64);
 }
 
 void fs2_ifma1_gen_parts(uint64_t (*xyz)[12], const uint8_t dig[FS2_IFMA1_WINDOWS],
                          const uint8_t neg[FS2_IFMA1_WINDOWS])
 {
     gej8 acc, sum;
-    ge8 t;
+    ge8 t, nt;
     fe8 one;
-    __mmask8 acc_inf = 0xFF;
+    __mmask8 acc_inf;
     uint8_t ld[FS2_IFMA1_ROUNDS][FS2_IFMA1_LANES], ln[FS2_IFMA1_ROUNDS][FS2_IFMA1_LANES];
     pthread_once(&tab1_once, tab1_make);
     for (int r = 0; r < FS2_IFMA1_ROUNDS; r++) /* the digits by round, a lane each (public positions) */
@@ -343,20 +372,29 @@ void fs2_ifma1_gen_parts(uint64_t (*xyz)[12], const uint8_t dig[FS2_IFMA1_WINDOW
             ln[r][l] = neg[FS2_IFMA1_ROUNDS * l + r];
         }
     fe8_const(&one, ONE52);
+    __m512i d[FS2_IFMA1_ROUNDS], ng[FS2_IFMA1_ROUNDS];
     for (int r = 0; r < FS2_IFMA1_ROUNDS; r++) {
-        __m512i d = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)ld[r]));
-        __m512i ng = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)ln[r]));
-        __mmask8 nz = _mm512_test_epi64_mask(d, d);
-        round_select(&t, r, d, ng);
-        if (r == 0) { /* each lane's first window sets it: no addition */
-            acc.x = t.x;
-            acc.y = t.y;
-            acc.z = one;
-            acc_inf = (__mmask8)~nz;
-            continue;
-        }
+        d[r] = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)ld[r]));
+        ng[r] = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)ln[r]));
+    }
+    /* rounds 0 and 1 scanned here, each later one during the addition
+     * before it */
+    scan_start(&t);
+    scan_part(&t, 0, d[0], 0, 64);
+    scan_end(&t, ng[0]);
+    acc.x = t.x; /* each lane's first window sets it: no addition */
+    acc.y = t.y;
+    acc.z = one;
+    acc_inf = (__mmask8)~_mm512_test_epi64_mask(d[0], d[0]);
+    scan_start(&t);
+    scan_part(&t, 1, d[1], 0, 64);
+    scan_end(&t, ng[1]);
+    for (int r = 1; r < FS2_IFMA1_ROUNDS; r++) {
+        __mmask8 nz = _mm512_test_epi64_mask(d[r], d[r]);
+        int nr = r + 1 < FS2_IFMA1_ROUNDS ? r + 1 : -1;
+        scan_start(&nt);
         /* never +-t with both finite (the comment at the top) */
-        gej8_add_ge(&sum, &acc, &t, NULL);
+        gej8_add_ge_scan(&sum, &acc, &t, &nt, nr, nr >= 0 ? d[nr] : d[0]);
         __mmask8 take_sum = nz & (__mmask8)~acc_inf, take_t = nz & acc_inf;
         fe8_blend(&acc.x, take_sum, &sum.x);
         fe8_blend(&acc.y, take_sum, &sum.y);
@@ -365,6 +403,10 @@ void fs2_ifma1_gen_parts(uint64_t (*xyz)[12], const uint8_t dig[FS2_IFMA1_WINDOW
         fe8_blend(&acc.y, take_t, &t.y);
         fe8_blend(&acc.z, take_t, &one);
         acc_inf &= (__mmask8)~nz;
+        if (nr >= 0) {
+            scan_end(&nt, ng[nr]);
+            t = nt;
+        }
     }
     for (int i = 0; i < 5; i++) /* a lane without a digit: infinity, Z = 0 */
         acc.z.v[i] = _mm512_mask_mov_epi64(acc.z.v[i], acc_inf, _mm512_setzero_si512());
@@ -374,6 +416,9 @@ void fs2_ifma1_gen_parts(uint64_t (*xyz)[12], const uint8_t dig[FS2_IFMA1_WINDOW
     fs2_wipe(&acc, sizeof acc);
     fs2_wipe(&sum, sizeof sum);
     fs2_wipe(&t, sizeof t);
+    fs2_wipe(&nt, sizeof nt);
+    fs2_wipe(d, sizeof d);
+    fs2_wipe(ng, sizeof ng);
     fs2_wipe(ld, sizeof ld);
     fs2_wipe(ln, sizeof ln);
 }
