@@ -9,7 +9,9 @@
  * dependent chain (the output feeds the next call, as in a scalar
  * multiplication), (a) with src/ec/group_impl.h over the x86 field and
  * (b) with the formulas below; the IFMA results are checked against (a)
- * first. Built and run by `make bench-ifma1-micro` (x86-64 with IFMA).
+ * first. Built and run by `make bench-ifma1-micro` (x86-64; exits 77 on a
+ * CPU without IFMA). The product is ec_ifma1.c's (four VPMADD52 a
+ * reduction step).
  *
  * Lane layouts: a Jacobian point is one vector of elements, lanes 0, 1, 2 =
  * X, Y, Z; an affine point lanes 0, 1 = x, y. Products of one step are
@@ -69,10 +71,11 @@ FI void fe8_fold(fe8 *r)
     fe8_carry(r);
 }
 
+/* the product of src/ec/ifma/ec_ifma1.c (four VPMADD52 a reduction step) */
 FI void fe8_mul(fe8 *r, const fe8 *a, const fe8 *b)
 {
     const __m512i z = _mm512_setzero_si512(), m52 = bc(M52);
-    const __m512i p1 = bc(P52[1]), p2 = bc(P52[2]), p3 = bc(P52[3]), p4 = bc(P52[4]), p0 = bc(P52[0]);
+    const __m512i p1 = bc(P52[1]), p4 = bc(P52[4]);
     __m512i t0 = z, t1 = z, t2 = z, t3 = z, t4 = z, t5;
     const __m512i a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3], a4 = a->v[4];
     for (int i = 0; i < 5; i++) {
@@ -89,17 +92,14 @@ FI void fe8_mul(fe8 *r, const fe8 *a, const fe8 *b)
         t4 = _mm512_madd52hi_epu64(t4, a3, bi);
         t5 = _mm512_madd52hi_epu64(t5, a4, bi);
         __m512i m = _mm512_and_si512(t0, m52);
-        t0 = _mm512_madd52lo_epu64(t0, m, p0);
         t1 = _mm512_madd52lo_epu64(t1, m, p1);
-        t2 = _mm512_madd52lo_epu64(t2, m, p2);
-        t3 = _mm512_madd52lo_epu64(t3, m, p3);
-        t4 = _mm512_madd52lo_epu64(t4, m, p4);
-        t1 = _mm512_madd52hi_epu64(t1, m, p0);
         t2 = _mm512_madd52hi_epu64(t2, m, p1);
-        t3 = _mm512_madd52hi_epu64(t3, m, p2);
-        t4 = _mm512_madd52hi_epu64(t4, m, p3);
+        t4 = _mm512_madd52lo_epu64(t4, m, p4);
         t5 = _mm512_madd52hi_epu64(t5, m, p4);
-        t0 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+        t2 = _mm512_sub_epi64(t2, m);
+        t4 = _mm512_add_epi64(t4, m);
+        /* (t0 - m) is a multiple of 2^52: shift down one limb, m carried */
+        t0 = _mm512_add_epi64(_mm512_add_epi64(t1, m), _mm512_srai_epi64(t0, 52));
         t1 = t2;
         t2 = t3;
         t3 = t4;
@@ -152,11 +152,11 @@ FI void dbl(fe8 *r, const fe8 *p)
     perm2(&b, &t1, IDX(0, 9, 0, 0), &uw);
     fe8_mul(&t2, &a, &b); /* [B, m, C] */
     perm1(&a, &t2, IDX(1, 1, 1, 1));
-    fe8_mul(&t3, &a, &a); /* D = m^2 in lane 0 */
+    fe8_mul(&t3, &a, &a);       /* D = m^2 in lane 0 */
     for (int i = 0; i < 5; i++) /* 9D - 8B */
-        x3.v[i] = _mm512_sub_epi64(_mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(t3.v[i], 3), t3.v[i]),
-                                                    bc(K256[i])),
-                                   _mm512_slli_epi64(t2.v[i], 3));
+        x3.v[i] =
+            _mm512_sub_epi64(_mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(t3.v[i], 3), t3.v[i]), bc(K256[i])),
+                             _mm512_slli_epi64(t2.v[i], 3));
     fe8_fold(&x3);
     for (int i = 0; i < 5; i++) /* 4B - X3 */
         a.v[i] = _mm512_sub_epi64(_mm512_add_epi64(_mm512_slli_epi64(t2.v[i], 2), bc(K256[i])), x3.v[i]);
@@ -167,9 +167,9 @@ FI void dbl(fe8 *r, const fe8 *p)
     perm1(&b, &t1, IDX(2, 2, 2, 2));
     for (int i = 0; i < 5; i++) {
         /* lane 1: 3 t4 + K - 8C; lane 2: 2 yz */
-        __m512i y3 = _mm512_sub_epi64(_mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(t4.v[i], 1), t4.v[i]),
-                                                       bc(K256[i])),
-                                      _mm512_slli_epi64(a.v[i], 3));
+        __m512i y3 =
+            _mm512_sub_epi64(_mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(t4.v[i], 1), t4.v[i]), bc(K256[i])),
+                             _mm512_slli_epi64(a.v[i], 3));
         y3 = _mm512_permutexvar_epi64(_mm512_setzero_si512(), y3);
         __m512i z3 = _mm512_slli_epi64(b.v[i], 1);
         r->v[i] = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(x3.v[i], 0x2, y3), 0x4, z3);
@@ -305,6 +305,10 @@ static volatile uint64_t sink;
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
+    if (!__builtin_cpu_supports("avx512ifma") || !__builtin_cpu_supports("avx512vl")) {
+        printf("ifma1-micro: this CPU has no AVX-512 IFMA: nothing to measure, skipped\n");
+        return 77;
+    }
     const long N = 2000000;
     /* K256 = 256 p spread */
     {

@@ -136,8 +136,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "single")) {
         fs2_ec_ops_avx512ifma.mul_base_and_sc_inv(&base_r, base_k, single_q, single_a);
         fs2_ec_ops_avx512ifma.mul_base_and_mul(&base_r, &single_s, &pub, &tab, base_k);
-    }
-    else if (!strcmp(argv[1], "gen"))
+    } else if (!strcmp(argv[1], "gen"))
         fs2_ifma_gen(xyz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg, 8);
     else
         (void)fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg,

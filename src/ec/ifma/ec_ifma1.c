@@ -205,7 +205,6 @@ FI void fe8_reduce_once(fe8 *r)
     *r = d;
 }
 
-
 /* out[lane] = a as a canonical 4-limb a 2^256 mod p (field/field.h). */
 FI void fe8_out(uint64_t *out, size_t stride, const fe8 *a, size_t n)
 {
@@ -258,7 +257,6 @@ static void to52_public(uint64_t out[5], const uint64_t in[4])
     out[3] = (a[2] >> 28 | a[3] << 36) & M52;
     out[4] = a[3] >> 16;
 }
-
 
 /* The base-point tables by round: tab1[r][e][c][l] = limb c (x: 0..4, y:
  * 5..9) of entry e of window 5l + r of fs2_gen_table, in this file's form
