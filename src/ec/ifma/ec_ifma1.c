@@ -99,13 +99,6 @@ FI void fe8_fold(fe8 *r)
     fe8_carry(r);
 }
 
-FI void fe8_add(fe8 *r, const fe8 *a, const fe8 *b)
-{
-    for (int i = 0; i < 5; i++)
-        r->v[i] = _mm512_add_epi64(a->v[i], b->v[i]);
-    fe8_fold(r);
-}
-
 /* r = a - b, as a + 4p - b. */
 FI void fe8_sub(fe8 *r, const fe8 *a, const fe8 *b)
 {
@@ -320,7 +313,12 @@ FI void scan_end(ge8 *t, __m512i neg)
  *   X3 = R^2 - H^3 - 2 X1 H^2, Y3 = R (X1 H^2 - X3) - Y1 H^3, Z3 = Z1 H,
  * with the scan of the next round's entries (nr >= 0) cut in five and put
  * between its five levels of products: the scan's loads and logic then
- * fill the time the products' latency leaves idle. */
+ * fill the time the products' latency leaves idle. Bounds (p ~ 2^256; a
+ * product of x and y is below x y / 2^260 + p): the inputs below 2^257;
+ * R, H (not folded) below 3 2^257; H^2, R^2 below 3.25 2^256, H^3 below
+ * 2.22 2^256, X1 H^2 below 1.41 2^256: each subtrahend below 4p, so no
+ * subtraction goes negative; X1 H^2 - X3 (not folded) below 5.41 2^256, a
+ * product's operand below 2^259 as fe8_mul needs; Z3, X3, Y3 below 2^257. */
 FI void gej8_add_ge_scan(gej8 *r, const gej8 *a, const ge8 *b, ge8 *nt, int nr, __m512i nd)
 {
     fe8 z1z1, u2, s2, h, rr, hh, hhh, v, t, y1h;
