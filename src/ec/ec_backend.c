@@ -118,13 +118,14 @@ static void gej_add_finite_or_inf(fs2_gej *r, const fs2_gej *a, const fs2_gej *b
 
 /* One kG in the eight IFMA lanes (src/ec/ifma/ec_ifma1.h): fs2_ecmult_gen's
  * digits, lane l summing A_l, the windows 5l .. 5l + 4, then the eight
- * partial sums added here. Any two sums of lanes 1..7 are 2^35 m and
- * 2^35 m' with m, m' sums of signed 7-bit digits in distinct windows, so
- * they are equal or opposite mod the odd n only as integers, that is only
- * when both are zero (infinity): those six additions are plain ones with
- * infinity masks, as a tree (3, 2, 1 independent additions). The last,
- * A_0 + (the rest), is a doubling for k = n - 2 (n mod 2^35) and the
- * like: a complete addition. */
+ * partial sums added here. The two sides of each addition among lanes
+ * 1..7 are 2^35 m and 2^35 m', m and m' sums of signed 7-bit digits
+ * (|d| <= 64) over disjoint windows: equal or opposite mod n means n
+ * divides m -+ m' (n odd), below 2^224 < n in size, so m -+ m' = 0, a
+ * signed-digit sum that is zero only with every digit zero: both sides
+ * infinity. Those six additions are plain ones with infinity masks, as a
+ * tree (3, 2, 1 independent additions). The last, A_0 + the rest, is a
+ * doubling for k = n - 2 (n mod 2^35) and the like: a complete addition. */
 static void ec_gen(fs2_gej *r, const uint64_t k[4])
 {
     uint8_t dig[FS2_IFMA1_WINDOWS] = {0}, neg[FS2_IFMA1_WINDOWS] = {0};

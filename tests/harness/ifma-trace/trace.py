@@ -12,8 +12,8 @@ fs2_ifma_gen: kG for eight secret scalars in eight lanes; then `TARGET base
 SEED`, the backend's one-at-a-time kG and inversion, its own build of code
 that the valgrind test never runs there; then `TARGET single SEED`, the
 backend's keygen/signing and encryption slots, whose one kG runs in the
-IFMA lanes (src/ec/ifma/ec_ifma1.c), with edge scalars among the seeds) and records, for
-each step, the instruction address and the effective address of its memory
+IFMA lanes (src/ec/ifma/ec_ifma1.c), edge scalars among the seeds) and
+records, for each step, the instruction address and the effective address of its memory
 operand, computed from the registers with the operand as `objdump -d`
 prints it (base + index * scale + displacement; RIP-relative ones
 resolved). A gather or scatter (a vector index, which this cannot read) in
