@@ -244,6 +244,23 @@ speed-gmsm: deps
 	$(MAKE) build
 	sh bench/peers/speed-gmsm.sh $(BUILD)
 
+# Issue 35, the avx512-ifma single-operation path (docs/BENCHMARKS.md): one
+# lane-parallel IFMA doubling and mixed addition against the MULX field's
+# (bench/ifma1/micro.c), the changed EC slots of adx, avx2 and avx512ifma
+# in one process (bench/ifma1/slots.c), then the backend's rows against
+# adx, alternating processes (bench/ifma1/ab.sh: AB_ROUNDS rounds,
+# AB_SECONDS a record). Each says so and stops (77) on a CPU without
+# AVX-512 IFMA; x86-64 only.
+AB_ROUNDS ?= 5
+AB_SECONDS ?= 0.5
+bench-ifma1: build
+	$(CC) -O3 -std=gnu11 -mavx512f -mavx512vl -mavx512ifma -mbmi2 -madx -Isrc -Iinclude \
+	  -I$(BUILD)/generated bench/ifma1/micro.c -o $(BUILD)/ifma1-micro
+	./$(BUILD)/ifma1-micro 5 || [ $$? = 77 ]
+	$(CC) -O2 -std=gnu11 -Isrc -Iinclude bench/ifma1/slots.c $(BUILD)/libfastsm2.a -lpthread -o $(BUILD)/ifma1-slots
+	./$(BUILD)/ifma1-slots 30 || [ $$? = 77 ]
+	bash bench/ifma1/ab.sh $(BUILD) $(AB_ROUNDS) $(AB_SECONDS) || [ $$? = 77 ]
+
 # cmake --install of the build above (DESTDIR is honoured); uninstall removes
 # the files its install_manifest.txt lists.
 PREFIX ?= /usr/local
@@ -289,4 +306,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java bench-spark-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java bench-spark-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers bench-ifma1 fuzz format clean install uninstall

@@ -12,6 +12,15 @@
  *                                   (its own build of that code, which the
  *                                   valgrind test never runs: valgrind
  *                                   reports no AVX-512)
+ *   ifma_trace_target single SEED   the one-at-a-time slots whose kG runs
+ *                                   in the IFMA lanes (src/ec/ifma/ec_ifma1.c):
+ *                                   mul_base_and_sc_inv (keygen, signing) and
+ *                                   mul_base_and_mul (encryption: P = G with
+ *                                   its tables, public) on one secret scalar; seed
+ *                                   1: k = n - 2 (n mod 2^35), whose last
+ *                                   addition of partial sums is a doubling;
+ *                                   2: a small k (most lanes infinity); 7:
+ *                                   n - 1; others random
  *   ifma_trace_target sumvar SEED   the variable-time verification sum on
  *                                   digits from SEED: the planted control
  *                                   (its traces must differ)
@@ -68,8 +77,9 @@ int main(int argc, char **argv)
     const fs2_pubtab *tabs[FS2_IFMA_LANES];
     if (argc == 2 && !strcmp(argv[1], "probe")) /* whether there is anything to trace */
         return fs2_cpu_has(FS2_CPU_X86_IFMA) ? 0 : 2;
-    if (argc != 3 || (strcmp(argv[1], "gen") && strcmp(argv[1], "base") && strcmp(argv[1], "sumvar"))) {
-        fprintf(stderr, "usage: ifma_trace_target probe | gen|base|sumvar SEED\n");
+    if (argc != 3 ||
+        (strcmp(argv[1], "gen") && strcmp(argv[1], "base") && strcmp(argv[1], "single") && strcmp(argv[1], "sumvar"))) {
+        fprintf(stderr, "usage: ifma_trace_target probe | gen|base|single|sumvar SEED\n");
         return 1;
     }
     if (!fs2_cpu_has(FS2_CPU_X86_IFMA))
@@ -100,11 +110,33 @@ int main(int argc, char **argv)
             }
     fs2_affine base_r;
     uint64_t base_k[4] = {next(), next(), next(), next() >> 1};
+    /* the single mode's scalar and inverse operand a, and the public point */
+    static const uint64_t n[4] = {0x53BBF40939D54123ULL, 0x7203DF6B21C6052BULL, 0xFFFFFFFFFFFFFFFFULL,
+                                  0xFFFFFFFEFFFFFFFFULL};
+    uint64_t seed = strtoull(argv[2], NULL, 0), single_q[4], single_a[4] = {next(), next(), next(), next() >> 1};
+    fs2_affine single_s,
+        pub = {.x = {0x715A4589334C74C7ULL, 0x8FE30BBFF2660BE1ULL, 0x5F9904466A39C994ULL, 0x32C4AE2C1F198119ULL},
+               .y = {0x02DF32E52139F0A0ULL, 0xD0A9877CC62A4740ULL, 0x59BDCEE36B692153ULL, 0xBC3736A2F4F6779CULL}};
+    if (seed == 1) { /* n - 2 (n mod 2^35) */
+        uint64_t lo = n[0] & ((1ULL << 35) - 1);
+        memcpy(base_k, n, sizeof base_k);
+        base_k[0] -= 2 * lo; /* no borrow: n[0] > 2^36 */
+    } else if (seed == 2) {
+        memset(base_k, 0, sizeof base_k);
+        base_k[0] = 0x1234;
+    } else if (seed == 7) {
+        memcpy(base_k, n, sizeof base_k);
+        base_k[0] -= 1;
+    }
     fs2_ec_ops_avx512ifma.mul_base(&base_r, (const uint64_t[4]){1, 0, 0, 0}); /* warm-up */
+    fs2_ec_ops_avx512ifma.mul_base_and_mul(&base_r, &single_s, &pub, &tab, (const uint64_t[4]){1, 0, 0, 0});
     raise(SIGSTOP);
     if (!strcmp(argv[1], "base"))
         fs2_ec_ops_avx512ifma.mul_base(&base_r, base_k);
-    else if (!strcmp(argv[1], "gen"))
+    else if (!strcmp(argv[1], "single")) {
+        fs2_ec_ops_avx512ifma.mul_base_and_sc_inv(&base_r, base_k, single_q, single_a);
+        fs2_ec_ops_avx512ifma.mul_base_and_mul(&base_r, &single_s, &pub, &tab, base_k);
+    } else if (!strcmp(argv[1], "gen"))
         fs2_ifma_gen(xyz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg, 8);
     else
         (void)fs2_ifma_sum_var(xz, (const uint8_t(*)[FS2_IFMA_LANES])dig, (const uint8_t(*)[FS2_IFMA_LANES])neg,

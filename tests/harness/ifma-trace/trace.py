@@ -10,8 +10,10 @@ TARGET is tests/ctime/ifma_trace_target.c's program. For SETS secret sets
 every instruction between its two SIGSTOP markers (the whole of
 fs2_ifma_gen: kG for eight secret scalars in eight lanes; then `TARGET base
 SEED`, the backend's one-at-a-time kG and inversion, its own build of code
-that the valgrind test never runs there) and records, for
-each step, the instruction address and the effective address of its memory
+that the valgrind test never runs there; then `TARGET single SEED`, the
+backend's keygen/signing and encryption slots, whose one kG runs in the
+IFMA lanes (src/ec/ifma/ec_ifma1.c), edge scalars among the seeds) and
+records, for each step, the instruction address and the effective address of its memory
 operand, computed from the registers with the operand as `objdump -d`
 prints it (base + index * scale + displacement; RIP-relative ones
 resolved). A gather or scatter (a vector index, which this cannot read) in
@@ -201,13 +203,16 @@ def main():
     seeds = [1, 2, 0xdeadbeef, 12345678901, 7, 2 ** 63 + 5][:sets] + list(range(100, 100 + max(0, sets - 6)))
     # every trace at once, one worker per core (each traces its own child);
     # gen with seed 1 is the first trace, made above
-    jobs = [(m, s) for m in ("gen", "base") for s in seeds if (m, s) != ("gen", 1)] + [("sumvar", 1), ("sumvar", 2)]
+    jobs = [(m, s) for m in ("gen", "base", "single") for s in seeds if (m, s) != ("gen", 1)] + [("sumvar", 1),
+                                                                                             ("sumvar", 2)]
     workers = int(os.environ.get("FS2_IFMA_TRACE_JOBS", os.cpu_count() or 1))
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
         futs = {job: pool.submit(trace, binary, ops, job[0], job[1]) for job in jobs}
         results = {job: f.result() for job, f in futs.items()}
     results[("gen", 1)] = first
-    for mode, what in (("gen", "fs2_ifma_gen"), ("base", "mul_base of the avx512ifma backend")):
+    for mode, what in (("gen", "fs2_ifma_gen"), ("base", "mul_base of the avx512ifma backend"),
+                       ("single", "mul_base_and_sc_inv and mul_base_and_mul of the avx512ifma backend (kG in "
+                        "the IFMA lanes, ec_ifma1.c; edge scalars among the sets)")):
         traces = {}
         for seed in seeds:
             digest, steps, problems = results[(mode, seed)]
