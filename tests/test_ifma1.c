@@ -45,12 +45,12 @@ static int lt_n(const uint64_t k[4])
 /* r = a - b (no borrow out expected) */
 static void sub4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-    unsigned __int128 t;
     uint64_t borrow = 0;
     for (int i = 0; i < 4; i++) {
-        t = (unsigned __int128)a[i] - b[i] - borrow;
-        r[i] = (uint64_t)t;
-        borrow = (uint64_t)(t >> 64) & 1;
+        uint64_t d = a[i] - b[i];
+        uint64_t out = (a[i] < b[i]) | (d < borrow);
+        r[i] = d - borrow;
+        borrow = out;
     }
 }
 
