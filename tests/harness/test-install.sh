@@ -19,6 +19,9 @@
 #  5. the uninstall target empties the prefix again.
 #   usage: tests/harness/test-install.sh [WORK_DIR]   (default build-install)
 set -euo pipefail
+# grep that reads all its input: grep -q stops at the first match, and
+# under pipefail the writer's SIGPIPE (ldd writes on) then fails the test.
+gq() { grep "$@" >/dev/null; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$root/build-install}
 work=$(mkdir -p "$work" && cd "$work" && pwd)
@@ -75,7 +78,7 @@ for f in include/fastsm2.h "$libdir/libfastsm2.a" "$libdir/libfastsm2.so" "$libd
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ ! -e "$prefix/bin/fastsm2-speed" ] || fail "fastsm2-speed installed from a build without FASTSM2_BENCH"
-"$prefix/bin/fastsm2" version | grep -q '^fastsm2 ' || fail "the installed CLI does not run"
+"$prefix/bin/fastsm2" version | gq '^fastsm2 ' || fail "the installed CLI does not run"
 man -l "$prefix/share/man/man1/fastsm2.1" >/dev/null 2>&1 || ! command -v man >/dev/null ||
   fail "man cannot read the installed page"
 set +e
@@ -98,13 +101,13 @@ pkg-config --exists fastsm2 || fail "pkg-config does not find fastsm2"
 $cc -std=c11 -Wall -Werror -o "$out/pc_shared" "$src/tests/install/consumer.c" $(pkg-config --cflags --libs fastsm2) \
   -Wl,-rpath,"$prefix/$libdir"
 "$out/pc_shared"
-ldd "$out/pc_shared" | grep -q "$prefix/$libdir/libfastsm2.so.0" || fail "pc_shared does not load the prefix's library"
+ldd "$out/pc_shared" | gq "$prefix/$libdir/libfastsm2.so.0" || fail "pc_shared does not load the prefix's library"
 if [ -n "$($cc -print-file-name=libc.a | grep /)" ]; then
   # shellcheck disable=SC2046
   $cc -static -std=c11 -Wall -Werror -o "$out/pc_static" "$src/tests/install/consumer.c" \
     $(pkg-config --static --cflags --libs fastsm2)
   "$out/pc_static"
-  ! readelf -l "$out/pc_static" | grep -q INTERP || fail "pc_static is not static"
+  ! readelf -l "$out/pc_static" | gq INTERP || fail "pc_static is not static"
 else
   echo "   (no static libc here: the fully static link is skipped)"
 fi
@@ -113,14 +116,14 @@ step "find_package"
 cmake -S "$src/tests/install" -B "$out/package" $gen -DFS2_MODE=package -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$out/package" -j "$jobs" >/dev/null
 for p in consumer_shared consumer_static consumer_default; do "$out/package/$p"; done
-readelf -d "$out/package/consumer_shared" | grep -q 'NEEDED.*libfastsm2.so.0' || fail "consumer_shared: no libfastsm2.so.0"
-! readelf -d "$out/package/consumer_static" | grep -q 'NEEDED.*libfastsm2' || fail "consumer_static needs libfastsm2.so"
-readelf -d "$out/package/consumer_default" | grep -q 'NEEDED.*libfastsm2.so.0' || fail "fastsm2::fastsm2 is not the shared library"
+readelf -d "$out/package/consumer_shared" | gq 'NEEDED.*libfastsm2.so.0' || fail "consumer_shared: no libfastsm2.so.0"
+! readelf -d "$out/package/consumer_static" | gq 'NEEDED.*libfastsm2' || fail "consumer_static needs libfastsm2.so"
+readelf -d "$out/package/consumer_default" | gq 'NEEDED.*libfastsm2.so.0' || fail "fastsm2::fastsm2 is not the shared library"
 cmake -S "$src/tests/install" -B "$out/package-static" $gen -DFS2_MODE=package -DCMAKE_PREFIX_PATH="$prefix" \
   -DFASTSM2_USE_STATIC_LIBS=ON >/dev/null
 cmake --build "$out/package-static" -j "$jobs" --target consumer_default >/dev/null
 "$out/package-static/consumer_default"
-! readelf -d "$out/package-static/consumer_default" | grep -q 'NEEDED.*libfastsm2' ||
+! readelf -d "$out/package-static/consumer_default" | gq 'NEEDED.*libfastsm2' ||
   fail "fastsm2::fastsm2 with FASTSM2_USE_STATIC_LIBS is not the static library"
 # a version the package does not claim compatibility with is refused
 mkdir -p "$out/badver"
@@ -135,7 +138,7 @@ check_parent() { # BUILD_DIR: what a parent project must not get from fastsm2
     [ ! -e "$b/$f" ] || fail "$b/$f: fastsm2 wrote to the top of the parent's build tree"
   done
   [ ! -e "$b/fastsm2" ] || [ -d "$b/fastsm2" ] || fail "$b/fastsm2 is not the subproject's directory"
-  (cd "$b" && ctest -N) | grep -q 'Total Tests: 2$' || fail "$b: ctest lists tests other than the parent's two"
+  (cd "$b" && ctest -N) | gq 'Total Tests: 2$' || fail "$b: ctest lists tests other than the parent's two"
   rm -rf "$b/inst"
   cmake --install "$b" --prefix "$b/inst" >/dev/null
   local extra

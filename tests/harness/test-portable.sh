@@ -33,7 +33,7 @@ util_calls() {
   nm -u "$1/CMakeFiles/fastsm2_obj.dir/src/util.c.o" | awk '{print $NF}' | tr '\n' ' '
 }
 calls() { # BUILD SYMBOL: util.c.o calls SYMBOL
-  util_calls "$1" | grep -qw "$2"
+  util_calls "$1" | grep -w "$2" >/dev/null
 }
 
 # ---- 1. no __int128, getentropy ----------------------------------------------------
