@@ -81,6 +81,13 @@ extern "C" {
 #define FASTSM2_ERR_CERTIFICATE      (-25) /* a certificate where a key was expected */
 #define FASTSM2_ERR_TOO_LARGE        (-26) /* input larger than any key file or certificate */
 #define FASTSM2_ERR_ITERATIONS       (-27) /* a key file's PBKDF2 iteration count above the reader's limit */
+#define FASTSM2_ERR_TAG              (-28) /* authentication tag mismatch: no plaintext released */
+#define FASTSM2_ERR_PADDING          (-29) /* bad padding after decryption */
+#define FASTSM2_ERR_IV               (-30) /* IV or nonce of a wrong length */
+#define FASTSM2_ERR_PUBLIC_KEY       (-31) /* a public key where a private key was expected */
+/** The lowest status code defined: every code from -1 down to it has a
+ *  name (fastsm2_error_name); codes are only ever added below it. */
+#define FASTSM2_ERR_LAST             FASTSM2_ERR_PUBLIC_KEY
 
 /** Name and one-line description of a status code, e.g.
  *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. (Library

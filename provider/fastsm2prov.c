@@ -38,8 +38,8 @@ void fs2p_raise(const fs2p_provctx *pc, int status, const char *what)
 }
 
 /* The reason strings: every FASTSM2_ERR_* code by name (-1 ... the last;
- * tests/test_errors.c checks that FASTSM2_ERR_ITERATIONS is the last). */
-#define FS2P_NREASONS (-FASTSM2_ERR_ITERATIONS)
+ * FASTSM2_ERR_LAST; tests/test_errors.c checks that it is the last). */
+#define FS2P_NREASONS (-FASTSM2_ERR_LAST)
 static OSSL_ITEM reason_strings[FS2P_NREASONS + 2];
 
 static void init_reason_strings(void)

@@ -42,6 +42,10 @@ static const fs2_error_entry fs2_errors[] = {
     FS2_ERR_ENTRY(FASTSM2_ERR_CERTIFICATE, "a certificate where a key was expected"),
     FS2_ERR_ENTRY(FASTSM2_ERR_TOO_LARGE, "input larger than any key file or certificate"),
     FS2_ERR_ENTRY(FASTSM2_ERR_ITERATIONS, "a key file's PBKDF2 iteration count above the reader's limit"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_TAG, "authentication tag mismatch: no plaintext released"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_PADDING, "bad padding after decryption"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_IV, "IV or nonce of a wrong length"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_PUBLIC_KEY, "a public key where a private key was expected"),
 };
 
 static const fs2_error_entry *fs2_error_find(int status)

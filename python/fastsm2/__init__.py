@@ -24,7 +24,7 @@ from ._errors import (ArgumentError, BadSignatureError, BufferTooSmallError, Cip
                       NoMemoryError, PEMError, PointError, PrivateKeyError, RandomError, ScalarError,
                       SignatureRangeError, StateError, UnsupportedError, error_for_code, EncryptedKeyError,
                       PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError,
-                      IterationsError)
+                      IterationsError, TagError, PaddingError, IVError, PublicKeyError)
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey, sig_from_der, sig_to_der
 from ._kx import KeyExchange, KeyExchangeInitiator, KeyExchangeResponder
 from ._native import ffi as _ffi
@@ -46,7 +46,7 @@ __all__ = [
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "error_for_code",
     "EncryptedKeyError", "PasswordError", "KeyCipherError", "CurveError", "CertificateError", "TooLargeError",
-    "IterationsError",
+    "IterationsError", "TagError", "PaddingError", "IVError", "PublicKeyError",
     "hmac_sm3", "HMACSM3",
 ]
 

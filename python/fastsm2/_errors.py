@@ -15,7 +15,8 @@ __all__ = [
     "SignatureRangeError", "PrivateKeyError", "PointError", "BadSignatureError", "DecryptError",
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "EncryptedKeyError", "PasswordError",
-    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "IterationsError", "error_for_code",
+    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "IterationsError", "TagError",
+    "PaddingError", "IVError", "PublicKeyError", "error_for_code",
 ]
 
 
@@ -101,13 +102,23 @@ TooLargeError = _make("FASTSM2_ERR_TOO_LARGE", "TooLargeError", KeyFormatError,
 IterationsError = _make("FASTSM2_ERR_ITERATIONS", "IterationsError", KeyFormatError,
                         doc="FASTSM2_ERR_ITERATIONS: an encrypted key file asks for more PBKDF2 iterations than "
                             "the reader's limit (raise it with max_iterations=).")
+# Symmetric decryption (SM4).
+TagError = _make("FASTSM2_ERR_TAG", "TagError", ValueError,
+                 doc="FASTSM2_ERR_TAG: authentication tag mismatch; no plaintext is released.")
+PaddingError = _make("FASTSM2_ERR_PADDING", "PaddingError", ValueError,
+                     doc="FASTSM2_ERR_PADDING: bad padding after decryption.")
+IVError = _make("FASTSM2_ERR_IV", "IVError", ValueError, doc="FASTSM2_ERR_IV: IV or nonce of a wrong length.")
+PublicKeyError = _make("FASTSM2_ERR_PUBLIC_KEY", "PublicKeyError", KeyFormatError,
+                       doc="FASTSM2_ERR_PUBLIC_KEY: a public key where a private key was expected "
+                           "(use PublicKey.from_pem / from_der).")
 
 _BY_CODE: Dict[int, Type[FastSM2Error]] = {
     c.code: c for c in (ArgumentError, BufferTooSmallError, DERError, PEMError, LengthError, SignatureRangeError,
                         PrivateKeyError, PointError, BadSignatureError, DecryptError, CiphertextError, IDError,
                         RandomError, KeyFormatError, KDFZeroError, NoMemoryError, ConfirmError, StateError,
                         UnsupportedError, ScalarError, EncryptedKeyError, PasswordError, KeyCipherError, CurveError,
-                        CertificateError, TooLargeError, IterationsError)
+                        CertificateError, TooLargeError, IterationsError, TagError, PaddingError, IVError,
+                        PublicKeyError)
 }
 
 
