@@ -58,7 +58,11 @@ static int key_error(const char *role, const char *path, int st, const cli_buf *
                         name);
     case FASTSM2_ERR_KEY_FORMAT:
         return cli_fail(CLI_EXIT_USAGE, "%s is not an SM2 %s key (another algorithm, e.g. RSA or Ed25519)", name, role);
+    case FASTSM2_ERR_PUBLIC_KEY:
+        return cli_fail(CLI_EXIT_USAGE, "%s is a public key, not a private key: give the private key file", name);
     case FASTSM2_ERR_CERTIFICATE:
+        if (!strcmp(role, "private"))
+            return cli_fail(CLI_EXIT_USAGE, "%s is an X.509 certificate, not a private key file", name);
         return cli_fail(CLI_EXIT_USAGE,
                         "%s is an X.509 certificate, not a public key file: give it with --cert %s (the "
                         "certificate's own signature is not checked)",
@@ -141,7 +145,8 @@ int cli_load_pubkey(fastsm2_pubkey *pub, const char *path)
         int pst = fastsm2_privkey_parse(&key, buf.data, buf.len);
         if (pst == FASTSM2_OK && fastsm2_privkey_pubkey(pub, &key) == FASTSM2_OK)
             st = FASTSM2_OK;
-        else if (pst != FASTSM2_ERR_PEM && pst != FASTSM2_ERR_DER)
+        else if (pst != FASTSM2_ERR_PEM && pst != FASTSM2_ERR_DER && pst != FASTSM2_ERR_PUBLIC_KEY &&
+                 pst != FASTSM2_ERR_CERTIFICATE)
             st = pst; /* the file is a private key: say what is wrong with it */
         fastsm2_privkey_clear(&key);
     }

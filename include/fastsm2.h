@@ -274,7 +274,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_compute_z(unsigned char z[32], const
  *  (another named curve, e.g. P-256), FASTSM2_ERR_PRIVATE_KEY,
  *  FASTSM2_ERR_POINT (an embedded public key that does not match d),
  *  FASTSM2_ERR_ENCRYPTED_KEY (an encrypted PKCS#8 key: use
- *  fastsm2_privkey_parse_encrypted), FASTSM2_ERR_KEY_CIPHER (a legacy
+ *  fastsm2_privkey_parse_encrypted), FASTSM2_ERR_PUBLIC_KEY (a public key
+ *  file, PEM or DER SPKI), FASTSM2_ERR_CERTIFICATE (a certificate), FASTSM2_ERR_KEY_CIPHER (a legacy
  *  "Proc-Type: 4,ENCRYPTED" PEM key), FASTSM2_ERR_TOO_LARGE (a PEM body
  *  over 4 KiB: no key file is that large). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t inlen);

@@ -54,6 +54,12 @@ for v in 3.1 3.2; do
     expect_rc "gmssl $v wrong password" 2 "wrong password" "$FS" decrypt --key "$D/key.pem" --passin pass:nope --in "$D/ct.der" --out "x-$v"
     [ ! -e "x-$v" ] && ok || bad "output written after a wrong password"
     expect_rc "gmssl $v cert as --pub" 2 "give it with --cert" "$FS" verify --pub "$D/cert.pem" --in "$MSG" --sig "$D/sig.der"
+    expect_rc "gmssl $v cert as --key" 2 "is an X.509 certificate, not a private key file" "$FS" sign --key "$D/cert.pem" --in "$MSG" --out "x-$v"
+    "$FS" pubkey --key "$D/key.pem" --passin "pass:$PW" --out "pub-$v.pem" && ok || bad "gmssl $v pubkey"
+    expect_rc "gmssl $v public key as --key" 2 "is a public key, not a private key" "$FS" sign --key "pub-$v.pem" --in "$MSG" --out "x-$v"
+    openssl pkey -pubin -in "pub-$v.pem" -outform DER -out "pub-$v.der" 2>/dev/null && ok || bad "gmssl $v pub to DER"
+    expect_rc "gmssl $v public key DER as --key" 2 "is a public key, not a private key" "$FS" decrypt --key "pub-$v.der" --in "$D/ct.der" --out "x-$v"
+    [ ! -e "x-$v" ] && ok || bad "output written for a public key as --key"
     "$FS" sm3 --hmac-hex 000102030405060708090a0b0c0d0e0f <"$MSG" | cut -c1-64 >"hm-$v"
     same "gmssl $v hmac" "$D/hmac.txt" "hm-$v"
     # GmSSL's key to OpenSSL's form, read by openssl

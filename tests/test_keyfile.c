@@ -190,7 +190,7 @@ static void test_pem_bad(void)
     }
     CHECK_STATUS(parse_priv_text("", d), FASTSM2_ERR_PEM);
     CHECK_STATUS(parse_priv_text("hello", d), FASTSM2_ERR_PEM);
-    CHECK_STATUS(parse_priv_text(file_spki_pem, d), FASTSM2_ERR_PEM); /* no private key in it */
+    CHECK_STATUS(parse_priv_text(file_spki_pem, d), FASTSM2_ERR_PUBLIC_KEY); /* a public key, not a private one */
     /* A body that decodes to a non-key. */
     CHECK_STATUS(parse_priv_text("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", d), FASTSM2_ERR_DER);
     CHECK_STATUS(parse_priv_text("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n", d), FASTSM2_ERR_DER);

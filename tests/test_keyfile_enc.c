@@ -98,6 +98,24 @@ static void test_gmssl_fixtures(void)
         CHECK_STATUS(fastsm2_pubkey_parse_certificate(&certpub, certfile, certlen), FASTSM2_OK);
         CHECK(same_pub(&pub, &certpub));
         CHECK_STATUS(fastsm2_pubkey_parse(&pub2, certfile, certlen), FASTSM2_ERR_CERTIFICATE);
+        /* A certificate or a public key where a private key belongs says
+         * what it is, PEM and DER, through every private-key parser. */
+        {
+            fastsm2_privkey k2;
+            unsigned char pubder[128], pubpem[256];
+            size_t pdl = sizeof pubder, ppl = sizeof pubpem;
+            CHECK_STATUS(fastsm2_pubkey_serialize(pubder, &pdl, &pub, FASTSM2_KEYFMT_DER), FASTSM2_OK);
+            CHECK_STATUS(fastsm2_pubkey_serialize(pubpem, &ppl, &pub, FASTSM2_KEYFMT_PEM), FASTSM2_OK);
+            CHECK_STATUS(fastsm2_privkey_parse(&k2, pubder, pdl), FASTSM2_ERR_PUBLIC_KEY);
+            CHECK_STATUS(fastsm2_privkey_parse(&k2, pubpem, ppl), FASTSM2_ERR_PUBLIC_KEY);
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&k2, pubder, pdl, "pw", 2), FASTSM2_ERR_PUBLIC_KEY);
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&k2, pubpem, ppl, "pw", 2), FASTSM2_ERR_PUBLIC_KEY);
+            CHECK_STATUS(fastsm2_privkey_parse(&k2, certfile, certlen), FASTSM2_ERR_CERTIFICATE);
+            CHECK_STATUS(fastsm2_privkey_parse_encrypted(&k2, certfile, certlen, "pw", 2), FASTSM2_ERR_CERTIFICATE);
+            /* A SEQUENCE { SEQUENCE, INTEGER } is none of them: DER. */
+            static const unsigned char odd[] = {0x30, 0x05, 0x30, 0x00, 0x02, 0x01, 0x01};
+            CHECK_STATUS(fastsm2_privkey_parse(&k2, odd, sizeof odd), FASTSM2_ERR_DER);
+        }
         /* Its HMAC-SM3 (key 00..0f). */
         unsigned char hk[16], mac[32];
         char hex[65];
@@ -119,6 +137,10 @@ static void test_gmssl_fixtures(void)
         CHECK_STATUS(fastsm2_pubkey_parse_certificate(&certpub, der, (size_t)dl), FASTSM2_OK);
         CHECK(same_pub(&pub, &certpub));
         CHECK_STATUS(fastsm2_pubkey_parse(&pub2, der, (size_t)dl), FASTSM2_ERR_CERTIFICATE);
+        {
+            fastsm2_privkey k2;
+            CHECK_STATUS(fastsm2_privkey_parse(&k2, der, (size_t)dl), FASTSM2_ERR_CERTIFICATE);
+        }
         CHECK_STATUS(fastsm2_pubkey_parse_certificate(&certpub, der, 0), FASTSM2_ERR_PEM);
         for (int cut = 1; cut < dl; cut++)
             CHECK_STATUS(fastsm2_pubkey_parse_certificate(&certpub, der, (size_t)cut), FASTSM2_ERR_DER);

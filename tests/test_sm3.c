@@ -252,8 +252,13 @@ static void test_errors(void)
         "FASTSM2_ERR_CERTIFICATE",
         "FASTSM2_ERR_TOO_LARGE",
         "FASTSM2_ERR_ITERATIONS",
+        "FASTSM2_ERR_TAG",
+        "FASTSM2_ERR_PADDING",
+        "FASTSM2_ERR_IV",
+        "FASTSM2_ERR_PUBLIC_KEY",
     };
-    for (int code = 1; code >= -27; code--) {
+    CHECK(sizeof names / sizeof names[0] == (size_t)(2 - FASTSM2_ERR_LAST));
+    for (int code = 1; code >= FASTSM2_ERR_LAST; code--) {
         const char *want = names[1 - code];
         const char *n = fastsm2_error_name(code), *s = fastsm2_strerror(code);
         CHECK(n != NULL && s != NULL);
@@ -266,7 +271,7 @@ static void test_errors(void)
     }
     CHECK(strcmp(fastsm2_error_name(FASTSM2_ERR_DER), "FASTSM2_ERR_DER") == 0);
     CHECK(strcmp(fastsm2_strerror(FASTSM2_ERR_DER), "FASTSM2_ERR_DER: malformed or non-strict DER") == 0);
-    CHECK(strcmp(fastsm2_error_name(-28), "FASTSM2_ERR_UNKNOWN") == 0);
+    CHECK(strcmp(fastsm2_error_name(FASTSM2_ERR_LAST - 1), "FASTSM2_ERR_UNKNOWN") == 0);
     CHECK(strcmp(fastsm2_error_name(2), "FASTSM2_ERR_UNKNOWN") == 0);
     CHECK(strncmp(fastsm2_strerror(-1000), "FASTSM2_ERR_UNKNOWN", 19) == 0);
     CHECK(strcmp(fastsm2_version(), FASTSM2_VERSION_STRING) == 0);

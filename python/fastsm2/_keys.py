@@ -197,7 +197,8 @@ class PublicKey:
             pst = lib.fastsm2_privkey_parse(key, b, len(b))
             if pst == _OK:
                 st = lib.fastsm2_privkey_pubkey(self._p, key)
-            elif pst not in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER, lib.FASTSM2_ERR_KEY_FORMAT):
+            elif pst not in (lib.FASTSM2_ERR_PEM, lib.FASTSM2_ERR_DER, lib.FASTSM2_ERR_KEY_FORMAT,
+                             lib.FASTSM2_ERR_PUBLIC_KEY, lib.FASTSM2_ERR_CERTIFICATE):
                 st = pst  # a private key file: say what is wrong with it
             lib.fastsm2_privkey_clear(key)
         check_ok(st)

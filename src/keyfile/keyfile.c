@@ -240,13 +240,31 @@ static const char *const priv_labels[] = {"PRIVATE KEY", "EC PRIVATE KEY", "SM2 
 static const char *const pub_labels[] = {"PUBLIC KEY", "CERTIFICATE"};
 #define PUB_LABEL_CERTIFICATE 1
 
-/* Whether DER is an EncryptedPrivateKeyInfo: SEQUENCE { SEQUENCE ... }
- * (a PrivateKeyInfo or ECPrivateKey starts with its version INTEGER). */
-static int is_encrypted_der(const unsigned char *der, size_t derlen)
+/* What a DER SEQUENCE whose first element is a SEQUENCE is (a
+ * PrivateKeyInfo or ECPrivateKey starts with its version INTEGER instead),
+ * by the element after that first one:
+ *   OCTET STRING  an EncryptedPrivateKeyInfo (RFC 5958 3): FS2_DER_ENCRYPTED;
+ *   BIT STRING    a SubjectPublicKeyInfo (RFC 5280 4.1): FASTSM2_ERR_PUBLIC_KEY;
+ *   SEQUENCE      a certificate or CRL, TBS then signatureAlgorithm:
+ *                 FASTSM2_ERR_CERTIFICATE;
+ *   else          FASTSM2_ERR_DER.
+ * FASTSM2_OK when DER does not start that way (a plain private key, or
+ * something its parser refuses). */
+#define FS2_DER_ENCRYPTED 2
+static int classify_sequence_of_sequence(const unsigned char *der, size_t derlen)
 {
-    fs2_der_in in, seq;
+    fs2_der_in in, seq, first;
     fs2_der_init(&in, der, derlen);
-    return fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) && fs2_der_peek_tag(&seq) == (int)FS2_DER_SEQUENCE;
+    if (!fs2_der_get(&in, FS2_DER_SEQUENCE, &seq) || fs2_der_peek_tag(&seq) != (int)FS2_DER_SEQUENCE)
+        return FASTSM2_OK;
+    if (!fs2_der_get(&seq, FS2_DER_SEQUENCE, &first))
+        return FASTSM2_ERR_DER;
+    switch (fs2_der_peek_tag(&seq)) {
+    case (int)FS2_DER_OCTET_STRING: return FS2_DER_ENCRYPTED;
+    case (int)FS2_DER_BIT_STRING: return FASTSM2_ERR_PUBLIC_KEY;
+    case (int)FS2_DER_SEQUENCE: return FASTSM2_ERR_CERTIFICATE;
+    default: return FASTSM2_ERR_DER;
+    }
 }
 
 /* Every parser: src NULL means "no password" (fastsm2_privkey_parse). */
@@ -268,10 +286,18 @@ static int privkey_parse(fastsm2_privkey *key, const unsigned char *in, size_t i
     if (!(inlen > 0 && in[0] == FS2_DER_SEQUENCE)) {
         ret = fs2_pem_decode(buf, sizeof buf, &derlen, &which, in, inlen, priv_labels, 4, " PRIVATE KEY");
         der = buf;
+        /* No private key block: say what the text holds instead. */
+        if (ret == FASTSM2_ERR_PEM && fs2_pem_has_label(in, inlen, "PUBLIC KEY"))
+            ret = FASTSM2_ERR_PUBLIC_KEY;
+        else if (ret == FASTSM2_ERR_PEM && fs2_pem_has_label(in, inlen, "CERTIFICATE"))
+            ret = FASTSM2_ERR_CERTIFICATE;
     }
     if (ret == FASTSM2_OK) {
-        if (is_encrypted_der(der, derlen))
+        int kind = classify_sequence_of_sequence(der, derlen);
+        if (kind == FS2_DER_ENCRYPTED)
             ret = src ? fs2_keyfile_decrypt_der(key, der, derlen, src) : FASTSM2_ERR_ENCRYPTED_KEY;
+        else if (kind != FASTSM2_OK)
+            ret = kind;
         else if (which == PRIV_LABEL_ENCRYPTED)
             ret = FASTSM2_ERR_DER; /* labelled encrypted, but it is not */
         else
