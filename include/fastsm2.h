@@ -710,14 +710,15 @@ typedef struct {
 /** GB/T 32907 clause 7.3: expand a 16-byte key. FASTSM2_OK, or
  *  FASTSM2_ERR_ARG (key zeroed). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_key_init(fastsm2_sm4_key *key, const unsigned char k[16]);
-/** Wipe a key (GB/T 32907 keys are secrets). NULL is fine. */
+/** Library utility: wipe a key (GB/T 32907 keys are secrets). NULL is fine. */
 FASTSM2_API void fastsm2_sm4_key_clear(fastsm2_sm4_key *key);
 
-/** Name of the SM4 implementation in use, e.g. "avx512-gfni", "avx2-aesni",
- *  "armv8-sm4", "generic" (GB/T 32907 on this CPU). Never NULL. */
+/** Library utility: name of the SM4 implementation in use, e.g.
+ *  "avx512-gfni", "avx2-aesni", "armv8-sm4", "generic" (GB/T 32907 on this
+ *  CPU). Never NULL. */
 FASTSM2_API const char *fastsm2_sm4_backend_name(void);
-/** Name of the i-th SM4 implementation this CPU can run (i = 0, 1, ...),
- *  NULL past the last: what FASTSM2_SM4 accepts here. */
+/** Library utility: name of the i-th SM4 implementation this CPU can run (i
+ *  = 0, 1, ...), NULL past the last: what FASTSM2_SM4 accepts here. */
 FASTSM2_API const char *fastsm2_sm4_backend_available(size_t i);
 
 /* ---- ECB, CBC, CTR: one-shot ---------------------------------------------- */
@@ -782,32 +783,32 @@ typedef struct {
     uint64_t opaque[40];
 } fastsm2_sm4_ctx;
 
-/** Start a streaming operation in mode (FASTSM2_SM4_ECB ... _CFB) and
- *  direction (FASTSM2_SM4_ENCRYPT or _DECRYPT) under key (copied: the key
- *  may be cleared afterwards). iv: ivlen 0 (iv may be NULL) for ECB, 16
- *  for the others (FASTSM2_ERR_IV). padding: FASTSM2_SM4_PAD_NONE or
- *  _PKCS7 for ECB and CBC, _NONE for the stream modes (FASTSM2_ERR_ARG
- *  otherwise, and for an unknown mode or direction). */
+/** Start a streaming operation (SP 800-38A 6.1-6.5) in mode (FASTSM2_SM4_ECB
+ *  ... _CFB) and direction (FASTSM2_SM4_ENCRYPT or _DECRYPT) under key
+ *  (copied: the key may be cleared afterwards). iv: ivlen 0 (iv may be NULL)
+ *  for ECB, 16 for the others (FASTSM2_ERR_IV). padding:
+ *  FASTSM2_SM4_PAD_NONE or _PKCS7 for ECB and CBC, _NONE for the stream
+ *  modes (FASTSM2_ERR_ARG otherwise, and for an unknown mode or direction). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_init(fastsm2_sm4_ctx *ctx, int mode, int enc, int padding,
-                                                     const fastsm2_sm4_key *key, const unsigned char *iv,
-                                                     size_t ivlen);
-/** The next inlen bytes, any size. CTR, OFB and CFB write exactly inlen
- *  bytes; ECB and CBC write whole blocks and keep the rest (and, when
- *  decrypting with PKCS#7, the last whole block, which final unpads), so a
- *  capacity *outlen of inlen + 15 always suffices. *outlen: capacity in,
- *  bytes written out.
- *  FASTSM2_ERR_BUFFER_TOO_SMALL (nothing consumed), FASTSM2_ERR_STATE
- *  after final, FASTSM2_ERR_ARG. */
+                                                     const fastsm2_sm4_key *key, const unsigned char *iv, size_t ivlen);
+/** The next inlen bytes (SP 800-38A 6.1-6.5), any size. CTR, OFB and CFB
+ *  write exactly inlen bytes; ECB and CBC write whole blocks and keep the
+ *  rest (and, when decrypting with PKCS#7, the last whole block, which final
+ *  unpads), so a capacity *outlen of inlen + 15 always suffices. *outlen:
+ *  capacity in, bytes written out. FASTSM2_ERR_BUFFER_TOO_SMALL (nothing
+ *  consumed), FASTSM2_ERR_STATE after final, FASTSM2_ERR_ARG. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_update(fastsm2_sm4_ctx *ctx, unsigned char *out, size_t *outlen,
                                                        const unsigned char *in, size_t inlen);
-/** Finish and wipe ctx. ECB/CBC encryption with PKCS#7 writes the last,
- *  padded block (16 bytes); decryption with PKCS#7 writes the last block
- *  without its padding (0-15 bytes; FASTSM2_ERR_PADDING, nothing written,
- *  for bad padding or no block at all); without padding a partial block
- *  left is FASTSM2_ERR_LENGTH. The stream modes write nothing. *outlen:
- *  capacity in (16 always suffices), bytes written out. */
+/** Finish (SP 800-38A 6.1-6.5; RFC 5652 6.3's padding) and wipe ctx. ECB/CBC
+ *  encryption with PKCS#7 writes the last, padded block (16 bytes);
+ *  decryption with PKCS#7 writes the last block without its padding (0-15
+ *  bytes; FASTSM2_ERR_PADDING, nothing written, for bad padding or no block
+ *  at all); without padding a partial block left is FASTSM2_ERR_LENGTH. The
+ *  stream modes write nothing. *outlen: capacity in (16 always suffices),
+ *  bytes written out. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_final(fastsm2_sm4_ctx *ctx, unsigned char *out, size_t *outlen);
-/** Wipe a streaming context (after an abandoned operation). NULL is fine. */
+/** Library utility: wipe a streaming context (after an abandoned operation).
+ *  NULL is fine. */
 FASTSM2_API void fastsm2_sm4_ctx_clear(fastsm2_sm4_ctx *ctx);
 
 /* ---- GCM, NIST SP 800-38D ------------------------------------------------- */
@@ -845,28 +846,30 @@ typedef struct {
  *  _DECRYPT) under key (copied) and iv (SP 800-38D 7.1 steps 1-2). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_init(fastsm2_sm4_gcm_ctx *ctx, int enc, const fastsm2_sm4_key *key,
                                                          const unsigned char *iv, size_t ivlen);
-/** Authenticate len more bytes of AAD, in pieces of any size, all before
- *  the first fastsm2_sm4_gcm_update (FASTSM2_ERR_STATE after it). */
-FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_aad(fastsm2_sm4_gcm_ctx *ctx, const unsigned char *aad,
-                                                        size_t len);
-/** Encrypt or decrypt the next len bytes, in pieces of any size: out gets
- *  exactly len bytes. WHEN DECRYPTING, THE OUTPUT IS NOT AUTHENTICATED
- *  until fastsm2_sm4_gcm_decrypt_final returns FASTSM2_OK: keep it from
- *  any use (a temporary file, for instance) and destroy it if final fails.
- *  FASTSM2_ERR_LENGTH past the length limit, FASTSM2_ERR_STATE after
- *  final. */
+/** Authenticate len more bytes of AAD (SP 800-38D 7.1 step 5), in pieces of
+ *  any size, all before the first fastsm2_sm4_gcm_update (FASTSM2_ERR_STATE
+ *  after it). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_aad(fastsm2_sm4_gcm_ctx *ctx, const unsigned char *aad, size_t len);
+/** Encrypt or decrypt the next len bytes (SP 800-38D 7.1 steps 3-4), in
+ *  pieces of any size: out gets exactly len bytes. WHEN DECRYPTING, THE
+ *  OUTPUT IS NOT AUTHENTICATED until fastsm2_sm4_gcm_decrypt_final returns
+ *  FASTSM2_OK: keep it from any use (a temporary file, for instance) and
+ *  destroy it if final fails. FASTSM2_ERR_LENGTH past the length limit,
+ *  FASTSM2_ERR_STATE after final. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_update(fastsm2_sm4_gcm_ctx *ctx, unsigned char *out,
                                                            const unsigned char *in, size_t len);
 /** Finish an encryption: write the first taglen bytes of the tag (SP
  *  800-38D 7.1 steps 5-6) and wipe ctx. FASTSM2_ERR_STATE on a decryption. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_encrypt_final(fastsm2_sm4_gcm_ctx *ctx, unsigned char *tag,
                                                                   size_t taglen);
-/** Finish a decryption: FASTSM2_OK only if tag (taglen bytes) matches,
- *  compared in constant time; FASTSM2_ERR_TAG otherwise (destroy every
- *  byte update gave). Wipes ctx. FASTSM2_ERR_STATE on an encryption. */
+/** Finish a decryption (SP 800-38D 7.2 steps 7-8): FASTSM2_OK only if tag
+ *  (taglen bytes) matches, compared in constant time; FASTSM2_ERR_TAG
+ *  otherwise (destroy every byte update gave). Wipes ctx. FASTSM2_ERR_STATE
+ *  on an encryption. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_decrypt_final(fastsm2_sm4_gcm_ctx *ctx, const unsigned char *tag,
                                                                   size_t taglen);
-/** Wipe a GCM context (after an abandoned operation). NULL is fine. */
+/** Library utility: wipe a GCM context (after an abandoned operation). NULL
+ *  is fine. */
 FASTSM2_API void fastsm2_sm4_gcm_clear(fastsm2_sm4_gcm_ctx *ctx);
 
 /* ---- CCM, NIST SP 800-38C / RFC 3610 --------------------------------------- */
@@ -903,14 +906,15 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_ccm_decrypt(unsigned char *out, 
 #define FASTSM2_SM4_XTS_GB   0
 #define FASTSM2_SM4_XTS_IEEE 1
 
-/** XTS encryption of one data unit of len bytes with the 16-byte tweak
- *  (the data unit's number or IV) under standard FASTSM2_SM4_XTS_GB or
- *  _IEEE (FASTSM2_ERR_ARG otherwise). */
+/** XTS encryption (IEEE 1619-2018 5.3) of one data unit of len bytes with
+ *  the 16-byte tweak (the data unit's number or IV) under standard
+ *  FASTSM2_SM4_XTS_GB or _IEEE (FASTSM2_ERR_ARG otherwise). */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_xts_encrypt(unsigned char *out, const fastsm2_sm4_key *key1,
                                                             const fastsm2_sm4_key *key2, int standard,
                                                             const unsigned char tweak[16], const unsigned char *in,
                                                             size_t len);
-/** XTS decryption of one data unit, as fastsm2_sm4_xts_encrypt. */
+/** XTS decryption (IEEE 1619-2018 5.4) of one data unit, as
+ *  fastsm2_sm4_xts_encrypt. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_xts_decrypt(unsigned char *out, const fastsm2_sm4_key *key1,
                                                             const fastsm2_sm4_key *key2, int standard,
                                                             const unsigned char tweak[16], const unsigned char *in,
