@@ -19,6 +19,8 @@ have openssl  || need+=(openssl)
 have valgrind || need+=(valgrind)
 [ -f /usr/include/openssl/evp.h ]        || need+=(libssl-dev)
 [ -f /usr/include/valgrind/memcheck.h ]  || need+=(valgrind)
+# test_sm4_simde: the SM4 tables of CPUs with GFNI or AVX-512, emulated
+[ "$(uname -m)" != x86_64 ] || [ -f /usr/include/simde/x86/gfni.h ] || need+=(libsimde-dev)
 # ASan/UBSan runtimes come with gcc's libasan/libubsan.
 if ! echo 'int main(void){return 0;}' | cc -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
   need+=(libasan8 libubsan1)

@@ -109,6 +109,16 @@ FS2_HIDDEN void fs2_xts_mul_alpha(unsigned char t[16], int standard);
 FS2_HIDDEN void fs2_ghash_mul_generic(uint64_t x[2], const uint64_t y[2]);
 FS2_HIDDEN void fs2_ghash_generic(uint64_t xi[2], const uint64_t (*hpow)[2], const unsigned char *in, size_t n);
 
+#if defined(__x86_64__)
+/* x86-64 (src/sm4/sm4_x86_tmpl.h over 8 or 16 blocks a register):
+ *   avx2-aesni  AVX2, the S-box through AESENCLAST on XMM halves, PCLMULQDQ;
+ *   avx2-vaes   AVX2 with VAES and VPCLMULQDQ on YMM registers;
+ *   avx2-gfni   AVX2 with GF2P8AFFINE(INV)QB, VPCLMULQDQ;
+ *   avx512-gfni AVX-512 with GFNI and VPCLMULQDQ on ZMM registers. */
+FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_avx2_aesni, fs2_sm4_ops_avx2_vaes, fs2_sm4_ops_avx2_gfni,
+    fs2_sm4_ops_avx512_gfni;
+#endif
+
 /* ---- selection (src/sm4/sm4_select.c) ---------------------------------- */
 
 /* The table in use: FASTSM2_SM4=<name> if this CPU can run it and it

@@ -17,6 +17,12 @@
  * order, fastest first. */
 static const fs2_sm4_ops *const tables[] = {
     &fs2_sm4_ops_generic,
+#if defined(__x86_64__)
+    &fs2_sm4_ops_avx512_gfni,
+    &fs2_sm4_ops_avx2_gfni,
+    &fs2_sm4_ops_avx2_vaes,
+    &fs2_sm4_ops_avx2_aesni,
+#endif
     NULL,
 };
 

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SM4 table "avx2-aesni" (src/sm4/sm4_ops.h): eight blocks a YMM register,
+ * four register sets a pass (src/sm4/sm4_x86_tmpl.h); the S-box through
+ * AES's: an affine map into AES's field (two nibble lookups), AESENCLAST
+ * (SubBytes) on each 128-bit half, an affine map back (sm4_sbox.h derives
+ * the maps). GHASH by PCLMULQDQ, up to 16 blocks a reduction. For x86-64
+ * CPUs with AVX2, AES-NI and PCLMULQDQ but not VAES (Haswell to Skylake,
+ * Zen 1 and 2).
+ */
+#include "cpu.h"
+#include "sm4_ops.h"
+
+#if defined(__x86_64__)
+#include "sm4_sbox.h"
+
+#define FS2_VT        __attribute__((target("avx2,aes,pclmul")))
+#define FS2_GH_TARGET FS2_VT
+#include "ghash_x86_impl.h"
+#include "sm4_x86_avx2.h"
+
+static FS2_VT inline __m256i v_tau(__m256i x)
+{
+    const __m256i pre_lo = _mm256_setr_epi8(FS2_SM4_AESNI_PRE_LO, FS2_SM4_AESNI_PRE_LO);
+    const __m256i pre_hi = _mm256_setr_epi8(FS2_SM4_AESNI_PRE_HI, FS2_SM4_AESNI_PRE_HI);
+    const __m256i post_lo = _mm256_setr_epi8(FS2_SM4_AESNI_POST_LO, FS2_SM4_AESNI_POST_LO);
+    const __m256i post_hi = _mm256_setr_epi8(FS2_SM4_AESNI_POST_HI, FS2_SM4_AESNI_POST_HI);
+    const __m256i isr = _mm256_setr_epi8(FS2_V_ISR, FS2_V_ISR);
+    __m256i y = _mm256_shuffle_epi8(v_affine(x, pre_lo, pre_hi), isr);
+    __m128i lo = _mm_aesenclast_si128(_mm256_castsi256_si128(y), _mm_setzero_si128());
+    __m128i hi = _mm_aesenclast_si128(_mm256_extracti128_si256(y, 1), _mm_setzero_si128());
+    return v_affine(_mm256_set_m128i(hi, lo), post_lo, post_hi);
+}
+
+static FS2_VT inline uint32_t s_tau(uint32_t w)
+{
+    const __m128i pre_lo = _mm_setr_epi8(FS2_SM4_AESNI_PRE_LO), pre_hi = _mm_setr_epi8(FS2_SM4_AESNI_PRE_HI);
+    const __m128i post_lo = _mm_setr_epi8(FS2_SM4_AESNI_POST_LO), post_hi = _mm_setr_epi8(FS2_SM4_AESNI_POST_HI);
+    const __m128i m = _mm_set1_epi8(0x0F), isr = _mm_setr_epi8(FS2_V_ISR);
+    __m128i x = _mm_cvtsi32_si128((int)w);
+    x = _mm_xor_si128(_mm_shuffle_epi8(pre_lo, _mm_and_si128(x, m)),
+                      _mm_shuffle_epi8(pre_hi, _mm_and_si128(_mm_srli_epi16(x, 4), m)));
+    x = _mm_aesenclast_si128(_mm_shuffle_epi8(x, isr), _mm_setzero_si128());
+    x = _mm_xor_si128(_mm_shuffle_epi8(post_lo, _mm_and_si128(x, m)),
+                      _mm_shuffle_epi8(post_hi, _mm_and_si128(_mm_srli_epi16(x, 4), m)));
+    return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
+#define FS2_VSETS     4
+#define FS2_VTABLE    fs2_sm4_ops_avx2_aesni
+#define FS2_VNAME     "avx2-aesni"
+#define FS2_VNEEDS    (FS2_CPU_X86_AVX2 | FS2_CPU_X86_AESNI | FS2_CPU_X86_PCLMUL)
+#define FS2_GH_BLOCKS fs2_gh_blocks
+#include "sm4_x86_tmpl.h"
+
+#endif
