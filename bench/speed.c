@@ -32,6 +32,7 @@
 #include "bench.h"
 #include "bench_env.h"
 #include "bench_gpu.h"
+#include "bench_sm4.h"
 #include "bench_threads.h"
 
 #define MAX_CASES 64
@@ -121,6 +122,8 @@ static void usage(FILE *f)
                "  --json       print one JSON object instead of the table\n"
                "  --list       list the operations and implementations\n"
                "  --gpu        the GPU batch API instead (see --gpu --help; docs/GPU.md)\n"
+               "  --sm4        SM4 in every mode instead, beside OpenSSL's SM4 and AES-128\n"
+               "               (see --sm4 --help; docs/SM4.md)\n"
                "  --help       this text\n"
                "\n"
                "Units: ops/s; sm3-*, kdf-* and the 64 KiB and 1 MiB encrypt/decrypt rows in\n"
@@ -523,6 +526,8 @@ int main(int argc, char **argv)
             return bench_gpu_main(argc, argv);
         if (strcmp(argv[i], "--threads") == 0)
             return bench_threads_main(argc, argv);
+        if (strcmp(argv[i], "--sm4") == 0)
+            return bench_sm4_main(argc, argv);
     }
     collect_cases();
     for (int i = 1; i < argc; i++) {

@@ -7,7 +7,8 @@
 #    --all adds those; --list marks them; --all with --ops is a usage error;
 #  - every selected row of fastsm2 is either measured or not run with a
 #    reason (a CPU without the SIMD lanes), never silently missing;
-#  - a row that cannot run on this CPU prints its reason in the table.
+#  - a row that cannot run on this CPU prints its reason in the table;
+#  - --sm4 gives every SM4 mode at 64 B, 1 KiB and 16 KiB, checked.
 #
 # usage: test_speed.sh BUILD_DIR     (prints "N passed, N failed")
 set -uo pipefail
@@ -80,5 +81,24 @@ if [ -s "$T/notrun.txt" ]; then
 else
     ok # this CPU runs every row
 fi
+
+# --sm4: every mode at the three sizes, fastsm2 beside OpenSSL's AES-128
+# (and its SM4 where that libcrypto has the mode), each output checked
+if "$FS" speed --sm4 --seconds 0.01 --rounds 1 --json >"$T/sm4.json" 2>"$T/sm4.err"; then
+    ok
+    python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))
+want = ["sm4-%s-%d" % (m, n) for m in "ecb cbc-enc cbc-dec ctr gcm-enc gcm-dec ccm xts".split() for n in (64, 1024, 16384)]
+for impl in ("fastsm2", "openssl-aes128"):
+    got = [r["op"] for r in run["results"] if r["impl"] == impl]
+    assert sorted(got) == sorted(want), (impl, got)
+assert all(r["value"] > 0 for r in run["results"]), run["results"]
+assert run["sm4_backend"]' "$T/sm4.json" && ok || bad "speed --sm4: rows missing or empty"
+else
+    bad "speed --sm4 failed: $(cat "$T/sm4.err")"
+fi
+"$FS" speed --sm4 --ops no-such-mode >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "speed --sm4 --ops with an unknown mode: not a usage error"
 
 finish test_speed

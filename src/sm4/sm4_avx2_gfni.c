@@ -30,12 +30,10 @@ static FS2_VT inline __m256i v_tau(__m256i x)
     return _mm256_gf2p8affineinv_epi64_epi8(x, _mm256_set1_epi64x((long long)FS2_SM4_GFNI_POST), FS2_SM4_GFNI_POST_C);
 }
 
-static FS2_VT inline uint32_t s_tau(uint32_t w)
+static FS2_VT inline __m128i x_tau(__m128i x)
 {
-    __m128i x = _mm_cvtsi32_si128((int)w);
     x = _mm_gf2p8affine_epi64_epi8(x, _mm_set1_epi64x((long long)FS2_SM4_GFNI_PRE), FS2_SM4_GFNI_PRE_C);
-    x = _mm_gf2p8affineinv_epi64_epi8(x, _mm_set1_epi64x((long long)FS2_SM4_GFNI_POST), FS2_SM4_GFNI_POST_C);
-    return (uint32_t)_mm_cvtsi128_si32(x);
+    return _mm_gf2p8affineinv_epi64_epi8(x, _mm_set1_epi64x((long long)FS2_SM4_GFNI_POST), FS2_SM4_GFNI_POST_C);
 }
 
 #define FS2_VSETS 4

@@ -28,18 +28,16 @@ static FS2_VT inline __m256i v_tau(__m256i x)
     return v_affine(_mm256_aesenclast_epi128(y, _mm256_setzero_si256()), post_lo, post_hi);
 }
 
-static FS2_VT inline uint32_t s_tau(uint32_t w)
+static FS2_VT inline __m128i x_tau(__m128i x)
 {
     const __m128i pre_lo = _mm_setr_epi8(FS2_SM4_AESNI_PRE_LO), pre_hi = _mm_setr_epi8(FS2_SM4_AESNI_PRE_HI);
     const __m128i post_lo = _mm_setr_epi8(FS2_SM4_AESNI_POST_LO), post_hi = _mm_setr_epi8(FS2_SM4_AESNI_POST_HI);
     const __m128i m = _mm_set1_epi8(0x0F), isr = _mm_setr_epi8(FS2_V_ISR);
-    __m128i x = _mm_cvtsi32_si128((int)w);
     x = _mm_xor_si128(_mm_shuffle_epi8(pre_lo, _mm_and_si128(x, m)),
                       _mm_shuffle_epi8(pre_hi, _mm_and_si128(_mm_srli_epi16(x, 4), m)));
     x = _mm_aesenclast_si128(_mm_shuffle_epi8(x, isr), _mm_setzero_si128());
-    x = _mm_xor_si128(_mm_shuffle_epi8(post_lo, _mm_and_si128(x, m)),
-                      _mm_shuffle_epi8(post_hi, _mm_and_si128(_mm_srli_epi16(x, 4), m)));
-    return (uint32_t)_mm_cvtsi128_si32(x);
+    return _mm_xor_si128(_mm_shuffle_epi8(post_lo, _mm_and_si128(x, m)),
+                         _mm_shuffle_epi8(post_hi, _mm_and_si128(_mm_srli_epi16(x, 4), m)));
 }
 
 #define FS2_VSETS     4

@@ -30,12 +30,18 @@ static FS2_VT inline __m512i v_tau(__m512i x)
     return _mm512_gf2p8affineinv_epi64_epi8(x, _mm512_set1_epi64((long long)FS2_SM4_GFNI_POST), FS2_SM4_GFNI_POST_C);
 }
 
-static FS2_VT inline uint32_t s_tau(uint32_t w)
+static FS2_VT inline __m128i x_tau(__m128i x)
 {
-    __m128i x = _mm_cvtsi32_si128((int)w);
     x = _mm_gf2p8affine_epi64_epi8(x, _mm_set1_epi64x((long long)FS2_SM4_GFNI_PRE), FS2_SM4_GFNI_PRE_C);
-    x = _mm_gf2p8affineinv_epi64_epi8(x, _mm_set1_epi64x((long long)FS2_SM4_GFNI_POST), FS2_SM4_GFNI_POST_C);
-    return (uint32_t)_mm_cvtsi128_si32(x);
+    return _mm_gf2p8affineinv_epi64_epi8(x, _mm_set1_epi64x((long long)FS2_SM4_GFNI_POST), FS2_SM4_GFNI_POST_C);
+}
+
+/* L on XMM words by VPROLD and VPTERNLOGD (the one-block path). */
+#define FS2_X_LIN1 1
+static FS2_VT inline __m128i x_lin1(__m128i b)
+{
+    __m128i t = _mm_ternarylogic_epi32(b, _mm_rol_epi32(b, 2), _mm_rol_epi32(b, 10), 0x96);
+    return _mm_ternarylogic_epi32(t, _mm_rol_epi32(b, 18), _mm_rol_epi32(b, 24), 0x96);
 }
 
 #define FS2_VSETS 4

@@ -3,7 +3,7 @@
  * The YMM operations of src/sm4/sm4_x86_tmpl.h (eight blocks a register,
  * lanes in the block order 0, 2, 4, 6, 1, 3, 5, 7), shared by the AVX2
  * tables; the includer defines FS2_VT (its target attribute) and v_tau,
- * s_tau. Included once by each of sm4_avx2_aesni.c, sm4_avx2_vaes.c and
+ * x_tau. Included once by each of sm4_avx2_aesni.c, sm4_avx2_vaes.c and
  * sm4_avx2_gfni.c.
  */
 #ifndef FS2_SM4_X86_AVX2_H

@@ -3,7 +3,7 @@
  * The ZMM operations of src/sm4/sm4_x86_tmpl.h: sixteen blocks a
  * register, lanes in the block order 0, 4, 8, 12, 1, 5, 9, 13, ...; the
  * rotations by VPROLD, the XORs of three by VPTERNLOGD. The includer
- * defines FS2_VT and v_tau, s_tau.
+ * defines FS2_VT and v_tau, x_tau.
  */
 #ifndef FS2_SM4_X86_AVX512_H
 #define FS2_SM4_X86_AVX512_H

@@ -23,7 +23,7 @@
  *                           the FS2_VN blocks at m (none if m is NULL)
  *   v_ctr(x, ctr, k)        counter blocks ctr + k .. ctr + k + FS2_VN - 1
  *                           (the last 32 bits, modulo 2^32), transposed
- *   s_tau(w)                tau on the four bytes of one word (the
+ *   x_tau(x)                tau on every byte of an XMM register (the
  *                           one-block path: CBC encryption, CBC-MAC)
  *
  * Shape: FS2_VN blocks a register set, the state transposed so that a
@@ -33,7 +33,7 @@
  * decryption and XTS run a pass through a small stack buffer (the chain
  * and the tweaks); GCM does a pass's counter mode and its GHASH in one
  * loop. Chains of single blocks (CBC encryption, CBC-MAC) run one block
- * at a time in general registers, the S-box by s_tau.
+ * at a time, a word in an XMM register, the S-box by x_tau.
  *
  * Constant time: straight-line vector code; branches and memory indices
  * depend only on block counts (public).
@@ -191,14 +191,33 @@ static FS2_VT void t_cbc_dec(const uint32_t rkd[32], unsigned char *out, const u
     }
 }
 
-/* One block (the chains of single blocks), in general registers. */
+/* L (GB/T 32907 6.2) on the low word of an XMM register (the others
+ * ride along): B ^ (B ^ B<<<8 ^ B<<<16) <<< 2 ^ B<<<24; an includer with
+ * shorter forms (AVX-512VL's rotations) defines FS2_X_LIN1 and x_lin1. */
+#ifdef FS2_X_LIN1
+#define t_lin1 x_lin1
+#else
+static FS2_VT inline __m128i t_lin1(__m128i b)
+{
+    const __m128i r8 = _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+    const __m128i r16 = _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+    const __m128i r24 = _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12);
+    __m128i t = _mm_xor_si128(_mm_xor_si128(b, _mm_shuffle_epi8(b, r8)), _mm_shuffle_epi8(b, r16));
+    t = _mm_or_si128(_mm_slli_epi32(t, 2), _mm_srli_epi32(t, 30));
+    return _mm_xor_si128(_mm_xor_si128(b, t), _mm_shuffle_epi8(b, r24));
+}
+#endif
+
+/* One block (the chains of single blocks: CBC encryption, CBC-MAC), each
+ * word in the low lane of an XMM register, so that the round's latency
+ * chain has no move between register files; the S-box is x_tau. */
 static FS2_VT inline void t_one(const uint32_t rk[32], unsigned char out[16], const unsigned char in[16])
 {
-    uint32_t x0 = fs2_load32_be(in), x1 = fs2_load32_be(in + 4), x2 = fs2_load32_be(in + 8),
-             x3 = fs2_load32_be(in + 12), b;
+    __m128i x0 = _mm_cvtsi32_si128((int)fs2_load32_be(in)), x1 = _mm_cvtsi32_si128((int)fs2_load32_be(in + 4));
+    __m128i x2 = _mm_cvtsi32_si128((int)fs2_load32_be(in + 8)), x3 = _mm_cvtsi32_si128((int)fs2_load32_be(in + 12));
 #define T_ONE_ROUND(a, p, q, r, k) \
-    b = s_tau(p ^ q ^ r ^ (k));    \
-    a ^= b ^ ((b << 2) | (b >> 30)) ^ ((b << 10) | (b >> 22)) ^ ((b << 18) | (b >> 14)) ^ ((b << 24) | (b >> 8))
+    a = _mm_xor_si128(             \
+        a, t_lin1(x_tau(_mm_xor_si128(p, _mm_xor_si128(_mm_xor_si128(q, r), _mm_cvtsi32_si128((int)(k)))))))
     for (int i = 0; i < 32; i += 4) {
         T_ONE_ROUND(x0, x1, x2, x3, rk[i]);
         T_ONE_ROUND(x1, x2, x3, x0, rk[i + 1]);
@@ -206,10 +225,10 @@ static FS2_VT inline void t_one(const uint32_t rk[32], unsigned char out[16], co
         T_ONE_ROUND(x3, x0, x1, x2, rk[i + 3]);
     }
 #undef T_ONE_ROUND
-    fs2_store32_be(out, x3);
-    fs2_store32_be(out + 4, x2);
-    fs2_store32_be(out + 8, x1);
-    fs2_store32_be(out + 12, x0);
+    fs2_store32_be(out, (uint32_t)_mm_cvtsi128_si32(x3));
+    fs2_store32_be(out + 4, (uint32_t)_mm_cvtsi128_si32(x2));
+    fs2_store32_be(out + 8, (uint32_t)_mm_cvtsi128_si32(x1));
+    fs2_store32_be(out + 12, (uint32_t)_mm_cvtsi128_si32(x0));
 }
 
 static FS2_VT void t_cbc_enc(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
@@ -331,3 +350,4 @@ const fs2_sm4_ops FS2_VTABLE = {
 };
 
 #undef T_PASS
+#undef t_lin1

@@ -49,13 +49,10 @@ static void ghash_bytes(const fs2_sm4_ops *t, const fs2_sm4_key *k, uint64_t xi[
     }
 }
 
-/* SP 800-38D 7.1 steps 1-2: J0 from the IV, E_K(J0) and the first
- * counter block inc32(J0). ivlen in 1 .. GCM_MAX_BYTES. */
-static void gcm_start(const fs2_sm4_ops *t, const fs2_sm4_key *k, gcm_state *s, const unsigned char *iv, size_t ivlen,
-                      int enc)
+/* SP 800-38D 7.1 step 2: J0 from the IV (ivlen in 1 .. GCM_MAX_BYTES). */
+static void gcm_j0(const fs2_sm4_ops *t, const fs2_sm4_key *k, unsigned char j0[16], const unsigned char *iv,
+                   size_t ivlen)
 {
-    unsigned char j0[16];
-    memset(s, 0, sizeof *s);
     if (ivlen == 12) {
         memcpy(j0, iv, 12);
         fs2_store32_be(j0 + 12, 1);
@@ -68,10 +65,21 @@ static void gcm_start(const fs2_sm4_ops *t, const fs2_sm4_key *k, gcm_state *s, 
         fs2_store64_be(j0, x[1]);
         fs2_store64_be(j0 + 8, x[0]);
     }
+}
+
+/* SP 800-38D 7.1 steps 1-2: the state from J0; E_K(J0) now (ks NULL) or
+ * given (ks: a short one-shot call made it with its key stream). */
+static void gcm_start(const fs2_sm4_ops *t, const fs2_sm4_key *k, gcm_state *s, const unsigned char *iv, size_t ivlen,
+                      int enc)
+{
+    unsigned char j0[16];
+    memset(s, 0, sizeof *s);
+    gcm_j0(t, k, j0, iv, ivlen);
     t->blocks(k->rk, s->ek0, j0, 1);
     memcpy(s->ctr, j0, 16);
     fs2_sm4_ctr_add(s->ctr, 1, 0);
     s->enc = (uint8_t)enc;
+    fs2_wipe(j0, sizeof j0);
 }
 
 /* AAD, in pieces: whole blocks straight to GHASH, the rest held. */
@@ -197,6 +205,50 @@ static int tag_matches(const unsigned char *want, const unsigned char *got, size
 
 /* ---- one-shot ---------------------------------------------------------- */
 
+/* Texts up to this many bytes take one counter-mode call for E_K(J0) and
+ * their key stream together (a table's one pass), and a decryption XORs
+ * its plaintext out only once the tag has matched. */
+#define GCM_SHORT (16 * 15)
+
+/* One short call: out = in ^ key stream (encrypting), or the tag checked
+ * first and then out = in ^ key stream (decrypting: *ok, 0 and nothing
+ * written when the tag does not match). */
+static void gcm_short(const fs2_sm4_ops *t, const fs2_sm4_key *k, int enc, unsigned char *out, unsigned char tag[16],
+                      const unsigned char *iv, size_t ivlen, const unsigned char *aad, size_t aadlen,
+                      const unsigned char *in, size_t inlen, const unsigned char *want, size_t taglen, int *ok)
+{
+    gcm_state s;
+    unsigned char ks[16 + GCM_SHORT], ct[GCM_SHORT], j0[16];
+    size_t nb = (inlen + 15) / 16;
+    memset(&s, 0, sizeof s);
+    gcm_j0(t, k, j0, iv, ivlen);
+    memset(ks, 0, 16 * (nb + 1));
+    t->ctr32(k->rk, ks, ks, nb + 1, j0); /* E(J0), E(inc32(J0)), ... */
+    memcpy(s.ek0, ks, 16);
+    gcm_aad(t, k, &s, aad, aadlen);
+    gcm_aad_done(t, k, &s);
+    for (size_t i = 0; i < inlen; i++)
+        ct[i] = enc ? (unsigned char)(in[i] ^ ks[16 + i]) : in[i];
+    ghash_bytes(t, k, s.xi, ct, inlen);
+    s.textlen = inlen;
+    gcm_tag(t, k, &s, tag);
+    if (enc) {
+        if (inlen != 0)
+            memcpy(out, ct, inlen);
+    } else {
+        *ok = fs2_ct_memeq(tag, want, taglen);
+        /* Public by design: whether the tag matches (the status). */
+        fs2_declassify(ok, sizeof *ok);
+        if (*ok)
+            for (size_t i = 0; i < inlen; i++)
+                out[i] = in[i] ^ ks[16 + i];
+    }
+    fs2_wipe(&s, sizeof s);
+    fs2_wipe(ks, sizeof ks);
+    fs2_wipe(ct, sizeof ct);
+    fs2_wipe(j0, sizeof j0);
+}
+
 /* The checks of both one-shot calls; FASTSM2_OK or the status. */
 static int oneshot_check(const fs2_sm4_key *k, const unsigned char *tag, const unsigned char *iv, size_t ivlen,
                          const unsigned char *aad, size_t aadlen, const unsigned char *in, size_t inlen, size_t taglen)
@@ -229,6 +281,12 @@ int fastsm2_sm4_gcm_encrypt(unsigned char *out, unsigned char *tag, size_t tagle
     const fs2_sm4_ops *t = fs2_sm4();
     gcm_state s;
     unsigned char full[16];
+    if (inlen <= GCM_SHORT) {
+        gcm_short(t, k, 1, out, full, iv, ivlen, aad, aadlen, in, inlen, NULL, 0, NULL);
+        memcpy(tag, full, taglen);
+        fs2_wipe(full, sizeof full);
+        return FASTSM2_OK;
+    }
     gcm_start(t, k, &s, iv, ivlen, 1);
     gcm_aad(t, k, &s, aad, aadlen);
     gcm_aad_done(t, k, &s);
@@ -255,6 +313,16 @@ int fastsm2_sm4_gcm_decrypt(unsigned char *out, const fastsm2_sm4_key *key, cons
     const fs2_sm4_ops *t = fs2_sm4();
     gcm_state s;
     unsigned char full[16];
+    if (inlen <= GCM_SHORT) {
+        int ok = 0;
+        gcm_short(t, k, 0, out, full, iv, ivlen, aad, aadlen, in, inlen, tag, taglen, &ok);
+        fs2_wipe(full, sizeof full);
+        if (!ok) {
+            fs2_sm4_zero(out, inlen);
+            return FASTSM2_ERR_TAG;
+        }
+        return FASTSM2_OK;
+    }
     gcm_start(t, k, &s, iv, ivlen, 0);
     gcm_aad(t, k, &s, aad, aadlen);
     gcm_aad_done(t, k, &s);
