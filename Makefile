@@ -280,10 +280,19 @@ test-portable:
 	bash tests/harness/test-portable.sh build-portable
 
 # fastsm2 beside gmsm v0.44.0 and, given GMSSL_SRC=<GmSSL source tree>,
-# GmSSL built with its assembly: one table of ratios (bench/peers/speed-peers.sh)
+# GmSSL built with its assembly: one table of ratios (bench/peers/speed-peers.sh);
+# then SM4 beside gmsm, GmSSL and libgcrypt (bench/peers/speed-peers-sm4.sh)
 speed-peers: deps
 	$(MAKE) build
 	sh bench/peers/speed-peers.sh $(BUILD)
+	sh bench/peers/speed-peers-sm4.sh $(BUILD)
+
+# The SM4 half alone (docs/SM4.md's table): peers whose source is absent
+# (GMSSL_SRC unset, no Go, no libgcrypt) are left out with a message
+.PHONY: speed-peers-sm4
+speed-peers-sm4: deps
+	$(MAKE) build
+	sh bench/peers/speed-peers-sm4.sh $(BUILD)
 
 # The npm package fastsm2 (js/, docs/JS.md): the Node-API addon (linux-x64,
 # and linux-arm64 cross-built) and the WebAssembly build, tested with node

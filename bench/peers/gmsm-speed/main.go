@@ -2,8 +2,12 @@
 
 // Command gmsm-speed times the SM2 and SM3 of gmsm (github.com/emmansun/gmsm,
 // Go with amd64/arm64 assembly) on the operations of `fastsm2 speed`, and
+// its SM4 on those of `fastsm2 speed --sm4` (sm4-MODE-SIZE: gmsm's own GCM,
+// which crypto/cipher.NewGCM hands to, its CCM and GB/T 17964 XTS from
+// gmsm/cipher, ECB, CBC and CTR through the block's own bulk code), and
 // prints them in the JSON shape of `fastsm2 speed --json` with impl "gmsm",
-// for bench/peers/speed-gmsm.sh to set beside fastsm2's figures:
+// for bench/peers/speed-gmsm.sh and speed-peers-sm4.sh to set beside
+// fastsm2's figures:
 //
 //	gmsm-speed [--seconds S] [--rounds R] [--ops a,b,c] [--json]
 //
@@ -14,7 +18,9 @@ package main
 
 import (
 	"bytes"
+	stdcipher "crypto/cipher"
 	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -24,8 +30,10 @@ import (
 	"strings"
 	"time"
 
+	gmcipher "github.com/emmansun/gmsm/cipher"
 	"github.com/emmansun/gmsm/sm2"
 	"github.com/emmansun/gmsm/sm3"
+	"github.com/emmansun/gmsm/sm4"
 )
 
 type result struct {
@@ -177,6 +185,8 @@ func main() {
 		}}
 	}
 
+	addSM4(ops)
+
 	var results []result
 	for _, name := range strings.Split(*opsFlag, ",") {
 		o, ok := ops[name]
@@ -231,4 +241,145 @@ func gmsmVersion() string {
 		}
 	}
 	return "unknown"
+}
+
+// addSM4 adds the SM4 operations, sm4-MODE-SIZE as `fastsm2 speed --sm4`
+// names them: each encrypts (or decrypts) SIZE bytes with a fixed key,
+// IV and 13 bytes of AAD, after a check that it opens again (and, once,
+// that gmsm's GCM gives RFC 8998's example).
+func addSM4(ops map[string]*op) {
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(7*i + 1)
+	}
+	iv := make([]byte, 16)
+	for i := range iv {
+		iv[i] = byte(3*i + 5)
+	}
+	aad := make([]byte, 13)
+	for i := range aad {
+		aad[i] = byte(i)
+	}
+	block, err := sm4.NewCipher(key[:16])
+	if err != nil {
+		fail("sm4: %v", err)
+	}
+	// gmsm's own GCM: the block's NewGCM, which crypto/cipher.NewGCM calls
+	type gcmAble interface {
+		NewGCM(nonceSize, tagSize int) (stdcipher.AEAD, error)
+	}
+	newGCM := func() stdcipher.AEAD {
+		if g, ok := block.(gcmAble); ok {
+			a, err := g.NewGCM(12, 16)
+			if err != nil {
+				fail("sm4 gcm: %v", err)
+			}
+			return a
+		}
+		a, err := stdcipher.NewGCM(block)
+		if err != nil {
+			fail("sm4 gcm: %v", err)
+		}
+		return a
+	}
+	gcm := newGCM()
+	ccm, err := gmcipher.NewCCMWithNonceAndTagSize(block, 12, 16)
+	if err != nil {
+		fail("sm4 ccm: %v", err)
+	}
+	checkGCM := func() error { // RFC 8998 A.1
+		k, _ := hex.DecodeString("0123456789ABCDEFFEDCBA9876543210")
+		n, _ := hex.DecodeString("00001234567800000000ABCD")
+		a, _ := hex.DecodeString("FEEDFACEDEADBEEFFEEDFACEDEADBEEFABADDAD2")
+		p, _ := hex.DecodeString("AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD" +
+			"EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFEEEEEEEEEEEEEEEEAAAAAAAAAAAAAAAA")
+		b, _ := sm4.NewCipher(k)
+		g, _ := stdcipher.NewGCM(b)
+		if hex.EncodeToString(g.Seal(nil, n, p, a)[64:]) != "83de3541e4c2b58177e065a9bf7b62ec" {
+			return fmt.Errorf("gmsm's SM4-GCM does not give RFC 8998's tag")
+		}
+		return nil
+	}
+	for _, n := range []int{64, 1024, 16384} {
+		n := n
+		pt := make([]byte, n)
+		for i := range pt {
+			pt[i] = byte(i*131 + 17)
+		}
+		out := make([]byte, n+16)
+		back := make([]byte, n+16)
+		sealed := gcm.Seal(nil, iv[:12], pt, aad)
+		roundTrip := func(enc, dec func(dst, src []byte)) error {
+			enc(out[:n], pt)
+			dec(back[:n], out[:n])
+			if !bytes.Equal(back[:n], pt) {
+				return fmt.Errorf("does not decrypt to its plaintext")
+			}
+			return nil
+		}
+		ecbEnc, ecbDec := gmcipher.NewECBEncrypter(block), gmcipher.NewECBDecrypter(block)
+		ops[fmt.Sprintf("sm4-ecb-%d", n)] = &op{bytes: n,
+			setup: func() error { return roundTrip(ecbEnc.CryptBlocks, ecbDec.CryptBlocks) },
+			run:   func() error { ecbEnc.CryptBlocks(out[:n], pt); return nil }}
+		ops[fmt.Sprintf("sm4-cbc-enc-%d", n)] = &op{bytes: n,
+			setup: func() error {
+				return roundTrip(stdcipher.NewCBCEncrypter(block, iv).CryptBlocks, stdcipher.NewCBCDecrypter(block, iv).CryptBlocks)
+			},
+			run: func() error { stdcipher.NewCBCEncrypter(block, iv).CryptBlocks(out[:n], pt); return nil }}
+		ops[fmt.Sprintf("sm4-cbc-dec-%d", n)] = &op{bytes: n,
+			setup: ops[fmt.Sprintf("sm4-cbc-enc-%d", n)].setup,
+			run:   func() error { stdcipher.NewCBCDecrypter(block, iv).CryptBlocks(back[:n], out[:n]); return nil }}
+		ops[fmt.Sprintf("sm4-ctr-%d", n)] = &op{bytes: n,
+			setup: func() error {
+				return roundTrip(stdcipher.NewCTR(block, iv).XORKeyStream, stdcipher.NewCTR(block, iv).XORKeyStream)
+			},
+			run: func() error { stdcipher.NewCTR(block, iv).XORKeyStream(out[:n], pt); return nil }}
+		ops[fmt.Sprintf("sm4-gcm-enc-%d", n)] = &op{bytes: n,
+			setup: func() error {
+				if err := checkGCM(); err != nil {
+					return err
+				}
+				p, err := gcm.Open(nil, iv[:12], sealed, aad)
+				if err != nil || !bytes.Equal(p, pt) {
+					return fmt.Errorf("does not open")
+				}
+				return nil
+			},
+			run: func() error { gcm.Seal(out[:0], iv[:12], pt, aad); return nil }}
+		ops[fmt.Sprintf("sm4-gcm-dec-%d", n)] = &op{bytes: n,
+			setup: ops[fmt.Sprintf("sm4-gcm-enc-%d", n)].setup,
+			run:   func() error { _, err := gcm.Open(back[:0], iv[:12], sealed, aad); return err }}
+		ops[fmt.Sprintf("sm4-ccm-%d", n)] = &op{bytes: n,
+			setup: func() error {
+				c := ccm.Seal(nil, iv[:12], pt, aad)
+				p, err := ccm.Open(nil, iv[:12], c, aad)
+				if err != nil || !bytes.Equal(p, pt) {
+					return fmt.Errorf("does not open")
+				}
+				return nil
+			},
+			run: func() error { ccm.Seal(out[:0], iv[:12], pt, aad); return nil }}
+		ops[fmt.Sprintf("sm4-xts-%d", n)] = &op{bytes: n,
+			setup: func() error {
+				e, err := gmcipher.NewGBXTSEncrypter(sm4.NewCipher, key[:16], key[16:], iv)
+				if err != nil {
+					return err
+				}
+				d, err := gmcipher.NewGBXTSDecrypter(sm4.NewCipher, key[:16], key[16:], iv)
+				if err != nil {
+					return err
+				}
+				return roundTrip(e.CryptBlocks, d.CryptBlocks)
+			},
+			run: func() error {
+				// one data unit a call, as fastsm2's xts row: the tweak
+				// starts again (its key schedules are part of gmsm's call)
+				e, err := gmcipher.NewGBXTSEncrypter(sm4.NewCipher, key[:16], key[16:], iv)
+				if err != nil {
+					return err
+				}
+				e.CryptBlocks(out[:n], pt)
+				return nil
+			}}
+	}
 }
