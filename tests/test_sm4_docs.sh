@@ -4,7 +4,9 @@
 # the page's own build line (cc -Iinclude example.c build/libfastsm2.a ...,
 # from a scratch directory whose include/ and build/ are the repository's
 # and this build's), run, and its output compared with the ```text block
-# that follows it, line for line.
+# that follows it, line for line; and the speed tables of docs/SM4.md and
+# docs/BENCHMARKS.md are bench/peers/sm4-table.py's output for the runs kept
+# in docs/benchmarks/sm4/
 set -euo pipefail
 build=$(cd "${1:?build dir}" && pwd)
 src=${FASTSM2_SOURCE:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -37,4 +39,36 @@ for c in $(ls "$work"/c*.c | sort -V); do
     bad "example $name: its output is not the text block after it"
   fi
 done
+
+# The speed tables are bench/peers/sm4-table.py's output for the runs kept
+# in docs/benchmarks/sm4/, byte for byte: docs/SM4.md's (every size) and
+# docs/BENCHMARKS.md's (16 KiB); a run with one figure changed must not match.
+runs=$(ls "$src"/docs/benchmarks/sm4/*.json 2>/dev/null || true)
+[ -n "$runs" ] && ok || bad "no runs in docs/benchmarks/sm4"
+table_check() { # PAGE MARKER [--size N]
+  local page=$1 marker=$2
+  shift 2
+  # shellcheck disable=SC2086
+  if python3 "$src/bench/peers/sm4-table.py" "$@" $runs >"$work/table.md" 2>"$work/table.err"; then
+    sed -n "/^<!-- $marker -->\$/,/^<!-- end of the generated table -->\$/p" "$page" | sed '1d;$d' >"$work/doc.md"
+    [ -s "$work/doc.md" ] && ok || bad "$page has no table between '<!-- $marker -->' and its end marker"
+    if cmp -s "$work/table.md" "$work/doc.md"; then ok; else
+      bad "$page's SM4 table is not bench/peers/sm4-table.py's output for docs/benchmarks/sm4:"
+      diff "$work/table.md" "$work/doc.md" | head -20 >&2
+    fi
+  else
+    bad "bench/peers/sm4-table.py failed: $(cat "$work/table.err")"
+  fi
+}
+table_check "$doc" 'bench\/peers\/sm4-table.py docs\/benchmarks\/sm4\/\*.json'
+table_check "$src/docs/BENCHMARKS.md" 'bench\/peers\/sm4-table.py --size 16384 docs\/benchmarks\/sm4\/\*.json' --size 16384
+# the check can fail: one fastsm2 figure changed gives another table
+first=$(echo "$runs" | head -n 1)
+mkdir -p "$work/runs"
+for r in $runs; do cp "$r" "$work/runs/"; done
+sed -i '0,/"value": [0-9]/s/"value": \([0-9]\)/"value": 9\1/' "$work/runs/$(basename "$first")"
+# shellcheck disable=SC2086
+python3 "$src/bench/peers/sm4-table.py" "$work"/runs/*.json >"$work/changed.md" 2>/dev/null
+python3 "$src/bench/peers/sm4-table.py" $runs >"$work/table.md" 2>/dev/null
+cmp -s "$work/changed.md" "$work/table.md" && bad "a changed run gives the same SM4 table" || ok
 finish test_sm4_docs

@@ -4,7 +4,9 @@
 and of the peer programs of bench/peers/speed-peers-sm4.sh (the same JSON
 shape: "impl" gmsm, gmssl, libgcrypt), so that no figure is typed by hand.
 
-usage: bench/peers/sm4-table.py RUN.json...
+usage: bench/peers/sm4-table.py [--size N] RUN.json...
+
+--size N keeps the rows of N bytes only (docs/BENCHMARKS.md: 16384).
 
 Each (implementation, operation) keeps its best figure over the runs.
 fastsm2's ratio to OpenSSL's SM4 and to OpenSSL's AES-128 is taken within
@@ -27,10 +29,15 @@ def fmt(v):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    sizes = SIZES
+    if len(args) >= 2 and args[0] == "--size":
+        sizes = [int(args[1])]
+        args = args[2:]
+    if not args:
         sys.exit(__doc__)
     runs = []
-    for path in sys.argv[1:]:
+    for path in args:
         with open(path) as f:
             run = json.load(f)
         if not isinstance(run.get("results"), list):
@@ -54,12 +61,23 @@ def main():
                 vals.append(a / b)
         return "%.2f" % statistics.median(vals) if vals else ""
 
+    fs_runs = [r for r in runs if any(x["impl"] == "fastsm2" for x in r["results"])]
+    first = fs_runs[0]
+    line = "backend `%s`, %s" % (first.get("sm4_backend", "?"), first.get("openssl_version", "OpenSSL ?"))
+    for p, name in peers:
+        pr = next(r for r in runs if r.get("impl") == p)
+        ver = pr.get("version")
+        line += ", %s%s" % (name, " " + ver if ver else "")
+    line += "; %d runs of %s slice(s) of %s s per record, each side its best; ratios to OpenSSL: the median of " \
+        "each run's, to the best peer: best against best; MB/s (10^6 bytes)" % (
+            len(fs_runs), first.get("rounds", "?"), first.get("seconds", "?"))
+    print(line + "\n")
     head = ["op", "fastsm2", "OpenSSL SM4", "OpenSSL AES-128"] + [n for _, n in peers] + \
         ["fastsm2 / OpenSSL SM4", "fastsm2 / best peer", "fastsm2 / AES-128"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|")
     for m in MODES:
-        for n in SIZES:
+        for n in sizes:
             op = "sm4-%s-%d" % (m, n)
             fs = best.get(("fastsm2", op))
             if fs is None:
