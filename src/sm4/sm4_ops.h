@@ -109,6 +109,12 @@ FS2_HIDDEN void fs2_xts_mul_alpha(unsigned char t[16], int standard);
 FS2_HIDDEN void fs2_ghash_mul_generic(uint64_t x[2], const uint64_t y[2]);
 FS2_HIDDEN void fs2_ghash_generic(uint64_t xi[2], const uint64_t (*hpow)[2], const unsigned char *in, size_t n);
 
+#if defined(__aarch64__)
+/* AArch64 (src/sm4/sm4_aarch64_*.c, docs/ARM.md): armv8-sm4 with the SM4
+ * instructions, armv8-aes with NEON and the AES instructions; PMULL GHASH. */
+FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_armv8_sm4, fs2_sm4_ops_armv8_aes;
+#endif
+
 /* ---- selection (src/sm4/sm4_select.c) ---------------------------------- */
 
 /* The table in use: FASTSM2_SM4=<name> if this CPU can run it and it

@@ -17,6 +17,10 @@
  * order, fastest first. */
 static const fs2_sm4_ops *const tables[] = {
     &fs2_sm4_ops_generic,
+#if defined(__aarch64__)
+    &fs2_sm4_ops_armv8_sm4,
+    &fs2_sm4_ops_armv8_aes,
+#endif
     NULL,
 };
 
