@@ -187,6 +187,11 @@ int main(void)
     size_t n = sm4t_tables(tables, 16);
     CHECK(n >= 1 && tables[0] == &fs2_sm4_ops_generic);
     printf("SM4 in use: %s\n", fastsm2_sm4_backend_name());
+    /* the table the CPU should get (tests/harness/test-aarch64.sh sets it per pass) */
+    const char *expect = getenv("FS2T_SM4_EXPECT");
+    if (expect && strcmp(fastsm2_sm4_backend_name(), expect) != 0)
+        fprintf(stderr, "SM4 in use is %s, expected %s\n", fastsm2_sm4_backend_name(), expect);
+    CHECK(!expect || strcmp(fastsm2_sm4_backend_name(), expect) == 0);
     if (sm4t_big_checks("A.2 (1,000,000 encryptions)"))
         test_million();
     for (size_t i = 0; i < n; i++) {

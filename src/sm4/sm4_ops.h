@@ -118,6 +118,11 @@ FS2_HIDDEN void fs2_ghash_generic(uint64_t xi[2], const uint64_t (*hpow)[2], con
 FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_avx2_aesni, fs2_sm4_ops_avx2_vaes, fs2_sm4_ops_avx2_gfni,
     fs2_sm4_ops_avx512_gfni;
 #endif
+#if defined(__aarch64__)
+/* AArch64 (src/sm4/sm4_aarch64_*.c, docs/ARM.md): armv8-sm4 with the SM4
+ * instructions, armv8-aes with NEON and the AES instructions; PMULL GHASH. */
+FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_armv8_sm4, fs2_sm4_ops_armv8_aes;
+#endif
 
 /* ---- selection (src/sm4/sm4_select.c) ---------------------------------- */
 

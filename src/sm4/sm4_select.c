@@ -23,6 +23,10 @@ static const fs2_sm4_ops *const tables[] = {
     &fs2_sm4_ops_avx2_vaes,
     &fs2_sm4_ops_avx2_aesni,
 #endif
+#if defined(__aarch64__)
+    &fs2_sm4_ops_armv8_sm4,
+    &fs2_sm4_ops_armv8_aes,
+#endif
     NULL,
 };
 

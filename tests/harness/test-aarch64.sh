@@ -3,11 +3,24 @@
 # The suite for 64-bit ARM, on any x86-64 Debian machine: cross-build
 # with gcc-aarch64-linux-gnu (cmake/aarch64-linux-gnu.cmake) in build-aarch64
 # and run ctest there under qemu-aarch64 (user mode), once per backend:
-#   1. qemu -cpu max (has the ARMv8.2 SM3 instructions): the default choice
-#      must be armv8-sm3; the C tests also loop over every backend;
+#   1. qemu -cpu max (has the ARMv8.2 SM3 and SM4 instructions): the
+#      default choice must be armv8-sm3 and SM4's armv8-sm4. The whole
+#      suite: its C tests also loop over every backend and every SM4 table
+#      this CPU runs (test_ecmult, test_sm3, test_encrypt_stream,
+#      test_openssl_diff, test_sm4, test_sm4_tables, ...);
 #   2. FASTSM2_CPU=armv8 and FASTSM2_CPU=generic forced, same CPU;
-#   3. qemu -cpu cortex-a72 (ASIMD, no SM3): the default choice must fall
-#      back to armv8, whose SM3 is the scalar code plus the NEON lanes.
+#   3. qemu -cpu cortex-a72 (ASIMD, AES and PMULL; no SM3, no SM4): the
+#      default choice must fall back to armv8, whose SM3 is the scalar code
+#      plus the NEON lanes, and SM4's to armv8-aes.
+# Passes 2 and 3 run the brief set (PER_BACKEND below): the tests that go
+# end to end through the backend the library chose (known answers, sign,
+# encrypt, key exchange, SM3, SM4 with its 1,000,000-fold example and every
+# mode), and on cortex-a72 also every table this CPU runs
+# against the portable one (no SM3 or SM4 instruction may hide in the
+# fallbacks). The long tests that do not depend on the choice (the fields,
+# the CLI, the provider, the key files) or that loop over every backend
+# themselves run once, in pass 1. FS2T_AARCH64_FULL=1 runs the whole suite
+# in every pass (4x the time).
 # Installs what is missing (cross compiler, qemu-user, Debian's arm64
 # libssl-dev for the tests' OpenSSL reference). The valgrind constant-time
 # test is not in these passes: tests/harness/arm-ctime/valgrind.sh runs it with
@@ -91,7 +104,9 @@ cmake --build "$B" -j "$JOBS"
 # The shell tests that compile and run their own programs with the host's
 # cc (exports, readme, dlclose: packaging checks, run natively by `make test`) need
 # binfmt and are left out without it.
-skip="ctime_valgrind"
+# test_sm4_docs builds docs/SM4.md's examples with the host's cc: like
+# test_readme, a check of the page run natively by `make test`.
+skip="ctime_valgrind|test_sm4_docs"
 if [ -r /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && grep -q '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64; then
   [ ${#QEMU_L[@]} -eq 0 ] || export QEMU_LD_PREFIX=$SYSROOT
 else
@@ -113,22 +128,35 @@ backend_of() { # QEMU_CPU FASTSM2_CPU -> the backend the library picks
   QEMU_CPU=$1 FASTSM2_CPU=$2 "$B/fastsm2" version | sed -n 's/^backend: //p'
 }
 
-run_suite() { # LABEL QEMU_CPU FASTSM2_CPU WANT
-  local label=$1 cpu=$2 force=$3 want=$4 got
+# The brief set of passes 2 and 3 (ctest names).
+PER_BACKEND="test_kat|test_sign|test_encrypt|test_kx|test_keys|test_sm3|test_sm4|test_sm4_modes|test_sm4_aead|test_sym"
+A72_EXTRA="test_sm4_tables|test_sm3_lanes"
+
+run_suite() { # LABEL QEMU_CPU FASTSM2_CPU WANT WANT_SM4 [CTEST_REGEX]
+  local label=$1 cpu=$2 force=$3 want=$4 want_sm4=$5 only=${6:-} got sel=()
   got=$(backend_of "$cpu" "$force")
   if [ "$got" != "$want" ]; then
     echo "test-aarch64: qemu -cpu $cpu, FASTSM2_CPU='$force': backend '$got', expected '$want'" >&2
     exit 1
   fi
-  echo "== aarch64 suite: $label (qemu -cpu $cpu, backend $got)"
+  [ -z "$only" ] || [ "${FS2T_AARCH64_FULL:-0}" = 1 ] || sel=(-R "^($only)\$")
+  echo "== aarch64 suite: $label (qemu -cpu $cpu, backend $got, SM4 $want_sm4${sel:+, brief set})"
   # FS2T_QEMU_USER: test_batch leaves out its fork test, which qemu-user
-  # cannot run (threads started in the child of a multithreaded process)
-  (cd "$B" && QEMU_CPU=$cpu FASTSM2_CPU=$force FS2T_QEMU_USER=1 ctest --output-on-failure -j "$JOBS" -E "$skip")
+  # cannot run (threads started in the child of a multithreaded process).
+  # FS2T_SM4_EXPECT: test_sm4 checks the SM4 table chosen.
+  # the pass's time, wall and CPU (qemu is the CPU: a measure that holds on a loaded machine)
+  local t0=$SECONDS tm=() cpuf
+  cpuf=$(cd "$B" && pwd)/pass-cpu.txt
+  have /usr/bin/time && tm=(/usr/bin/time -f "%U %S" -o "$cpuf")
+  (cd "$B" && QEMU_CPU=$cpu FASTSM2_CPU=$force FS2T_QEMU_USER=1 FS2T_SM4_EXPECT=$want_sm4 \
+    ${tm[@]+"${tm[@]}"} ctest --output-on-failure -j "$JOBS" -E "$skip" ${sel[@]+"${sel[@]}"})
+  echo "test-aarch64: pass '$label': $((SECONDS - t0)) s$([ ${#tm[@]} -eq 0 ] ||
+    awk '{ printf ", %.0f s of CPU", $1 + $2 }' "$cpuf")"
 }
 
 start=$(date +%s)
-run_suite "default, SM3 instructions" max "" armv8-sm3
-run_suite "forced armv8" max armv8 armv8
-run_suite "forced generic" max generic generic
-run_suite "no SM3 extension: fallback" cortex-a72 "" armv8
+run_suite "default, SM3 and SM4 instructions" max "" armv8-sm3 armv8-sm4
+run_suite "forced armv8" max armv8 armv8 armv8-sm4 "$PER_BACKEND"
+run_suite "forced generic" max generic generic generic "$PER_BACKEND"
+run_suite "no SM3, no SM4 extension: fallback" cortex-a72 "" armv8 armv8-aes "$PER_BACKEND|$A72_EXTRA"
 echo "test-aarch64: all passes OK in $(($(date +%s) - start)) s"

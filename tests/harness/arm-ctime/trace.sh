@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Constant time on AArch64 by trace comparison, for all three aarch64
-# backends (armv8-sm3, which valgrind cannot see, armv8 and generic): a
+# backends (armv8-sm3, which valgrind cannot see, armv8 and generic) and
+# all three SM4 tables (armv8-sm4, whose SM4E valgrind cannot run, under
+# armv8-sm3 and armv8; armv8-aes forced with FASTSM2_SM4 under armv8; the
+# portable one under generic): a
 # qemu TCG plugin (tracehash.c) hashes every executed block address and
 # every load/store address of each operation of trace_driver.c, which runs
 # a key load, first and later signatures, kG, kP (with and without the
 # point's tables), encryption, decryption (success and failure) and a key
-# exchange over 12 secret sets (d = 1, d = n-2, k = 1, k = n-1 among them,
+# exchange, and SM4's key schedule, CTR, CBC, GCM (and its failure path),
+# CCM and both XTS orders, over 12 secret sets (d = 1, d = n-2, k = 1, k = n-1 among them,
 # the rest random from FS2T_SEED). Every operation's trace must be the same
 # for all sets; the positive controls (verification on each set's own
 # public inputs, a planted secret branch and a planted secret-indexed load)
@@ -36,15 +40,16 @@ cc -O2 -shared -fPIC -Wall -Wextra -o "$OUT/tracehash.so" tests/harness/arm-ctim
   -Wl,--unresolved-symbols=ignore-all
 # static and not position-independent: fixed addresses, no lazy binding
 $TRIPLE-gcc -O2 -g -Wall -Wextra -static -no-pie -Iinclude -Isrc -I"$B/generated" -Itests \
-  -DFS2T_VECTORS_FILE='"unused"' -o "$OUT/trace_driver" tests/harness/arm-ctime/trace_driver.c tests/testutil.c \
+  -DFS2T_VECTORS_FILE='"unused"' -DFS2T_SOURCE_DIR='"unused"' -o "$OUT/trace_driver" tests/harness/arm-ctime/trace_driver.c tests/testutil.c \
   "$B/libfastsm2.a" -lcrypto -lpthread # testutil.c uses libcrypto (static: never called here)
 mark=$($TRIPLE-nm "$OUT/trace_driver" | awk '$3 == "trace_mark" { print "0x" $1 }')
 [ -n "$mark" ] || { echo "trace-aarch64: no trace_mark symbol in the driver" >&2; exit 1; }
 
 # run BACKEND LOG [PLUGIN-ARGS]: the driver under qemu -cpu max with the plugin
+# (FASTSM2_SM4 from the caller: the SM4 table)
 run() {
   local be=$1 log=$2 extra=${3:-}
-  QEMU_CPU=max FASTSM2_CPU=$be "$QEMU" ${QEMU_L[@]+"${QEMU_L[@]}"} \
+  QEMU_CPU=max FASTSM2_CPU=$be FASTSM2_SM4=${SM4:-} "$QEMU" ${QEMU_L[@]+"${QEMU_L[@]}"} \
     -plugin "$OUT/tracehash.so,mark=$mark$extra" -d plugin -D "$log" "$OUT/trace_driver"
 }
 
@@ -77,7 +82,10 @@ first_difference() { # LOG SEG_A SEG_B
 
 passed=0
 failed=0
-for be in armv8-sm3 armv8 generic; do
+# BACKEND:SM4-TABLE
+for pair in armv8-sm3:armv8-sm4 armv8:armv8-aes generic:generic; do
+  be=${pair%%:*}
+  SM4=${pair#*:}
   log=$OUT/trace-$be.log
   if ! run "$be" "$log" >"$OUT/trace-$be.out"; then
     echo "trace-aarch64: the driver failed on $be:" >&2
@@ -88,6 +96,12 @@ for be in armv8-sm3 armv8 generic; do
   got=$(sed -n 's/^backend //p' "$OUT/trace-$be.out")
   if [ "$got" != "$be" ]; then
     echo "trace-aarch64: FASTSM2_CPU=$be ran backend '$got'" >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  got=$(sed -n 's/^sm4 //p' "$OUT/trace-$be.out")
+  if [ "$got" != "$SM4" ]; then
+    echo "trace-aarch64: FASTSM2_SM4=$SM4 ran SM4 table '$got'" >&2
     failed=$((failed + 1))
     continue
   fi

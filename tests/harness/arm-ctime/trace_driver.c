@@ -23,6 +23,13 @@
  *   kx-init, kx-start, kx-compute, kx-confirm
  *                a key exchange as the initiator (secret d and r_A) against
  *                a fixed responder (public key and R_B fixed)
+ *   sm4-key      two SM4 key schedules (the set's 32 key bytes)
+ *   sm4-ctr, sm4-cbc-enc, sm4-cbc-dec (PKCS#7 checked and removed),
+ *   sm4-gcm-enc, sm4-gcm-dec, sm4-gcm-bad (a flipped tag: the failure path),
+ *   sm4-ccm-enc, sm4-ccm-dec, sm4-xts-gb, sm4-xts-ieee (decryption)
+ *                the set's SM4LEN secret bytes (eight-block loops, a
+ *                partial block; XTS with ciphertext stealing) under the
+ *                SM4 table in use, with fixed public IVs, nonces and AAD
  * and the positive controls, whose traces must differ between sets:
  *   verify       signature verification of the set's own signature and
  *                public key (public inputs, variable time by design)
@@ -60,7 +67,9 @@ __attribute__((noinline, noipa, used)) void trace_mark(void)
 
 typedef struct {
     unsigned char d[32], k[32], k2[32], r[32], msg[MSGLEN];
+    unsigned char sk[32], spt[200]; /* SM4: keys, plaintext */
 } secret_set;
+#define SM4LEN 200 /* 12 blocks and 8 bytes */
 
 /* n = FFFFFFFE FFFFFFFF FFFFFFFF FFFFFFFF 7203DF6B 21C6052B 53BBF409 39D54123 */
 static const unsigned char N_BE[32] = {0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
@@ -96,6 +105,12 @@ static int st, st2;
 static const fastsm2_pubkey *vpub;
 static volatile unsigned sink;
 static unsigned char planted_table[256];
+static fastsm2_sm4_key sk1, sk2;
+static unsigned char s_ct[SM4LEN + 16], s_out[SM4LEN + 16], s_tag[16], s_tagbad[16];
+static size_t s_len;
+static const unsigned char S_IV[16] = {0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87,
+                                       0x78, 0x69, 0x5a, 0x4b, 0x3c, 0xff, 0xff, 0xfe};
+static const unsigned char S_AAD[20] = {0x17, 0x03, 0x03, 0x00, 0xd8};
 
 static struct {
     const char *name;
@@ -155,6 +170,8 @@ static void make_sets(void)
         random_scalar(s->k2, 0);
         random_scalar(s->r, 0);
         fs2t_rand_bytes(s->msg, MSGLEN);
+        fs2t_rand_bytes(s->sk, 32);
+        fs2t_rand_bytes(s->spt, SM4LEN);
     }
     /* the edges: d in {1, n-2}, k, k2, r in {1, n-1} */
     small(sets[0].d, 1), small(sets[0].k, 1), n_minus(sets[0].k2, 1), small(sets[0].r, 1);
@@ -283,6 +300,73 @@ static void run_set(int si)
         fastsm2_kx_clear(&b);
     }
 
+    /* SM4 under the table in use */
+    fastsm2_sm4_key_clear(&sk1);
+    fastsm2_sm4_key_clear(&sk2);
+    op_begin("sm4-key", si);
+    st = fastsm2_sm4_key_init(&sk1, cur.sk);
+    st2 = fastsm2_sm4_key_init(&sk2, cur.sk + 16);
+    op_end();
+    CHECK(st == FASTSM2_OK && st2 == FASTSM2_OK);
+    {
+        /* the references: ECB block by block through the same key */
+        unsigned char ks[SM4LEN + 16], ctr[16];
+        memcpy(ctr, S_IV, 16);
+        for (size_t b = 0; b < SM4LEN; b += 16) {
+            CHECK(fastsm2_sm4_ecb_encrypt(ks + b, &sk1, ctr, 16) == FASTSM2_OK);
+            for (int j = 15; j >= 0 && ++ctr[j] == 0; j--)
+                ;
+        }
+        op_begin("sm4-ctr", si);
+        st = fastsm2_sm4_ctr(s_out, &sk1, S_IV, cur.spt, SM4LEN);
+        op_end();
+        for (size_t j = 0; j < SM4LEN; j++)
+            ks[j] ^= cur.spt[j];
+        CHECK(st == FASTSM2_OK && memcmp(s_out, ks, SM4LEN) == 0);
+    }
+    s_len = sizeof s_ct;
+    op_begin("sm4-cbc-enc", si);
+    st = fastsm2_sm4_cbc_encrypt(s_ct, &s_len, &sk1, S_IV, FASTSM2_SM4_PAD_PKCS7, cur.spt, SM4LEN);
+    op_end();
+    CHECK(st == FASTSM2_OK && s_len == (SM4LEN / 16 + 1) * 16);
+    s_len = sizeof s_out;
+    op_begin("sm4-cbc-dec", si);
+    st = fastsm2_sm4_cbc_decrypt(s_out, &s_len, &sk1, S_IV, FASTSM2_SM4_PAD_PKCS7, s_ct, (SM4LEN / 16 + 1) * 16);
+    op_end();
+    CHECK(st == FASTSM2_OK && s_len == SM4LEN && memcmp(s_out, cur.spt, SM4LEN) == 0);
+    op_begin("sm4-gcm-enc", si);
+    st = fastsm2_sm4_gcm_encrypt(s_ct, s_tag, 16, &sk1, S_IV, 12, S_AAD, sizeof S_AAD, cur.spt, SM4LEN);
+    op_end();
+    CHECK(st == FASTSM2_OK);
+    op_begin("sm4-gcm-dec", si);
+    st = fastsm2_sm4_gcm_decrypt(s_out, &sk1, S_IV, 12, S_AAD, sizeof S_AAD, s_ct, SM4LEN, s_tag, 16);
+    op_end();
+    CHECK(st == FASTSM2_OK && memcmp(s_out, cur.spt, SM4LEN) == 0);
+    memcpy(s_tagbad, s_tag, 16);
+    s_tagbad[15] ^= 1;
+    op_begin("sm4-gcm-bad", si);
+    st = fastsm2_sm4_gcm_decrypt(s_out, &sk1, S_IV, 12, S_AAD, sizeof S_AAD, s_ct, SM4LEN, s_tagbad, 16);
+    op_end();
+    CHECK(st == FASTSM2_ERR_TAG);
+    op_begin("sm4-ccm-enc", si);
+    st = fastsm2_sm4_ccm_encrypt(s_ct, s_tag, 16, &sk1, S_IV, 12, S_AAD, sizeof S_AAD, cur.spt, SM4LEN);
+    op_end();
+    CHECK(st == FASTSM2_OK);
+    op_begin("sm4-ccm-dec", si);
+    st = fastsm2_sm4_ccm_decrypt(s_out, &sk1, S_IV, 12, S_AAD, sizeof S_AAD, s_ct, SM4LEN, s_tag, 16);
+    op_end();
+    CHECK(st == FASTSM2_OK && memcmp(s_out, cur.spt, SM4LEN) == 0);
+    CHECK(fastsm2_sm4_xts_encrypt(s_ct, &sk1, &sk2, FASTSM2_SM4_XTS_GB, S_IV, cur.spt, SM4LEN) == FASTSM2_OK);
+    op_begin("sm4-xts-gb", si);
+    st = fastsm2_sm4_xts_decrypt(s_out, &sk1, &sk2, FASTSM2_SM4_XTS_GB, S_IV, s_ct, SM4LEN);
+    op_end();
+    CHECK(st == FASTSM2_OK && memcmp(s_out, cur.spt, SM4LEN) == 0);
+    CHECK(fastsm2_sm4_xts_encrypt(s_ct, &sk1, &sk2, FASTSM2_SM4_XTS_IEEE, S_IV, cur.spt, SM4LEN) == FASTSM2_OK);
+    op_begin("sm4-xts-ieee", si);
+    st = fastsm2_sm4_xts_decrypt(s_out, &sk1, &sk2, FASTSM2_SM4_XTS_IEEE, S_IV, s_ct, SM4LEN);
+    op_end();
+    CHECK(st == FASTSM2_OK && memcmp(s_out, cur.spt, SM4LEN) == 0);
+
     /* positive controls: these must differ between sets */
     memcpy(vsig, sig_sets[s], 64);
     vpub = &pub_sets[s];
@@ -311,6 +395,7 @@ int main(void)
     fastsm2_privkey k_fixed;
 
     printf("backend %s\n", be->name);
+    printf("sm4 %s\n", fastsm2_sm4_backend_name());
     for (int i = 0; i < 32; i++) {
         E[i] = (unsigned char)(0xa5 ^ (7 * i));
         d0[i] = (unsigned char)(0x5a + 3 * i);
@@ -370,5 +455,7 @@ int main(void)
     fastsm2_privkey_clear(&key);
     fastsm2_privkey_clear(&key_b);
     fastsm2_privkey_clear(&k_fixed);
+    fastsm2_sm4_key_clear(&sk1);
+    fastsm2_sm4_key_clear(&sk2);
     return fs2t_finish("trace_driver");
 }

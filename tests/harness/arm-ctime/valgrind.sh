@@ -4,9 +4,10 @@
 # Debian's arm64 valgrind (memcheck) run under qemu-aarch64 (user mode) on
 # a dynamically linked aarch64 ctime_test, which marks every secret as
 # undefined memory; memcheck reports any branch or address that depends on
-# one. It covers the generic and armv8 backends. armv8-sm3 is out of its
-# reach: valgrind hides the SM3 HWCAP from the program, so the library never
-# selects it (tests/harness/arm-ctime/trace.sh checks that backend).
+# one. It covers the generic and armv8 backends and the SM4 tables generic
+# and armv8-aes. armv8-sm3 and armv8-sm4 are out of its reach: valgrind
+# hides the SM3 and SM4 HWCAPs from the program, so the library never
+# selects them (tests/harness/arm-ctime/trace.sh checks those).
 #
 # Positive controls (tests/ctime/ctime_planted.c), each of which memcheck
 # must report: a branch on a secret, a load at a secret index, and
@@ -107,13 +108,15 @@ echo "== memcheck (Debian's valgrind:arm64 $(cat "$VG/VERSION" 2>/dev/null)) und
 rc=0
 memcheck "$OUT/ctime_test.log" "$OUT/ctime_test" || rc=$?
 if [ "$rc" = 0 ] && grep -q '^backend generic$' "$OUT/ctime_test.log" && grep -q '^backend armv8$' "$OUT/ctime_test.log" &&
+  grep -q '^SM4 table generic$' "$OUT/ctime_test.log" && grep -q '^SM4 table armv8-aes$' "$OUT/ctime_test.log" &&
   grep -q '^ctime_test: [1-9][0-9]* passed, 0 failed$' "$OUT/ctime_test.log"; then
-  pass "ctime_test: $(grep -c '^backend [a-z0-9-]*$' "$OUT/ctime_test.log") backends, no report" \
+  pass "ctime_test: $(grep -c '^backend [a-z0-9-]*$' "$OUT/ctime_test.log") backends," \
+    "$(grep -c '^SM4 table [a-z0-9-]*$' "$OUT/ctime_test.log") SM4 tables, no report" \
     "($(sed -n 's/^ctime_test: //p' "$OUT/ctime_test.log"))"
   grep '^backend .*skipped' "$OUT/ctime_test.log" | sed 's/^/        /' || true
 else
   fail "ctime_test (memcheck exit status $rc; log $OUT/ctime_test.log):"
-  grep -E '^==[0-9]+== (Conditional|Use of|   (at|by) )|^backend|^ctime_test' "$OUT/ctime_test.log" | head -60
+  grep -E '^==[0-9]+== (Conditional|Use of|   (at|by) )|^backend|^SM4|^ctime_test' "$OUT/ctime_test.log" | head -60
 fi
 
 # positive controls: memcheck must report each (its error exit status 42)
