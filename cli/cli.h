@@ -92,6 +92,16 @@ int cli_read_file_max(cli_buf *buf, const char *path, size_t max, const char *wh
 /* Take stdin for `what` (a message's words): CLI_EXIT_USAGE after a message
  * when an earlier input (a key, a password) already took it. */
 int cli_claim_stdin(const char *what);
+/* True when fd reads what fd 0 reads, whatever name opened it: fd 0
+ * itself, or the same file by device and inode (/dev/stdin, /dev/fd/0,
+ * /proc/self/fd/0, a link to one, a descriptor duplicated from it, the file
+ * the shell redirected to stdin). Not /dev/null and other character devices
+ * that are not terminals: every reader gets bytes of its own. */
+int cli_fd_is_stdin(int fd);
+/* Every input opened by name (name: the name, for the message) goes
+ * through this before anything is read from it: when cli_fd_is_stdin(fd),
+ * it claims stdin for `what` as cli_claim_stdin does. */
+int cli_claim_input(int fd, const char *name, const char *what);
 /* Limits on what the parsers read: a key file (PEM with its text around
  * it), a certificate (as fastsm2_pubkey_parse_certificate's), a signature
  * file (DER, raw or hex). */
