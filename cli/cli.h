@@ -12,6 +12,7 @@
  *   cmd_sig.c   sign, verify
  *   cmd_enc.c   encrypt, decrypt
  *   cmd_sm3.c   sm3
+ *   cmd_sm4.c   sm4, seal, open
  *   cmd_speed.c speed (runs fastsm2-speed)
  *
  * Exit codes: 0 success; 1 a well-formed request whose answer is "no" (a
@@ -245,6 +246,10 @@ int cmd_encrypt(int argc, char **argv);
 int cmd_decrypt(int argc, char **argv);
 int cmd_sm3(int argc, char **argv);
 int cmd_key(int argc, char **argv);
+/* cmd_sm4.c: SM4 files, and the SM2 + SM4 envelope */
+int cmd_sm4(int argc, char **argv);
+int cmd_seal(int argc, char **argv);
+int cmd_open(int argc, char **argv);
 
 /* cmd_key.c: the public key as text (x, y, SEC1 forms, Z_A). */
 int cli_pubkey_text(const char *out_path, const fastsm2_pubkey *pub);
