@@ -228,7 +228,7 @@ static void test_basic_diff(void)
             fs2t_rand_bytes(iv, 16);
             fs2t_rand_bytes(pt, 200);
             EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new(), *y = EVP_CIPHER_CTX_new();
-            int l1, l2, l3, l4;
+            int l1 = 0, l2 = 0, l3 = 0, l4 = -1;
             CHECK(EVP_EncryptInit_ex2(x, ours, key, iv, NULL) && EVP_EncryptUpdate(x, a, &l1, pt, 45) &&
                   EVP_CIPHER_CTX_copy(y, x) && EVP_EncryptUpdate(x, a + l1, &l2, pt + 45, 155) &&
                   EVP_EncryptFinal_ex(x, a + l1 + l2, &l3) && EVP_EncryptUpdate(y, b, &l4, pt + 45, 155));
