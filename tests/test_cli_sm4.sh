@@ -11,7 +11,8 @@
 #  - the raw modes are openssl enc's bytes both ways (-K, -iv, -nopad);
 #  - the envelope's wrapped key is GM/T 0009 DER that openssl pkeyutl
 #    decrypts; keys in every form fastsm2 reads; bad keys, IVs and options
-#    are usage errors (exit 2).
+#    are usage errors (exit 2);
+#  - the examples of docs/SM4.md, "Command line", run as written.
 #
 # usage: test_cli_sm4.sh BUILD_DIR
 set -euo pipefail
@@ -19,6 +20,7 @@ set -euo pipefail
 BUILD=${1:?usage: test_cli_sm4.sh BUILD_DIR}
 . "$(dirname "$0")/shlib.sh"
 cli_setup "$BUILD"
+SRC=${FASTSM2_SOURCE:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$T"
 
 # expect_rc NAME CODE PATTERN CMD...: exit CODE, and stderr matches PATTERN.
@@ -207,5 +209,12 @@ expect_rc "key on stdin under another name" 2 "only one input" bash -c "'$FS' sm
 expect_rc "seal: a P-256 key" 2 "another elliptic curve" bash -c \
     "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 2>/dev/null | openssl pkey -pubout >p256.pub && '$FS' seal --pub p256.pub --in p.1"
 expect_rc "open: a public key" 2 "public key, not a private key" "$FS" open --key a.pub --in s.1
+
+# ---- docs/SM4.md, "Command line": its examples run as written ------------------------
+mkdir docs && awk '/^## Command line/ {on = 1; next} on && /^## / {on = 0} on && /^```sh$/ {b = 1; next}
+    on && /^```$/ {b = 0} on && b' "$SRC/docs/SM4.md" >docs/examples.sh
+[ "$(grep -c . docs/examples.sh)" -ge 10 ] && ok || bad "docs/SM4.md has no examples under 'Command line'"
+(cd docs && PATH="$(dirname "$FS"):$PATH" bash -euo pipefail examples.sh >examples.out 2>&1) && ok ||
+    bad "docs/SM4.md's examples: $(tail -5 docs/examples.out)"
 
 finish test_cli_sm4
