@@ -192,6 +192,7 @@ int main(int argc, char **argv)
         } else {
             printf("fastsm2 %s (library %s)\nbackend: %s\n", FASTSM2_VERSION_STRING, fastsm2_version(),
                    fastsm2_backend_name());
+            printf("sm4: %s\n", fastsm2_sm4_backend_name()); /* its own seam (docs/SM4.md) */
         }
         rc = CLI_EXIT_OK;
     } else {

@@ -210,6 +210,11 @@ expect_rc "seal: a P-256 key" 2 "another elliptic curve" bash -c \
     "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 2>/dev/null | openssl pkey -pubout >p256.pub && '$FS' seal --pub p256.pub --in p.1"
 expect_rc "open: a public key" 2 "public key, not a private key" "$FS" open --key a.pub --in s.1
 
+# the SM4 implementation in use: a line of its own in fastsm2 version
+"$FS" version | grep -Eq '^sm4: [a-z0-9-]+$' && ok || bad "fastsm2 version has no sm4: line"
+[ "$(FASTSM2_CPU=generic "$FS" version | sed -n 's/^sm4: //p')" = generic ] && ok ||
+    bad "FASTSM2_CPU=generic does not give the generic SM4"
+
 # ---- docs/SM4.md, "Command line": its examples run as written ------------------------
 mkdir docs && awk '/^## Command line/ {on = 1; next} on && /^## / {on = 0} on && /^```sh$/ {b = 1; next}
     on && /^```$/ {b = 0} on && b' "$SRC/docs/SM4.md" >docs/examples.sh
