@@ -534,6 +534,11 @@ static int basic_get_ctx_params(void *vctx, OSSL_PARAM params[])
     if ((p = fs2p_locate(params, OSSL_CIPHER_PARAM_IV)) && c->mode != FASTSM2_SM4_ECB &&
         !set_octets_or_ptr(p, c->iv, 16))
         return 0;
+    /* the chaining value after updates is kept inside the library's stream,
+     * not reported: refused by name rather than leaving the caller's buffer
+     * as it was (EVP_CIPHER_CTX_get_updated_iv would return success) */
+    if (fs2p_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV) != NULL)
+        return fail(c->pc, FASTSM2_ERR_UNSUPPORTED, "updated-iv is not reported (the IV given at init: iv)");
     if ((p = fs2p_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_PTR || c->tls_mac_size == 0)
             return fail(c->pc, FASTSM2_ERR_ARG, "tls-mac");
@@ -1513,6 +1518,9 @@ static int xts_get_ctx_params(void *vctx, OSSL_PARAM params[])
         return 0;
     if ((p = fs2p_locate(params, OSSL_CIPHER_PARAM_IV)) && !set_octets_or_ptr(p, c->iv, 16))
         return 0;
+    /* every update is a data unit under the same tweak: the IV stays */
+    if ((p = fs2p_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) && !set_octets_or_ptr(p, c->iv, 16))
+        return 0;
     if ((p = fs2p_locate(params, OSSL_CIPHER_PARAM_XTS_STANDARD)) &&
         !fs2p_set_utf8(p, c->standard == FASTSM2_SM4_XTS_GB ? "GB" : "IEEE"))
         return 0;
@@ -1522,7 +1530,9 @@ static int xts_get_ctx_params(void *vctx, OSSL_PARAM params[])
 static const OSSL_PARAM xts_gettable_ctx[] = {PARAM(OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER),
                                               PARAM(OSSL_CIPHER_PARAM_IVLEN, OSSL_PARAM_UNSIGNED_INTEGER),
                                               PARAM(OSSL_CIPHER_PARAM_IV, OSSL_PARAM_OCTET_STRING),
-                                              PARAM(OSSL_CIPHER_PARAM_XTS_STANDARD, OSSL_PARAM_UTF8_STRING), PARAM_END};
+                                              PARAM(OSSL_CIPHER_PARAM_UPDATED_IV, OSSL_PARAM_OCTET_STRING),
+                                              PARAM(OSSL_CIPHER_PARAM_XTS_STANDARD, OSSL_PARAM_UTF8_STRING),
+                                              PARAM_END};
 static const OSSL_PARAM xts_settable_ctx[] = {PARAM(OSSL_CIPHER_PARAM_KEYLEN, OSSL_PARAM_UNSIGNED_INTEGER),
                                               PARAM(OSSL_CIPHER_PARAM_XTS_STANDARD, OSSL_PARAM_UTF8_STRING), PARAM_END};
 

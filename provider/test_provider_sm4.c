@@ -584,6 +584,44 @@ static void test_xts(void)
 /* ---- TLS records -------------------------------------------------------------- */
 
 /* A CBC context in TLS record mode (what libssl sets on a provided cipher). */
+/* EVP_CIPHER_CTX_get_updated_iv (OSSL_CIPHER_PARAM_UPDATED_IV): the chaining
+ * value of CBC, CTR, OFB and CFB is not reported, and saying so is an error
+ * with its name, never success with the caller's buffer untouched; XTS's is its
+ * IV (every update is a data unit under the same tweak). */
+static void test_updated_iv(void)
+{
+    static const char *const refused[] = {"SM4-CBC", "SM4-CTR", "SM4-OFB", "SM4-CFB", "SM4-ECB"};
+    unsigned char key[32], iv[16], in[48] = {0}, out[64], u[16];
+    fs2t_rand_bytes(key, sizeof key);
+    fs2t_rand_bytes(iv, sizeof iv);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        EVP_CIPHER *c = fetch(lc_ours, refused[i], PQ_OURS);
+        CHECK(is_ours(c));
+        if (!c)
+            continue;
+        EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+        int ol;
+        CHECK(EVP_EncryptInit_ex2(x, c, key, iv, NULL) == 1 && EVP_EncryptUpdate(x, out, &ol, in, 40) == 1);
+        memset(u, 0xee, sizeof u);
+        ERR_clear_error();
+        CHECK(EVP_CIPHER_CTX_get_updated_iv(x, u, sizeof u) == 0 && pt_last_status() == FASTSM2_ERR_UNSUPPORTED);
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(x);
+        EVP_CIPHER_free(c);
+    }
+    EVP_CIPHER *c = fetch(lc_ours, "SM4-XTS", PQ_OURS);
+    if (c) {
+        EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+        int ol;
+        CHECK(EVP_EncryptInit_ex2(x, c, key, iv, NULL) == 1 && EVP_EncryptUpdate(x, out, &ol, in, 48) == 1);
+        memset(u, 0xee, sizeof u);
+        CHECK(EVP_CIPHER_CTX_get_updated_iv(x, u, sizeof u) == 1 && memcmp(u, iv, 16) == 0);
+        EVP_CIPHER_CTX_free(x);
+        EVP_CIPHER_free(c);
+    }
+    ERR_clear_error();
+}
+
 static EVP_CIPHER_CTX *tls_cbc_ctx(const EVP_CIPHER *c, int enc, const unsigned char key[16],
                                    const unsigned char iv[16], int version, size_t macsize)
 {
@@ -1042,6 +1080,7 @@ int main(int argc, char **argv)
     test_gcm();
     test_ccm();
     test_xts();
+    test_updated_iv();
     test_tls_cbc();
     test_tls_aead(0);
     test_tls_aead(1);
