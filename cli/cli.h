@@ -12,6 +12,7 @@
  *   cmd_sig.c   sign, verify
  *   cmd_enc.c   encrypt, decrypt
  *   cmd_sm3.c   sm3
+ *   cmd_sm4.c   sm4, seal, open
  *   cmd_speed.c speed (runs fastsm2-speed)
  *
  * Exit codes: 0 success; 1 a well-formed request whose answer is "no" (a
@@ -92,6 +93,16 @@ int cli_read_file_max(cli_buf *buf, const char *path, size_t max, const char *wh
 /* Take stdin for `what` (a message's words): CLI_EXIT_USAGE after a message
  * when an earlier input (a key, a password) already took it. */
 int cli_claim_stdin(const char *what);
+/* True when fd reads what fd 0 reads, whatever name opened it: fd 0
+ * itself, or the same file by device and inode (/dev/stdin, /dev/fd/0,
+ * /proc/self/fd/0, a link to one, a descriptor duplicated from it, the file
+ * the shell redirected to stdin). Not /dev/null and other character devices
+ * that are not terminals: every reader gets bytes of its own. */
+int cli_fd_is_stdin(int fd);
+/* Every input opened by name (name: the name, for the message) goes
+ * through this before anything is read from it: when cli_fd_is_stdin(fd),
+ * it claims stdin for `what` as cli_claim_stdin does. */
+int cli_claim_input(int fd, const char *name, const char *what);
 /* Limits on what the parsers read: a key file (PEM with its text around
  * it), a certificate (as fastsm2_pubkey_parse_certificate's), a signature
  * file (DER, raw or hex). */
@@ -235,6 +246,10 @@ int cmd_encrypt(int argc, char **argv);
 int cmd_decrypt(int argc, char **argv);
 int cmd_sm3(int argc, char **argv);
 int cmd_key(int argc, char **argv);
+/* cmd_sm4.c: SM4 files, and the SM2 + SM4 envelope */
+int cmd_sm4(int argc, char **argv);
+int cmd_seal(int argc, char **argv);
+int cmd_open(int argc, char **argv);
 
 /* cmd_key.c: the public key as text (x, y, SEC1 forms, Z_A). */
 int cli_pubkey_text(const char *out_path, const fastsm2_pubkey *pub);

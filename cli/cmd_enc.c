@@ -35,8 +35,9 @@ static int ct_flags(int *flags, int raw, int c1c2c3)
 /* ---- plain I/O helpers ----------------------------------------------------- */
 
 /* Open path for reading if it is a regular file (not stdin); its size in
- * *size. -1 when the input must be read whole instead (stdin, a FIFO) or
- * cannot be opened (cli_read_file then reports the error). */
+ * *size. -1 when the input must be read whole instead (stdin by any name,
+ * a FIFO) or cannot be opened: cli_read_file then claims stdin or reports
+ * the error. */
 static int open_regular(const char *path, uint64_t *size)
 {
     struct stat st;
@@ -45,7 +46,7 @@ static int open_regular(const char *path, uint64_t *size)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || cli_fd_is_stdin(fd)) {
         close(fd);
         return -1;
     }

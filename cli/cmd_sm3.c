@@ -22,13 +22,19 @@ typedef struct {
     size_t hmac_keylen;
 } sm3_mode;
 
-/* Hash a file (or stdin for "-") as a stream. 0, or an errno value. */
+/* Hash a file (or stdin for "-") as a stream. 0, an errno value, or -1
+ * after a message (stdin, by any name, already read for another input). */
 static int hash_file(unsigned char digest[FASTSM2_SM3_DIGEST_SIZE], const char *path, unsigned char *chunk,
                      const sm3_mode *mode)
 {
     int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return errno;
+    if (cli_claim_input(fd, path, strcmp(path, "-") ? path : "a FILE to hash") != CLI_EXIT_OK) {
+        if (fd != STDIN_FILENO)
+            close(fd);
+        return -1;
+    }
     fastsm2_sm3_ctx ctx;
     fastsm2_hmac_sm3_ctx hctx;
     fastsm2_sm3_init(&ctx);
@@ -169,7 +175,8 @@ static int check_list(const char *list, unsigned char *chunk, const sm3_mode *mo
         int err = hash_file(got, name, chunk, mode);
         if (err) {
             printf("%s: FAILED open or read\n", name);
-            cli_fail(CLI_EXIT_USAGE, "%s: %s", name, strerror(err));
+            if (err > 0)
+                cli_fail(CLI_EXIT_USAGE, "%s: %s", name, strerror(err));
             unreadable++;
         } else if (memcmp(got, want, 32) != 0) {
             printf("%s: FAILED\n", name);
@@ -290,7 +297,9 @@ int cmd_sm3(int argc, char **argv)
         int err = hash_file(digest, files[i], chunk, &mode);
         if (err) {
             /* Go on with the other files, as sha256sum does; exit 2 at the end. */
-            cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", strcmp(files[i], "-") ? files[i] : "stdin", strerror(err));
+            if (err > 0)
+                cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", strcmp(files[i], "-") ? files[i] : "stdin",
+                         strerror(err));
             failed = 1;
             continue;
         }

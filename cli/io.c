@@ -12,17 +12,43 @@
 
 #include "cli.h"
 
-static const char *stdin_user; /* what stdin was read for; NULL while unread */
+/* What stdin was read for (a message's words); empty while unread. */
+static char stdin_user[160];
 
 int cli_claim_stdin(const char *what)
 {
-    if (stdin_user)
+    if (stdin_user[0])
         return cli_fail(CLI_EXIT_USAGE,
                         "stdin can be used for only one input: it holds %s, so %s cannot come from it too "
                         "(give one of them as a file)",
                         stdin_user, what);
-    stdin_user = what;
+    snprintf(stdin_user, sizeof stdin_user, "%s", what);
     return CLI_EXIT_OK;
+}
+
+int cli_fd_is_stdin(int fd)
+{
+    struct stat a, b;
+    if (fd == STDIN_FILENO)
+        return 1;
+    if (fstat(fd, &a) != 0 || fstat(STDIN_FILENO, &b) != 0)
+        return 0;
+    if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    /* /dev/null, /dev/zero, /dev/urandom: each reader gets bytes of its
+     * own, nothing is taken from another; a terminal is shared. */
+    return !S_ISCHR(a.st_mode) || isatty(fd);
+}
+
+int cli_claim_input(int fd, const char *name, const char *what)
+{
+    if (!cli_fd_is_stdin(fd))
+        return CLI_EXIT_OK;
+    if (fd == STDIN_FILENO)
+        return cli_claim_stdin(what);
+    char words[sizeof stdin_user];
+    snprintf(words, sizeof words, "%s (%s, which is stdin)", what, name);
+    return cli_claim_stdin(words);
 }
 
 int cli_is_std(const char *path)
@@ -95,6 +121,11 @@ int cli_read_file_max(cli_buf *buf, const char *path, size_t max, const char *wh
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
             return cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+        int rc = cli_claim_input(fd, path, what);
+        if (rc != CLI_EXIT_OK) {
+            close(fd);
+            return rc;
+        }
     }
     struct stat st;
     size_t hint = 0;

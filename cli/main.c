@@ -59,6 +59,28 @@ static const cli_command commands[] = {
      "  --cert it prints e = SM3(Z_A || FILE) of GB/T 32918.2 for that key and\n"
      "  ID, the input of sign/verify --digest; --z prints Z_A alone. -c/--check\n"
      "  reads such lines from FILE and checks them, exiting 1 on a mismatch.\n"},
+    {"sm4", cmd_sm4,
+     "(-e | -d) (--key FILE | --key-hex HEX) [--mode M] [--iv HEX] [--nopad] [--aad TEXT] [--in F] [--out F] | "
+     "--genkey [--out FILE]",
+     "  SM4 (GB/T 32907) encryption of a file of any size, streamed. By default an\n"
+     "  authenticated SM4-GCM stream in fastsm2's format (docs/SM4.md): a fresh\n"
+     "  salt and nonces every time, 64 KiB chunks each with its tag; -d writes\n"
+     "  only what authenticates and exits 1, leaving no output file, for a wrong\n"
+     "  key or a changed, truncated or extended file (--aad TEXT must match).\n"
+     "  --mode cbc, ctr, ecb, ofb or cfb: the raw bytes of openssl enc -sm4-MODE\n"
+     "  -K KEY -iv IV (PKCS#7 padding for cbc and ecb unless --nopad; --iv is\n"
+     "  required, 32 hex digits, and must never repeat under one key; nothing is\n"
+     "  authenticated). The key: --key FILE (16 bytes, or 32 hex digits) or\n"
+     "  --key-hex HEX (exactly 32 hex digits). --genkey writes a new random key\n"
+     "  (32 hex digits) to FILE or stdout, mode 0600.\n"},
+    {"seal", cmd_seal, "(--pub PUB | --cert CERT) [--in FILE] [--out SEALED]",
+     "  A digital envelope: a fresh SM4 key, encrypted to PUB with SM2 (GB/T\n"
+     "  32918.4, GM/T 0009 DER), in front of FILE encrypted under it as the\n"
+     "  SM4-GCM stream of sm4 (docs/SM4.md has the byte layout).\n"},
+    {"open", cmd_open, "--key KEY [--in SEALED] [--out FILE]",
+     "  Open a sealed file with the recipient's private key. Exits 1, leaving no\n"
+     "  output file, when KEY is not the recipient's or the file was changed,\n"
+     "  truncated or extended (stdout gets only the chunks that authenticated).\n"},
     {"speed", cmd_speed, "[--seconds S] [--json] [...]",
      "  Run the benchmark fastsm2-speed (next to this program) with these\n"
      "  arguments.\n"},
@@ -117,7 +139,8 @@ static void usage(void)
            "cannot read), sha256-sm4 or sha256-aes256 (OpenSSL reads both); --iter N\n"
            "PBKDF2 iterations (default 65536). --max-iter N: the most PBKDF2 iterations\n"
            "an encrypted KEY may ask for (default 2097152, about a second of CPU).\n"
-           "stdin gives one input: a key and its password cannot both come from it.\n"
+           "stdin gives one input: a key and its password cannot both come from it,\n"
+           "by any name (-, stdin, /dev/stdin, /dev/fd/0, a file redirected to stdin).\n"
            "\n"
            "Exit status: 0 success; 1 a signature that does not verify or a ciphertext\n"
            "that does not decrypt, truncated and malformed ones included (a negative\n"
@@ -169,6 +192,7 @@ int main(int argc, char **argv)
         } else {
             printf("fastsm2 %s (library %s)\nbackend: %s\n", FASTSM2_VERSION_STRING, fastsm2_version(),
                    fastsm2_backend_name());
+            printf("sm4: %s\n", fastsm2_sm4_backend_name()); /* its own seam (docs/SM4.md) */
         }
         rc = CLI_EXIT_OK;
     } else {

@@ -44,13 +44,16 @@ static int read_line_into(unsigned char *buf, size_t cap, size_t *len, int fd)
     return 0;
 }
 
-/* ---- the terminal: echo off while the password is typed, and back on
- * whatever ends the prompt (a signal included) ---------------------------- */
+/* ---- the terminal: echo off while the password is typed, back on
+ * whatever ends the prompt (a signal included) and while the job is
+ * stopped (Ctrl-Z) ------------------------------------------------------- */
 
 static int tty_fd = -1;
-static struct termios tty_saved;
+static struct termios tty_saved, tty_silent;
 static volatile sig_atomic_t tty_quiet; /* echo is off: restore on exit */
-static const int tty_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const char *tty_prompt;          /* asked again after a stop */
+static size_t tty_prompt_len;
+static const int tty_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
 #define TTY_NSIG (sizeof tty_signals / sizeof tty_signals[0])
 static struct sigaction tty_old[TTY_NSIG];
 static int tty_caught[TTY_NSIG];
@@ -78,17 +81,57 @@ static void tty_on_signal(int sig)
     errno = saved;
 }
 
+/* Ctrl-Z (SIGTSTP) at the prompt: the terminal as it was, stop (the
+ * default action, unblocked here for that moment), and once continued
+ * (fg) echo off again and the prompt again: the kernel dropped the line
+ * typed so far. Back in the background (bg), setting the terminal stops
+ * the job (SIGTTOU, not blocked here) until it is in the foreground. */
+static void tty_on_stop(int sig)
+{
+    int saved = errno;
+    struct sigaction dfl, mine;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    if (tty_quiet)
+        tcsetattr(tty_fd, TCSANOW, &tty_saved);
+    sigaction(sig, &dfl, &mine);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    raise(sig); /* pending: blocked in this handler */
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    /* stopped here until SIGCONT */
+    sigprocmask(SIG_BLOCK, &only, NULL);
+    sigaction(sig, &mine, NULL);
+    if (tty_quiet) {
+        tcsetattr(tty_fd, TCSANOW, &tty_silent);
+        if (write(tty_fd, tty_prompt, tty_prompt_len) < 0) {
+            /* the prompt is a courtesy */
+        }
+    }
+    errno = saved;
+}
+
 static void tty_catch(void)
 {
     struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = tty_on_signal;
-    sigfillset(&sa.sa_mask);
     for (size_t i = 0; i < TTY_NSIG; i++) {
         tty_caught[i] = 0;
         /* A signal the caller ignores (nohup) stays ignored. */
         if (sigaction(tty_signals[i], NULL, &tty_old[i]) != 0 || tty_old[i].sa_handler == SIG_IGN)
             continue;
+        memset(&sa, 0, sizeof sa);
+        if (tty_signals[i] == SIGTSTP) {
+            /* the fatal signals wait; SIGTTOU may stop it in the handler */
+            sa.sa_handler = tty_on_stop;
+            sigemptyset(&sa.sa_mask);
+            for (size_t j = 0; j < TTY_NSIG; j++)
+                sigaddset(&sa.sa_mask, tty_signals[j]);
+        } else {
+            sa.sa_handler = tty_on_signal;
+            sigfillset(&sa.sa_mask);
+        }
         tty_caught[i] = sigaction(tty_signals[i], &sa, NULL) == 0;
     }
 }
@@ -110,14 +153,16 @@ static int prompt_tty(unsigned char *buf, size_t cap, size_t *len, const char *p
     int have_tc = tcgetattr(fd, &tty_saved) == 0;
     if (have_tc) {
         tty_fd = fd;
+        tty_prompt = prompt;
+        tty_prompt_len = strlen(prompt);
+        tty_silent = tty_saved;
+        tty_silent.c_lflag &= (tcflag_t) ~(ECHO | ECHONL);
+        tty_silent.c_lflag |= ICANON;
         tty_catch();
-        struct termios quiet = tty_saved;
-        quiet.c_lflag &= (tcflag_t) ~(ECHO | ECHONL);
-        quiet.c_lflag |= ICANON;
         /* TCSANOW, not TCSAFLUSH: a password typed (or sent) ahead of the
          * prompt is the answer, not noise to discard */
         tty_quiet = 1;
-        tcsetattr(fd, TCSANOW, &quiet);
+        tcsetattr(fd, TCSANOW, &tty_silent);
     }
     if (write(fd, prompt, strlen(prompt)) < 0) {
         /* the prompt is a courtesy; go on reading */
@@ -211,11 +256,13 @@ int cli_password_into(unsigned char *buf, size_t cap, size_t *len, const char *s
                         "bad password source '%s': use pass:PASSWORD, env:VAR, file:PATH, fd:N or stdin", spec);
     }
     /* stdin holds one input: a key read from it leaves no password after
-     * it (the empty rest would be taken as an empty password). */
-    if (!close_it && fd == STDIN_FILENO) {
-        int rc = cli_claim_stdin("the password");
-        if (rc != CLI_EXIT_OK)
-            return rc;
+     * it (the empty rest would be taken as an empty password). By any name:
+     * file:/dev/stdin, fd:3 duplicated from 0, ... */
+    int rc = cli_claim_input(fd, spec, "the password");
+    if (rc != CLI_EXIT_OK) {
+        if (close_it)
+            close(fd);
+        return rc;
     }
     int err = read_line_into(buf, cap, len, fd);
     if (close_it)

@@ -270,6 +270,7 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
     case OSSL_OP_SIGNATURE: return signature_algs;
     case OSSL_OP_ASYM_CIPHER: return asym_cipher_algs;
     case OSSL_OP_DIGEST: return digest_algs;
+    case OSSL_OP_CIPHER: return fs2p_sm4_cipher_algs;
     }
     return NULL;
 }

@@ -105,5 +105,7 @@ extern const OSSL_DISPATCH fs2p_keymgmt_functions[];
 extern const OSSL_DISPATCH fs2p_signature_functions[];
 extern const OSSL_DISPATCH fs2p_asym_cipher_functions[];
 extern const OSSL_DISPATCH fs2p_sm3_functions[];
+/* prov_sm4.c: the SM4 ciphers, one entry per mode */
+extern const OSSL_ALGORITHM fs2p_sm4_cipher_algs[];
 
 #endif

@@ -14,6 +14,8 @@
 #include "ctime.h" /* tests/ctime: SECRET, PUBLIC, CT_CHECK */
 #include "prov.h"
 
+int ctime_sm4(void);
+
 static void (*fn(const OSSL_DISPATCH *t, int id))(void)
 {
     for (; t->function_id != 0; t++)
@@ -140,5 +142,7 @@ int main(void)
     CT_CHECK(ok == 0);
     km_free(k);
 
+    /* the SM4 ciphers (test_provider_ctime_sm4.c) */
+    CT_CHECK(ctime_sm4() == 0);
     return ct_finish("test_provider_ctime");
 }

@@ -14,6 +14,7 @@ class FastSM2Error extends Error {
 const ERR = {
   ARG: [-1, 'FASTSM2_ERR_ARG', 'FASTSM2_ERR_ARG: meaningless argument'],
   LENGTH: [-5, 'FASTSM2_ERR_LENGTH', 'FASTSM2_ERR_LENGTH: input of a wrong length'],
+  PRIVATE_KEY: [-7, 'FASTSM2_ERR_PRIVATE_KEY', 'FASTSM2_ERR_PRIVATE_KEY: d = 0 or d >= n - 1'],
   UNSUPPORTED: [-19, 'FASTSM2_ERR_UNSUPPORTED', 'FASTSM2_ERR_UNSUPPORTED: not provided'],
   NO_MEMORY: [-16, 'FASTSM2_ERR_NO_MEMORY', 'FASTSM2_ERR_NO_MEMORY: allocation failed']
 }

@@ -4,7 +4,8 @@
 // sm-crypto 0.5.8's documentation and observed behaviour; the tests check
 // every function against sm-crypto and sm-crypto-v2 in both directions.
 //
-// Conventions kept: keys are hex (private 64 digits, public '04'||x||y or
+// Conventions kept: keys are hex (private: d, written as 64 digits, read
+// as an integer of any length; public '04'||x||y or
 // 02/03||x), strings are UTF-8, ciphertexts are hex WITHOUT the 04 prefix of
 // C1, cipherMode 1 = C1C3C2 (default), 0 = C1C2C3; doSignature hashes with
 // Z_A by default (hash: true, as sm-crypto 0.5.8; sm-crypto-v2 defaults to
@@ -46,9 +47,16 @@ function makeSmCrypto (api) {
     return e
   }
 
+  // A private key in hex is the integer d, as sm-crypto 0.5.8 (and
+  // OpenSSL's BN_hex2bn) read it: any number of digits, odd or even,
+  // leading zeros not counted ('abc', '0abc' and 61 zeros + 'abc' are one
+  // key); more than 64 significant digits is d >= 2^256 > n.
   function privHandle (hex) {
     if (typeof hex !== 'string') fail('ARG', 'private key must be a hex string')
-    const h = hex.length < 64 ? hex.padStart(64, '0') : hex
+    if (!/^[0-9a-fA-F]+$/.test(hex)) fail('ARG', 'private key is not hex')
+    const sig = hex.replace(/^0+/, '')
+    if (sig.length > 64) fail('PRIVATE_KEY', 'private key of ' + sig.length + ' significant hex digits, more than 256 bits')
+    const h = sig.padStart(64, '0')
     return cached(privCache, h.toLowerCase(), () => engine.privFromBytes(fromHex(h, 'private key'))).handle
   }
 
