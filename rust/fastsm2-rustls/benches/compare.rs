@@ -68,9 +68,9 @@ fn row(what: &str, ours: f64, peer_name: &str, peer: f64, unit: &str) {
 fn sm2_configs() -> (Arc<ClientConfig>, Arc<ServerConfig>) {
     let provider = Arc::new(fastsm2_rustls::provider());
     let ca_key = fastsm2::SigningKey::generate().unwrap();
-    let ca = certificate(1, "bench CA", ca_key.verifying_key(), "bench CA", &ca_key, true, None);
+    let ca = certificate(&[1], "bench CA", ca_key.verifying_key(), "bench CA", &ca_key, true, None);
     let k = fastsm2::SigningKey::generate().unwrap();
-    let leaf = certificate(2, "localhost", k.verifying_key(), "bench CA", &ca_key, false, Some("localhost"));
+    let leaf = certificate(&[2], "localhost", k.verifying_key(), "bench CA", &ca_key, false, Some("localhost"));
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(k.to_pkcs8_der().unwrap().as_bytes().to_vec()));
     configs(provider, ca, leaf, key)
 }
@@ -94,11 +94,11 @@ fn p256_configs() -> (Arc<ClientConfig>, Arc<ServerConfig>) {
     let ca_kp = EcdsaKeyPair::from_pkcs8(&ALG, ca_pk8.as_ref(), &rng).unwrap();
     let sign = |tbs: &[u8]| ca_kp.sign(&rng, tbs).unwrap().as_ref().to_vec();
     let ca_spki = p256_spki(ca_kp.public_key().as_ref());
-    let ca = certificate_with(1, "bench CA", &ca_spki, "bench CA", ECDSA_SHA256_ALG, &sign, true, None);
+    let ca = certificate_with(&[1], "bench CA", &ca_spki, "bench CA", ECDSA_SHA256_ALG, &sign, true, None);
     let pk8 = EcdsaKeyPair::generate_pkcs8(&ALG, &rng).unwrap();
     let kp = EcdsaKeyPair::from_pkcs8(&ALG, pk8.as_ref(), &rng).unwrap();
     let spki = p256_spki(kp.public_key().as_ref());
-    let leaf = certificate_with(2, "localhost", &spki, "bench CA", ECDSA_SHA256_ALG, &sign, false, Some("localhost"));
+    let leaf = certificate_with(&[2], "localhost", &spki, "bench CA", ECDSA_SHA256_ALG, &sign, false, Some("localhost"));
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(pk8.as_ref().to_vec()));
     let provider = Arc::new(CryptoProvider {
         tls12_cipher_suites: Default::default(),

@@ -32,11 +32,11 @@ fn key_der(k: &fastsm2::SigningKey) -> PrivateKeyDer<'static> {
 fn pki(tag: &str) -> Pki {
     let ca_key = fastsm2::SigningKey::generate().unwrap();
     let ca_name = format!("fastsm2 test CA {tag}");
-    let ca = certificate(1, &ca_name, ca_key.verifying_key(), &ca_name, &ca_key, true, None);
+    let ca = certificate(&[1], &ca_name, ca_key.verifying_key(), &ca_name, &ca_key, true, None);
     let sk = fastsm2::SigningKey::generate().unwrap();
-    let server = certificate(2, "localhost", sk.verifying_key(), &ca_name, &ca_key, false, Some("localhost"));
+    let server = certificate(&[2], "localhost", sk.verifying_key(), &ca_name, &ca_key, false, Some("localhost"));
     let ck = fastsm2::SigningKey::generate().unwrap();
-    let client = certificate(3, "client", ck.verifying_key(), &ca_name, &ca_key, false, None);
+    let client = certificate(&[3], "client", ck.verifying_key(), &ca_name, &ca_key, false, None);
     Pki { ca, server_chain: vec![server], server_key: key_der(&sk), client_chain: vec![client], client_key: key_der(&ck) }
 }
 

@@ -36,6 +36,11 @@ pub const FASTSM2_ERR_KEY_CIPHER: c_int = -23;
 pub const FASTSM2_ERR_CURVE: c_int = -24;
 pub const FASTSM2_ERR_CERTIFICATE: c_int = -25;
 pub const FASTSM2_ERR_TOO_LARGE: c_int = -26;
+pub const FASTSM2_ERR_ITERATIONS: c_int = -27;
+pub const FASTSM2_ERR_TAG: c_int = -28;
+pub const FASTSM2_ERR_PADDING: c_int = -29;
+pub const FASTSM2_ERR_IV: c_int = -30;
+pub const FASTSM2_ERR_PUBLIC_KEY: c_int = -31;
 
 pub const FASTSM2_SM3_DIGEST_SIZE: usize = 32;
 pub const FASTSM2_SM3_BLOCK_SIZE: usize = 64;

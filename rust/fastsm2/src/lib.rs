@@ -21,14 +21,19 @@
 //! ```
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+pub mod dsa;
+mod ecdh;
 mod error;
-mod keys;
 mod kx;
+pub mod pke;
 mod sm3;
+#[cfg(feature = "sm2")]
+mod convert;
 
+pub use dsa::{DerSignature, Signature, SigningKey, VerifyingKey};
 pub use error::{Error, Result};
-pub use keys::{CiphertextFormat, DerSignature, Signature, SigningKey, VerifyingKey, SM2_OID, SM2_SM3_OID};
 pub use kx::{KeyExchange, Role};
+pub use pke::CiphertextFormat;
 pub use sm3::{hmac_sm3, HmacSm3, Sm3};
 
 pub use digest;
@@ -36,6 +41,11 @@ pub use pkcs8;
 pub use sec1;
 pub use signature;
 pub use spki;
+
+/// The curve sm2p256v1 (GM/T 0006): 1.2.156.10197.1.301.
+pub const SM2_OID: pkcs8::ObjectIdentifier = pkcs8::ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
+/// SM2 signature with SM3 (GM/T 0006): 1.2.156.10197.1.501.
+pub const SM2_SM3_OID: pkcs8::ObjectIdentifier = pkcs8::ObjectIdentifier::new_unwrap("1.2.156.10197.1.501");
 
 /// The signer ID used when none is set (GB/T 32918.2, GM/T 0009):
 /// `1234567812345678`, also RFC 8998's for TLS 1.3.
