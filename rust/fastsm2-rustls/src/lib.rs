@@ -2,15 +2,12 @@
 //! A rustls [`CryptoProvider`] for the ShangMi suite of TLS 1.3, RFC 8998,
 //! over libfastsm2 (through the `fastsm2` crate):
 //!
-//! - cipher suite `TLS_SM4_GCM_SM3` (0x00C6): SM4-GCM from RustCrypto's
-//!   `sm4` and `aes-gcm` (its GCM is generic over 128-bit block ciphers;
-//!   GHASH from `ghash`/`polyval`, constant time). libfastsm2 has no public
-//!   SM4 API, so the block cipher is the `sm4` crate's, which looks its
-//!   S-box up in a 256-byte table indexed by key-dependent bytes: not
-//!   constant time against a cache-timing attacker sharing the CPU (see
-//!   docs/RUST.md). HKDF (rustls's `HkdfUsingHmac`) runs over the
-//!   library's HMAC-SM3, which is faster than `hmac` over the pure-Rust
-//!   `sm3` crate;
+//! - cipher suites `TLS_SM4_GCM_SM3` (0x00C6, preferred) and
+//!   `TLS_SM4_CCM_SM3` (0x00C7): the records through the library's
+//!   SM4-GCM and SM4-CCM (`fastsm2::Sm4Gcm`, `fastsm2::Sm4Ccm`: constant
+//!   time, AES-NI/GFNI/ARMv8 backends where the CPU has them); SM3 as the
+//!   transcript hash and HKDF (rustls's `HkdfUsingHmac`) over the library's
+//!   HMAC-SM3;
 //! - key exchange group `curveSM2` (0x0029): ECDHE on sm2p256v1, the
 //!   x-coordinate as shared secret (RFC 8998 clause 3.3), key shares as
 //!   65-byte uncompressed points;
@@ -21,7 +18,7 @@
 //!   `1234567812345678` (GM/T 0015, as CAs sign them).
 //!
 //! The identifiers are rustls 0.24.0-dev.2's (`TLS13_SM4_GCM_SM3`,
-//! `NamedGroup::curveSM2`, `SignatureScheme::SM2_SM3`).
+//! `TLS13_SM4_CCM_SM3`, `NamedGroup::curveSM2`, `SignatureScheme::SM2_SM3`).
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -41,12 +38,12 @@ pub use hash::SM3;
 pub use hmac::HMAC_SM3;
 pub use kx::{ALL_KX_GROUPS, CURVE_SM2};
 pub use sign::{Sm2SigningKey, TLS13_SM2_ID};
-pub use tls13::{ALL_TLS13_CIPHER_SUITES, TLS13_SM4_GCM_SM3};
+pub use tls13::{ALL_TLS13_CIPHER_SUITES, TLS13_SM4_CCM_SM3, TLS13_SM4_GCM_SM3};
 pub use verify::{SM2_SM3, SM2_SM3_TLS13};
 
 /// The cipher suites, by name (as `rustls-ring::cipher_suite`).
 pub mod cipher_suite {
-    pub use super::tls13::TLS13_SM4_GCM_SM3;
+    pub use super::tls13::{TLS13_SM4_CCM_SM3, TLS13_SM4_GCM_SM3};
 }
 
 /// The key exchange groups, by name (as `rustls-ring::kx_group`).
@@ -54,7 +51,8 @@ pub mod kx_group {
     pub use super::kx::CURVE_SM2;
 }
 
-/// The provider: TLS 1.3 only, `TLS_SM4_GCM_SM3`, `curveSM2`, `sm2sig_sm3`.
+/// The provider: TLS 1.3 only, `TLS_SM4_GCM_SM3` and `TLS_SM4_CCM_SM3`,
+/// `curveSM2`, `sm2sig_sm3`.
 pub fn provider() -> CryptoProvider {
     CryptoProvider {
         tls12_cipher_suites: Cow::Borrowed(&[]),

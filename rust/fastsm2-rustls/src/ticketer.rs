@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-//! Session tickets: SM4-GCM under a random key made with the ticketer.
+//! Session tickets: SM4-GCM (the library's) under a random key made with
+//! the ticketer.
 use std::time::Duration;
 
-use aes_gcm::aead::{AeadInOut, KeyInit};
+use fastsm2::sm4::aead::{AeadInOut, KeyInit};
 use rustls::crypto::{GetRandomFailed, TicketProducer};
 use rustls::Error;
 
@@ -38,7 +39,7 @@ impl TicketProducer for Ticketer {
         let (nonce, rest) = cipher.split_at(12);
         let (body, tag) = rest.split_at(rest.len() - TAG_LEN);
         let nonce: [u8; 12] = nonce.try_into().ok()?;
-        let tag = aes_gcm::Tag::<aes_gcm::aead::consts::U16>::try_from(tag).ok()?;
+        let tag = fastsm2::sm4::aead::Tag::<Sm4Gcm>::try_from(tag).ok()?;
         let mut plain = body.to_vec();
         self.cipher.decrypt_inout_detached(&nonce.into(), b"", plain.as_mut_slice().into(), &tag).ok()?;
         Some(plain)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-//! SM2 and SM3 (GB/T 32918, GB/T 32905) over libfastsm2, in RustCrypto's
-//! idiom:
+//! SM2, SM3 and SM4 (GB/T 32918, GB/T 32905, GB/T 32907) over libfastsm2,
+//! in RustCrypto's idiom:
 //!
 //! - [`SigningKey`] / [`VerifyingKey`]: the `signature` crate's [`Signer`],
 //!   [`Verifier`] and [`Keypair`] for fixed-size ([`Signature`], r || s) and
@@ -8,6 +8,8 @@
 //!   the `pkcs8`, `sec1` and `spki` crates' traits; with the `sm2` feature,
 //!   conversions to and from the `sm2` crate's types.
 //! - [`Sm3`]: the `digest` crate's traits (so `hmac`, `hkdf` take it).
+//! - [`sm4`]: the SM4 block cipher and its modes through the `cipher`
+//!   crate's traits, [`Sm4Gcm`] and [`Sm4Ccm`] through the `aead` crate's.
 //! - Encryption (GB/T 32918.4) with the ciphertext format named at each call
 //!   ([`CiphertextFormat`]); key exchange (GB/T 32918.3, [`KeyExchange`]);
 //!   plain ECDH ([`SigningKey::diffie_hellman`], RFC 8998's curveSM2).
@@ -27,6 +29,7 @@ mod error;
 mod kx;
 pub mod pke;
 mod sm3;
+pub mod sm4;
 #[cfg(feature = "sm2")]
 mod convert;
 
@@ -35,6 +38,7 @@ pub use error::{Error, Result};
 pub use kx::{KeyExchange, Role};
 pub use pke::CiphertextFormat;
 pub use sm3::{hmac_sm3, HmacSm3, Sm3};
+pub use sm4::{Sm4, Sm4Ccm, Sm4Gcm};
 
 pub use digest;
 pub use pkcs8;
