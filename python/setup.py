@@ -2,15 +2,17 @@
 """Build fastsm2 for Python: setuptools + cffi (API mode).
 
 The C sources are the repository's own (../src, ../include): at build time
-they are copied into csrc/ (git-ignored) next to this file, and the
-base-point tables are generated there by ../tools/gen_tables.py, exactly as
-the CMake build does. An sdist carries csrc/, so it builds on its own.
+they are copied into csrc/ (git-ignored) next to this file with what builds
+them, by ../tools/libsources.py, the description of the library's build
+that CMake and the Rust crate read too; _build_ffi.py asks it what to
+compile and has it write the generated files (the base-point tables, the
+EC backend units) into csrc/generated. An sdist carries csrc/, so it builds
+on its own.
 Only a C11 compiler is needed; the flags it is given are the ones it takes
 (BuildExt below asks it), and the C code finds the platform's random source
 and 64x64-bit product itself (getrandom or getentropy or arc4random_buf;
 __int128 or a portable product).
 """
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,46 +25,18 @@ REPO = HERE.parent
 CSRC = HERE / "csrc"
 
 
-def _sync_file(src, dst):
-    data = src.read_bytes()
-    if not dst.is_file() or dst.read_bytes() != data:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        dst.write_bytes(data)
-
-
-def _sync_tree(src_dir, dst_dir, patterns):
-    wanted = set()
-    for pattern in patterns:
-        for src in src_dir.rglob(pattern):
-            rel = src.relative_to(src_dir)
-            wanted.add(rel)
-            _sync_file(src, dst_dir / rel)
-    # Files removed from the repository leave the copy too.
-    if dst_dir.is_dir():
-        for old in list(dst_dir.rglob("*")):
-            if old.is_file() and old.relative_to(dst_dir) not in wanted:
-                old.unlink()
-
-
 def vendor_sources():
-    """Copy ../src, ../include and the table generator into csrc/ and write
-    the generated tables; a no-op when building from an sdist."""
-    if not (REPO / "src").is_dir() or not (REPO / "include" / "fastsm2.h").is_file():
-        if not (CSRC / "include" / "fastsm2.h").is_file():
-            sys.exit("fastsm2: C sources not found (need ../src and ../include, or csrc/ from an sdist)")
-        return
-    _sync_tree(REPO / "src", CSRC / "src", ["*.c", "*.h", "*.txt"])
-    _sync_tree(REPO / "include", CSRC / "include", ["*.h"])
-    _sync_file(REPO / "tools" / "gen_tables.py", CSRC / "tools" / "gen_tables.py")
-    _sync_file(REPO / "LICENSE", CSRC / "LICENSE")
-    gen = CSRC / "generated"
-    gen.mkdir(parents=True, exist_ok=True)
-    for args, name in (([], "ecmult_tables.c"), (["--header"], "ecmult_tables.h")):
-        out = subprocess.run([sys.executable, str(CSRC / "tools" / "gen_tables.py")] + args,
-                             check=True, stdout=subprocess.PIPE).stdout
-        target = gen / name
-        if not target.is_file() or target.read_bytes() != out:
-            target.write_bytes(out)
+    """Copy the library's sources and build description into csrc/
+    (tools/libsources.py --vendor) and write the generated files; a no-op
+    for the copy when building from an sdist."""
+    if (REPO / "src").is_dir() and (REPO / "include" / "fastsm2.h").is_file():
+        subprocess.run([sys.executable, str(REPO / "tools" / "libsources.py"), "--vendor", str(CSRC)], check=True,
+                       stdout=subprocess.DEVNULL)
+    elif not (CSRC / "include" / "fastsm2.h").is_file():
+        sys.exit("fastsm2: C sources not found (need ../src and ../include, or csrc/ from an sdist)")
+    # the generated files too, so that an sdist carries them
+    subprocess.run([sys.executable, str(CSRC / "tools" / "libsources.py"), "--root", str(CSRC), "--out",
+                    str(CSRC / "generated"), "--format", "none"], check=True)
 
 
 # A C11 source the compiler must accept with the chosen language flag.

@@ -74,6 +74,24 @@ def folder_of(rel):
     return "." if len(parts) == 1 else parts[0]
 
 
+def variant_units(repo):
+    """{generated unit name: floor}: the units tools/libsources.py writes
+    from a variants list (src/ec/variants.txt) compile a template of src/,
+    and belong to its folder."""
+    sys.path.insert(0, os.path.join(repo, "tools"))
+    try:
+        import libsources
+    finally:
+        sys.path.pop(0)
+    m = libsources.manifest(repo, "generated")
+    units = {}
+    for path, text in m.units:
+        inc = re.search(r'#include "([^"]+)"', text).group(1)
+        units[path.name] = folder_of(inc)
+    assert units, "no variant units listed"
+    return units
+
+
 def floor_index(floors, folder):
     return floors.index(folder) if folder in floors else None
 
@@ -210,9 +228,12 @@ def call_problems(floors, build, repo):
             elif len(f) == 3 and f[1] in "TDRBCVW":
                 defs.setdefault(f[2], set()).add(s)
 
+    units = variant_units(repo)
+
     def fold(s):
         if s.startswith("generated/"):
-            return GENERATED.get(os.path.basename(s), "?")
+            name = os.path.basename(s)
+            return GENERATED.get(name) or units.get(name, "?")
         return folder_of(s[len("src/"):])
 
     edges = []

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""fastsm2: SM2 (GB/T 32918) and SM3 (GB/T 32905) for Python.
+"""fastsm2: SM2 (GB/T 32918), SM3 (GB/T 32905) and SM4 (GB/T 32907) for Python.
 
 A binding of the fastsm2 C library (cffi, API mode; the library's C sources
 are compiled into the extension). Nothing cryptographic is done in Python.
@@ -14,17 +14,20 @@ True
 b'secret'
 >>> fastsm2.sm3(b"abc").hexdigest()[:8]
 '66c7f0f4'
+>>> aead = fastsm2.SM4GCM(bytes(16))
+>>> aead.decrypt(bytes(12), aead.encrypt(bytes(12), b"data", None), None)
+b'data'
 """
 from typing import List
 
-from . import gpu, hazmat
+from . import ciphers, gpu, hazmat, padding
 from ._batch import GPU_MIN_BATCH, batch_backend, sign_batch, sign_digest_batch, verify_batch, verify_digest_batch
 from ._errors import (ArgumentError, BadSignatureError, BufferTooSmallError, CiphertextError, ConfirmError,
                       DecryptError, DERError, FastSM2Error, IDError, KDFZeroError, KeyFormatError, LengthError,
                       NoMemoryError, PEMError, PointError, PrivateKeyError, RandomError, ScalarError,
                       SignatureRangeError, StateError, UnsupportedError, error_for_code, EncryptedKeyError,
                       PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError,
-                      IterationsError, TagError, PaddingError, IVError, PublicKeyError)
+                      IterationsError, TagError, InvalidTag, PaddingError, IVError, PublicKeyError)
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey, sig_from_der, sig_to_der
 from ._kx import KeyExchange, KeyExchangeInitiator, KeyExchangeResponder
 from ._native import ffi as _ffi
@@ -32,6 +35,7 @@ from ._native import lib as _lib
 from ._sm3 import HMACSM3, hmac_sm3, kdf, sm3, sm3_digest
 from ._stream import DecryptStream, EncryptStream, decrypt_file, encrypt_file, sm3_many
 from ._util import DEFAULT_ID
+from .ciphers import SM4CCM, SM4GCM
 
 __version__ = "0.3.0"
 
@@ -46,8 +50,8 @@ __all__ = [
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "error_for_code",
     "EncryptedKeyError", "PasswordError", "KeyCipherError", "CurveError", "CertificateError", "TooLargeError",
-    "IterationsError", "TagError", "PaddingError", "IVError", "PublicKeyError",
-    "hmac_sm3", "HMACSM3",
+    "IterationsError", "TagError", "InvalidTag", "PaddingError", "IVError", "PublicKeyError",
+    "hmac_sm3", "HMACSM3", "ciphers", "padding", "SM4GCM", "SM4CCM",
 ]
 
 

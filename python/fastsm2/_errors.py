@@ -15,7 +15,7 @@ __all__ = [
     "SignatureRangeError", "PrivateKeyError", "PointError", "BadSignatureError", "DecryptError",
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "EncryptedKeyError", "PasswordError",
-    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "IterationsError", "TagError",
+    "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "IterationsError", "TagError", "InvalidTag",
     "PaddingError", "IVError", "PublicKeyError", "error_for_code",
 ]
 
@@ -102,9 +102,14 @@ TooLargeError = _make("FASTSM2_ERR_TOO_LARGE", "TooLargeError", KeyFormatError,
 IterationsError = _make("FASTSM2_ERR_ITERATIONS", "IterationsError", KeyFormatError,
                         doc="FASTSM2_ERR_ITERATIONS: an encrypted key file asks for more PBKDF2 iterations than "
                             "the reader's limit (raise it with max_iterations=).")
-# Symmetric decryption (SM4).
-TagError = _make("FASTSM2_ERR_TAG", "TagError", ValueError,
-                 doc="FASTSM2_ERR_TAG: authentication tag mismatch; no plaintext is released.")
+# Symmetric decryption (SM4). The tag error is named as pyca/cryptography
+# names it (cryptography.exceptions.InvalidTag), so that code written for
+# cryptography's AEADs reads the same; TagError is the same class.
+InvalidTag = _make("FASTSM2_ERR_TAG", "InvalidTag", ValueError,
+                   doc="FASTSM2_ERR_TAG: authentication tag mismatch (SM4-GCM, SM4-CCM): the ciphertext, "
+                       "nonce, associated data or key differ from the encryption's; no plaintext is released. "
+                       "Also fastsm2.TagError.")
+TagError = InvalidTag
 PaddingError = _make("FASTSM2_ERR_PADDING", "PaddingError", ValueError,
                      doc="FASTSM2_ERR_PADDING: bad padding after decryption.")
 IVError = _make("FASTSM2_ERR_IV", "IVError", ValueError, doc="FASTSM2_ERR_IV: IV or nonce of a wrong length.")
@@ -117,7 +122,7 @@ _BY_CODE: Dict[int, Type[FastSM2Error]] = {
                         PrivateKeyError, PointError, BadSignatureError, DecryptError, CiphertextError, IDError,
                         RandomError, KeyFormatError, KDFZeroError, NoMemoryError, ConfirmError, StateError,
                         UnsupportedError, ScalarError, EncryptedKeyError, PasswordError, KeyCipherError, CurveError,
-                        CertificateError, TooLargeError, IterationsError, TagError, PaddingError, IVError,
+                        CertificateError, TooLargeError, IterationsError, InvalidTag, PaddingError, IVError,
                         PublicKeyError)
 }
 

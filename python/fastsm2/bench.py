@@ -7,7 +7,10 @@ Figures (ops/s, best of R alternating rounds, and their ratios):
   in C inside this process (``fs2py_time_*``, the same library binary), and
   against ``fastsm2-speed`` (the CMake-built C benchmark) when found;
 * batch sign/verify of digests on all cores against single-thread calls;
-* the pure-Python ``gmssl`` package and ``gmalglib`` when installed.
+* the pure-Python ``gmssl`` package and ``gmalglib`` when installed;
+* SM4-GCM (``fastsm2.SM4GCM``) on 16 KiB and 1 KiB messages against
+  pyca/cryptography's SM4-GCM and SM4-CTR (its OpenSSL's SM4) and its
+  AES-128-GCM, in MB/s, when cryptography is installed.
 
 It reports what it measured, on this machine, in this run; nothing here
 is a target, and the test suite never asserts a speed.
@@ -102,6 +105,41 @@ def _peers(seconds: float) -> Dict[str, Dict[str, Callable[[int], None]]]:
     return peers
 
 
+def _sm4_cases(per: float, peers: bool) -> Dict[str, Any]:
+    """name -> (bytes per operation, case): fastsm2's SM4-GCM, and
+    cryptography's SM4-GCM, SM4-CTR and AES-128-GCM on the same sizes."""
+    out: Dict[str, Any] = {}
+    key, nonce, iv = bytes(range(16)), bytes(12), bytes(16)
+    for size, label in ((16384, "16 KiB"), (1024, "1 KiB")):
+        data = b"\x5a" * size
+        g = fastsm2.SM4GCM(key)
+        out["fastsm2 SM4-GCM %s" % label] = (size, lambda g=g, d=data: _rate(_loop(lambda: g.encrypt(nonce, d, None)),
+                                                                           per))
+        if not peers:
+            continue
+        try:
+            from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+            def pyca_gcm(d=data):
+                e = Cipher(algorithms.SM4(key), modes.GCM(nonce)).encryptor()
+                return e.update(d) + e.finalize() + e.tag
+
+            def pyca_ctr(d=data):
+                e = Cipher(algorithms.SM4(key), modes.CTR(iv)).encryptor()
+                return e.update(d) + e.finalize()
+
+            aes = AESGCM(key)
+            pyca_gcm()
+            out["cryptography SM4-GCM %s" % label] = (size, lambda f=pyca_gcm: _rate(_loop(f), per))
+            out["cryptography SM4-CTR %s" % label] = (size, lambda f=pyca_ctr: _rate(_loop(f), per))
+            out["cryptography AES-128-GCM %s" % label] = (size, lambda d=data: _rate(
+                _loop(lambda: aes.encrypt(nonce, d, None)), per))
+        except Exception:  # no cryptography, or no SM4 in its OpenSSL
+            pass
+    return out
+
+
 def run(seconds: float = 1.0, rounds: int = 3, batch: int = 4096, threads: int = 0, peers: bool = True,
         speed: bool = True) -> dict:
     """Measure and return the figures (see the module docs)."""
@@ -129,6 +167,11 @@ def run(seconds: float = 1.0, rounds: int = 3, batch: int = 4096, threads: int =
         "batch verify_digest": lambda: _rate(lambda n: [fastsm2.verify_digest_batch(
             pub, digests, bsigs, raw=True, threads=threads, gpu=False) for _ in range(n)], per) * batch,
     }
+    mb: Dict[str, float] = {}  # case -> bytes per operation, for the MB/s rows
+    sm4_cases = _sm4_cases(per, peers)
+    for name, (nbytes, case) in sm4_cases.items():
+        cases[name] = case
+        mb[name] = nbytes
     peer_fns = _peers(per) if peers else {}
     for name, ops in peer_fns.items():
         for op, fn in ops.items():
@@ -141,7 +184,9 @@ def run(seconds: float = 1.0, rounds: int = 3, batch: int = 4096, threads: int =
     res: Dict[str, Any] = {"fastsm2_version": fastsm2.__version__, "backend": fastsm2.backend(), "cores": _cores(),
            "python": platform.python_version(), "batch": batch, "threads": threads or _cores(),
            "gpu_devices": fastsm2.gpu.device_count(), "seconds": seconds, "rounds": rounds,
-           "ops_per_s": best, "ratios": {}, "speed_binary": None}
+           "ops_per_s": {k: v for k, v in best.items() if k not in mb},
+           "mb_per_s": {k: best[k] * mb[k] / 1e6 for k in mb}, "ratios": {}, "speed_binary": None,
+           "sm4_backend": fastsm2.ciphers.backend()}
     r: Dict[str, float] = res["ratios"]
     r["py sign raw / c sign"] = best["py sign raw"] / best["c sign"]
     r["py sign der / c sign"] = best["py sign der"] / best["c sign"]
@@ -149,6 +194,11 @@ def run(seconds: float = 1.0, rounds: int = 3, batch: int = 4096, threads: int =
     r["py verify der / c verify"] = best["py verify der"] / best["c verify"]
     r["batch sign_digest / py sign_digest"] = best["batch sign_digest"] / best["py sign_digest"]
     r["batch verify_digest / py verify_digest"] = best["batch verify_digest"] / best["py verify_digest"]
+    for size in ("16 KiB", "1 KiB"):
+        ours = "fastsm2 SM4-GCM %s" % size
+        for peer in ("cryptography SM4-GCM", "cryptography SM4-CTR", "cryptography AES-128-GCM"):
+            if "%s %s" % (peer, size) in best:
+                r["%s / %s %s" % (ours, peer, size)] = best[ours] / best["%s %s" % (peer, size)]
     for name in peer_fns:
         r["fastsm2 sign / %s sign" % name] = best["py sign der"] / best["%s sign" % name]
         r["fastsm2 verify / %s verify" % name] = best["py verify der"] / best["%s verify" % name]
@@ -175,6 +225,10 @@ def report(res: dict) -> str:
         "one run: best of %d alternating rounds, %.2f s per case in all; ops/s" % (res["rounds"], res["seconds"]), ""]
     for name, v in res["ops_per_s"].items():
         lines.append("  %-22s %12.1f" % (name, v))
+    if res.get("mb_per_s"):
+        lines.append("  SM4 (backend %s), MB/s:" % res.get("sm4_backend", "?"))
+        for name, v in res["mb_per_s"].items():
+            lines.append("  %-30s %10.1f" % (name, v))
     if res["speed_binary"]:
         sb = res["speed_binary"]
         lines.append("  %-22s %12.1f   (%s)" % ("fastsm2-speed sign", sb["sign"], sb["path"]))
@@ -184,7 +238,7 @@ def report(res: dict) -> str:
         note = ""
         if name.startswith("batch"):
             note = "   (%d threads on %d cores)" % (res["threads"], res["cores"])
-        lines.append("  %-42s %8.2fx%s" % (name, v, note))
+        lines.append("  %-60s %8.2fx%s" % (name, v, note))
     return "\n".join(lines)
 
 

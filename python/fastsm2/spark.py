@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SM2 verification and signing (GB/T 32918.2 clauses 6.1 and 7.1) and SM3
-(GB/T 32905 clause 5) over the columns of an Apache Spark DataFrame.
+"""SM2 verification and signing (GB/T 32918.2 clauses 6.1 and 7.1), SM3
+(GB/T 32905 clause 5) and SM4 encryption (GB/T 32907) over the columns of
+an Apache Spark DataFrame.
 
 Install with ``pip install fastsm2[spark]`` (PySpark with pandas and
 pyarrow). Each function adds columns through ``DataFrame.mapInPandas``:
@@ -16,6 +17,10 @@ or schedules anything: the cluster's cores are Spark's.
 * :func:`sign` adds a signature column, all rows signed with one private key
   held by the executors (see its notes on how the key gets there).
 * :func:`sm3` adds the SM3 digest of a column.
+* :func:`sm4_encrypt`, :func:`sm4_decrypt` and :func:`try_sm4_decrypt`
+  are Column functions with the conventions of Spark's ``aes_encrypt``,
+  ``aes_decrypt`` and ``try_aes_decrypt`` (GCM by default, IV first, tag
+  last), SM4 in place of AES.
 
 :func:`verify_frame`, :func:`sign_frame` and :func:`sm3_frame` do the same
 on one pandas DataFrame; they are what the Spark workers run, and need
@@ -40,7 +45,8 @@ from ._native import ffi, lib
 from ._stream import sm3_many
 from ._util import DEFAULT_ID, IdLike, as_id
 
-__all__ = ["verify", "sign", "sm3", "verify_frame", "sign_frame", "sm3_frame", "REASONS", "KEY_CACHE_SIZE"]
+__all__ = ["verify", "sign", "sm3", "verify_frame", "sign_frame", "sm3_frame", "REASONS", "KEY_CACHE_SIZE",
+           "sm4_encrypt", "sm4_decrypt", "try_sm4_decrypt", "sm4_encrypt_values", "sm4_decrypt_values"]
 
 #: Distinct public keys kept parsed (with their tables, about 2.3 KB each)
 #: per thread of a worker process.
@@ -547,3 +553,269 @@ def sm3(df: Any, col: str = "msg", *, out_col: str = "sm3") -> Any:
             yield sm3_frame(pdf, col, out_col=out_col)
 
     return df.mapInPandas(run, schema)
+
+
+# ---- SM4: sm4_encrypt / sm4_decrypt, as Spark's aes_encrypt / aes_decrypt ------------------------
+#: SM4 keys are 16 bytes (GB/T 32907).
+SM4_KEY_SIZE = 16
+#: (IV length, tag length) by mode: the layout of Spark's aes_encrypt.
+_SM4_MODES = {"ECB": (0, 0), "CBC": (16, 0), "GCM": (12, 16)}
+
+
+def _sm4_mode(mode: Optional[str], padding: Optional[str], fn: str) -> str:
+    """The mode for Spark's rules (ExpressionImplUtils.CipherMode): ECB
+    and CBC with PKCS (or DEFAULT) padding, GCM with NONE (or DEFAULT);
+    names in any case."""
+    m = "GCM" if mode is None else mode
+    p = "DEFAULT" if padding is None else padding
+    if not isinstance(m, str) or not isinstance(p, str):
+        raise TypeError("%s: mode and padding are strings" % fn)
+    mu, pu = m.upper(), p.upper()
+    if (mu in ("ECB", "CBC") and pu in ("PKCS", "DEFAULT")) or (mu == "GCM" and pu in ("NONE", "DEFAULT")):
+        return mu
+    raise ValueError("[UNSUPPORTED_FEATURE.SM4_MODE] The feature is not supported: SM4-%s with the padding %s by "
+                     "the `%s` function." % (m, p, fn))
+
+
+def _sm4_bin(v: Any, what: str, fn: str) -> Optional[bytes]:
+    """A BINARY or STRING (UTF-8) cell as bytes; None for null."""
+    if _is_null(v):
+        return None
+    b = _as_data(v)
+    if b is None:
+        raise TypeError("%s: %s must be binary or string, not %s" % (fn, what, type(v).__name__))
+    return b
+
+
+def _sm4_keys(fn: str):
+    """key bytes -> expanded key, for one batch; the keys are wiped after."""
+    from . import _sm4
+
+    cache: Dict[bytes, Any] = {}
+
+    def get(kb: bytes):
+        k = cache.get(kb)
+        if k is None:
+            if len(kb) != SM4_KEY_SIZE:
+                # the key's length only, never its bytes
+                raise ValueError("[INVALID_PARAMETER_VALUE.SM4_KEY_LENGTH] The value of parameter(s) `key` in `%s` "
+                                 "is invalid: expects a binary value with 16 bytes, but got %d bytes." % (fn, len(kb)))
+            k = cache[kb] = _sm4.Key(kb)
+        return k
+
+    def clear() -> None:
+        for k in cache.values():
+            k.clear()
+        cache.clear()
+
+    return get, clear
+
+
+def sm4_encrypt_values(inputs: Any, keys: Any, mode: Optional[str] = None, padding: Optional[str] = None,
+                       ivs: Any = None, aads: Any = None) -> List[Optional[bytes]]:
+    """The values :func:`sm4_encrypt` gives, for sequences of cells (lists,
+    pandas Series); ``keys``, ``ivs`` and ``aads`` a sequence of the same
+    length, or one value for every row (None: none given). A null in any
+    given argument gives null; errors raise as in :func:`sm4_encrypt`."""
+    import os
+
+    from . import _sm4
+
+    fn = "sm4_encrypt"
+    m = _sm4_mode(mode, padding, fn)
+    ivlen, _ = _SM4_MODES[m]
+    n = len(inputs)
+    keys_, ivs_, aads_ = (_per_row(x, n) for x in (keys, ivs, aads))
+    get, clear = _sm4_keys(fn)
+    out: List[Optional[bytes]] = [None] * n
+    rnd = os.urandom(ivlen * n) if ivlen else b""
+    try:
+        for i in range(n):
+            data = _sm4_bin(inputs[i], "input", fn)
+            kb = _sm4_bin(keys_[i], "key", fn)
+            iv = b"" if ivs is None else _sm4_bin(ivs_[i], "iv", fn)
+            aad = b"" if aads is None else _sm4_bin(aads_[i], "aad", fn)
+            if data is None or kb is None or iv is None or aad is None:
+                continue
+            key = get(kb)
+            if iv:
+                if m == "ECB":
+                    raise ValueError("[UNSUPPORTED_FEATURE.SM4_MODE_IV] The feature is not supported: SM4-ECB with "
+                                     "an initialization vector (IV) by the `%s` function." % fn)
+                if len(iv) != ivlen:
+                    raise ValueError("[INVALID_PARAMETER_VALUE.SM4_IV_LENGTH] The value of parameter(s) `iv` in `%s` "
+                                     "is invalid: SM4-%s expects a %d-byte IV, but got %d bytes."
+                                     % (fn, m, ivlen, len(iv)))
+            else:
+                iv = rnd[i * ivlen:(i + 1) * ivlen]
+            if aad and m != "GCM":
+                raise ValueError("[UNSUPPORTED_FEATURE.SM4_MODE_AAD] The feature is not supported: SM4-%s with "
+                                 "additional authenticated data (AAD) by the `%s` function." % (m, fn))
+            if m == "GCM":
+                out[i] = iv + _sm4.gcm_encrypt(key, iv, data, aad)
+            elif m == "CBC":
+                out[i] = iv + _sm4.cbc_encrypt(key, iv, data, True)
+            else:
+                out[i] = _sm4.ecb(key, data, True, True)
+    finally:
+        clear()
+    return out
+
+
+def sm4_decrypt_values(inputs: Any, keys: Any, mode: Optional[str] = None, padding: Optional[str] = None,
+                       aads: Any = None, *, try_: bool = False) -> List[Optional[bytes]]:
+    """The values :func:`sm4_decrypt` gives (``try_=True``:
+    :func:`try_sm4_decrypt`), for sequences of cells as
+    :func:`sm4_encrypt_values`."""
+    from . import _sm4
+
+    fn = "try_sm4_decrypt" if try_ else "sm4_decrypt"
+    m = _sm4_mode(mode, padding, fn)
+    ivlen, taglen = _SM4_MODES[m]
+    n = len(inputs)
+    keys_, aads_ = (_per_row(x, n) for x in (keys, aads))
+    get, clear = _sm4_keys(fn)
+    out: List[Optional[bytes]] = [None] * n
+    try:
+        for i in range(n):
+            try:
+                data = _sm4_bin(inputs[i], "input", fn)
+                kb = _sm4_bin(keys_[i], "key", fn)
+                aad = b"" if aads is None else _sm4_bin(aads_[i], "aad", fn)
+                if data is None or kb is None or aad is None:
+                    continue
+                key = get(kb)
+                if aad and m != "GCM":
+                    raise ValueError("[UNSUPPORTED_FEATURE.SM4_MODE_AAD] The feature is not supported: SM4-%s with "
+                                     "additional authenticated data (AAD) by the `%s` function." % (m, fn))
+                try:
+                    if len(data) < ivlen + taglen:
+                        raise error_for_code(lib.FASTSM2_ERR_LENGTH)
+                    if m == "GCM":
+                        out[i] = _sm4.gcm_decrypt(key, data[:ivlen], data[ivlen:], aad)
+                    elif m == "CBC":
+                        out[i] = _sm4.cbc_decrypt(key, data[:ivlen], data[ivlen:], True)
+                    else:
+                        out[i] = _sm4.ecb(key, data, False, True)
+                except FastSM2Error as e:
+                    raise ValueError("[INVALID_PARAMETER_VALUE.SM4_CRYPTO_ERROR] The value of parameter(s) `expr`, "
+                                     "`key` in `%s` is invalid: detail message: %s" % (fn, e)) from None
+            except (ValueError, TypeError):
+                if not try_:
+                    raise
+                out[i] = None
+    finally:
+        clear()
+    return out
+
+
+def _per_row(x: Any, n: int) -> Any:
+    """A sequence of n cells, or one value repeated."""
+    if x is None or isinstance(x, (bytes, bytearray, memoryview, str)):
+        return [x] * n
+    return x
+
+
+def _column(c: Any) -> Any:
+    """A Column from a Column or a column name (PySpark's ColumnOrName)."""
+    from pyspark.sql import Column
+    from pyspark.sql.functions import col
+
+    if isinstance(c, Column):
+        return c
+    if isinstance(c, str):
+        return col(c)
+    raise TypeError("expected a Column or a column name, not %s" % type(c).__name__)
+
+
+def _sm4_udf(rows_fn: Any, nargs: int) -> Any:
+    """A pandas UDF (binary) over nargs (2 to 4) columns calling
+    rows_fn(*lists). pandas_udf reads its kind from the type hints: one
+    pd.Series per argument."""
+    import pandas as pd
+    from pyspark.sql.functions import pandas_udf
+
+    def run(*cols: "pd.Series") -> "pd.Series":
+        return pd.Series(rows_fn(*[c.tolist() for c in cols]), dtype=object)
+
+    def f2(a: pd.Series, b: pd.Series) -> pd.Series:
+        return run(a, b)
+
+    def f3(a: pd.Series, b: pd.Series, c: pd.Series) -> pd.Series:
+        return run(a, b, c)
+
+    def f4(a: pd.Series, b: pd.Series, c: pd.Series, d: pd.Series) -> pd.Series:
+        return run(a, b, c, d)
+
+    return pandas_udf({2: f2, 3: f3, 4: f4}[nargs], "binary")  # type: ignore[call-overload]
+
+
+def sm4_encrypt(input: Any, key: Any, mode: Optional[str] = None, padding: Optional[str] = None, iv: Any = None,
+                aad: Any = None) -> Any:
+    """SM4 encryption of a column, as Spark's ``aes_encrypt(input, key[,
+    mode[, padding[, iv[, aad]]]])`` with SM4 (GB/T 32907) for AES: a
+    Column (binary) to use in ``select`` / ``withColumn``.
+
+    input, key, iv, aad: Columns or column names (binary, or string as its
+    UTF-8 bytes), as PySpark's ``aes_encrypt``; mode and padding: strings,
+    in any case: ``"GCM"`` (the default; padding ``"NONE"`` or
+    ``"DEFAULT"``), ``"CBC"`` or ``"ECB"`` (padding ``"PKCS"`` or
+    ``"DEFAULT"``, PKCS#7). The key is 16 bytes.
+
+    The output, byte for byte Spark's layout: GCM: the 12-byte IV, the
+    ciphertext, the 16-byte tag; CBC: the 16-byte IV, then the ciphertext;
+    ECB: the ciphertext. Without iv (or an empty one) each row gets a
+    random IV; aad is authenticated by GCM only (an empty one is none).
+    A null in any argument gives null. A key not of 16 bytes, an IV of the
+    wrong length, an IV with ECB or an AAD with ECB or CBC fail the task
+    (ValueError, named as Spark's errors with SM4 in place of AES); the
+    message never holds the key."""
+    fn = "sm4_encrypt"
+    _sm4_mode(mode, padding, fn)
+    cols = [_column(input), _column(key)]
+    has_iv, has_aad = iv is not None, aad is not None
+    if has_iv:
+        cols.append(_column(iv))
+    if has_aad:
+        cols.append(_column(aad))
+
+    def rows(inputs: List[Any], keys: List[Any], *rest: List[Any]) -> List[Optional[bytes]]:
+        r = list(rest)
+        ivs = r.pop(0) if has_iv else None
+        aads = r.pop(0) if has_aad else None
+        return sm4_encrypt_values(inputs, keys, mode, padding, ivs, aads)
+
+    return _sm4_udf(rows, len(cols))(*cols)
+
+
+def sm4_decrypt(input: Any, key: Any, mode: Optional[str] = None, padding: Optional[str] = None,
+                aad: Any = None) -> Any:
+    """SM4 decryption of a column, as Spark's ``aes_decrypt(input, key[,
+    mode[, padding[, aad]]])``: the layout :func:`sm4_encrypt` writes (the
+    IV read from the front). A tampered row, a wrong key, a wrong AAD (the
+    GCM tag fails), bad CBC/ECB padding, or a key not of 16 bytes FAIL THE
+    TASK with a ValueError, as ``aes_decrypt`` does
+    (``[INVALID_PARAMETER_VALUE.SM4_CRYPTO_ERROR]``); :func:`try_sm4_decrypt`
+    gives null instead, as ``try_aes_decrypt``. A null argument gives
+    null."""
+    return _sm4_decrypt(input, key, mode, padding, aad, False)
+
+
+def try_sm4_decrypt(input: Any, key: Any, mode: Optional[str] = None, padding: Optional[str] = None,
+                    aad: Any = None) -> Any:
+    """As :func:`sm4_decrypt`, with null for a row that does not decrypt
+    (Spark's ``try_aes_decrypt``)."""
+    return _sm4_decrypt(input, key, mode, padding, aad, True)
+
+
+def _sm4_decrypt(input: Any, key: Any, mode: Optional[str], padding: Optional[str], aad: Any, try_: bool) -> Any:
+    _sm4_mode(mode, padding, "try_sm4_decrypt" if try_ else "sm4_decrypt")
+    cols = [_column(input), _column(key)]
+    has_aad = aad is not None
+    if has_aad:
+        cols.append(_column(aad))
+
+    def rows(inputs: List[Any], keys: List[Any], *rest: List[Any]) -> List[Optional[bytes]]:
+        return sm4_decrypt_values(inputs, keys, mode, padding, rest[0] if has_aad else None, try_=try_)
+
+    return _sm4_udf(rows, len(cols))(*cols)

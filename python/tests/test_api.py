@@ -25,7 +25,7 @@ def test_every_header_function_is_bound_and_used():
     (a function added to include/fastsm2.h and not bound here fails)."""
     funcs = _header_functions()
     assert len(funcs) >= 50
-    pkg = "".join(p.read_text() for p in Path(fastsm2.__file__).parent.glob("*.py"))
+    pkg = "".join(p.read_text() for p in Path(fastsm2.__file__).parent.rglob("*.py"))
     for f in funcs:
         assert hasattr(lib, f), "not in the cffi extension: " + f
         assert re.search(r"\b_?lib\.%s\b" % f, pkg), "not called by the Python package: " + f

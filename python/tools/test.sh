@@ -47,7 +47,9 @@ fi
 py=$venv/bin/python
 # Build requirements installed once, then a build without isolation (no
 # download per run); gmssl is the pure-Python package the interop tests read.
-"$py" -m pip install -q --disable-pip-version-check "setuptools>=61" wheel "cffi>=1.15" "pytest>=7" "gmssl>=3.2" mypy
+# cryptography: the SM4 interop tests (its SM4 in every mode it has).
+"$py" -m pip install -q --disable-pip-version-check "setuptools>=61" wheel "cffi>=1.15" "pytest>=7" "gmssl>=3.2" mypy \
+  "cryptography>=42"
 "$py" -m pip install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps "$root/python"
 
 # ---- the tests -------------------------------------------------------------------

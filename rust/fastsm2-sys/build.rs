@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-//! Builds libfastsm2 from its C sources with the `cc` crate, as the Python
-//! package does (python/_build_ffi.py): every `.c` file under `src/`, found
-//! recursively, except the EC backend source, which is compiled once per
-//! line of `variants.txt` with that line's macros; and the base-point tables
-//! that `gen_tables.py` writes (run with python3 here, into OUT_DIR).
+//! Builds libfastsm2 from its C sources with the `cc` crate. What to
+//! compile is the repository's one description of the library's build,
+//! `tools/libsources.py` (CMake and the Python package read it too): run
+//! with python3, it writes the generated files (the base-point tables, the
+//! EC backend units) into OUT_DIR and lists the sources and include
+//! directories.
 //!
-//! The sources are the repository's (`../../src`, `../../include`) when the
-//! crate sits in its repository, else `csrc/` next to this file (a packaged
-//! crate: `rust/tools/vendor.sh` copies them there before packaging).
+//! The sources are the repository's (`../../src`, `../../include`,
+//! `../../tools`) when the crate sits in its repository, else `csrc/` next
+//! to this file (a packaged crate: `rust/tools/vendor.sh` copies them there
+//! before packaging, with `libsources.py --vendor`).
 //! With the `pkg-config` feature, or FASTSM2_SYS_PKG_CONFIG=1, an installed
 //! libfastsm2 is linked instead (`pkg-config fastsm2`).
 use std::env;
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
@@ -43,32 +44,6 @@ fn link_installed() {
     panic!("fastsm2-sys: FASTSM2_SYS_PKG_CONFIG=1 needs the crate's `pkg-config` feature");
 }
 
-/// Files under `dir` (recursively) whose name satisfies `keep`, sorted.
-fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = match fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
-        Err(_) => return,
-    };
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if p.is_dir() {
-            if name.starts_with('.') || name == "target" || name.starts_with("build") || name == "csrc" || name == "node_modules" {
-                continue;
-            }
-            walk(&p, keep, out);
-        } else if keep(&p) {
-            out.push(p);
-        }
-    }
-}
-
-fn find_named(root: &Path, name: &str) -> Option<PathBuf> {
-    let mut v = Vec::new();
-    walk(root, &|p| p.file_name().is_some_and(|n| n == name), &mut v);
-    v.into_iter().next()
-}
-
 fn build_from_source() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     // In the repository (rust/fastsm2-sys/../../src) the repository's own
@@ -87,59 +62,38 @@ fn build_from_source() {
     println!("cargo:rerun-if-changed={}", src.display());
     println!("cargo:rerun-if-changed={}", include.display());
 
-    // The table generator: found by name (it may move between folders).
-    let gen = find_named(&root.join("tools"), "gen_tables.py")
-        .or_else(|| find_named(&root, "gen_tables.py"))
-        .expect("fastsm2-sys: gen_tables.py not found");
-    println!("cargo:rerun-if-changed={}", gen.display());
+    // What to compile, and the generated files written, by the build's
+    // description.
+    let script = root.join("tools").join("libsources.py");
+    assert!(script.is_file(), "fastsm2-sys: {} missing", script.display());
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     let generated = out.join("generated");
-    fs::create_dir_all(&generated).unwrap();
     let python = env::var("PYTHON3").unwrap_or_else(|_| "python3".into());
-    for (args, name) in [(&[][..], "ecmult_tables.c"), (&["--header"][..], "ecmult_tables.h")] {
-        let o = Command::new(&python)
-            .arg(&gen)
-            .args(args)
-            .output()
-            .unwrap_or_else(|e| panic!("fastsm2-sys: running {python} {}: {e}", gen.display()));
-        assert!(o.status.success(), "fastsm2-sys: gen_tables.py failed: {}", String::from_utf8_lossy(&o.stderr));
-        write_if_changed(&generated.join(name), &o.stdout);
-    }
-
-    // The EC backend: one translation unit per line of variants.txt.
-    let variants = find_named(&src, "variants.txt").expect("fastsm2-sys: src/**/variants.txt not found");
-    let ec_dir = variants.parent().unwrap().to_path_buf();
-    let ec_source = ec_dir.join("ec_backend.c");
-    assert!(ec_source.is_file(), "fastsm2-sys: {} missing", ec_source.display());
-    let mut units = Vec::new();
-    for line in fs::read_to_string(&variants).unwrap().lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+    let o = Command::new(&python)
+        .arg(&script)
+        .arg("--root")
+        .arg(&root)
+        .arg("--out")
+        .arg(&generated)
+        .args(["--format", "tagged"])
+        .output()
+        .unwrap_or_else(|e| panic!("fastsm2-sys: running {python} {}: {e}", script.display()));
+    assert!(o.status.success(), "fastsm2-sys: libsources.py failed: {}", String::from_utf8_lossy(&o.stderr));
+    let listing = String::from_utf8(o.stdout).expect("fastsm2-sys: libsources.py printed non-UTF-8");
+    let (mut sources, mut includes) = (Vec::new(), Vec::new());
+    for line in listing.lines() {
+        match line.split_once(' ') {
+            Some(("source", p)) => sources.push(PathBuf::from(p)),
+            Some(("include", p)) => includes.push(PathBuf::from(p)),
+            Some(("input", p)) => println!("cargo:rerun-if-changed={p}"),
+            _ => panic!("fastsm2-sys: libsources.py: unexpected line {line:?}"),
         }
-        let mut words = line.split_whitespace();
-        let name = words.next().unwrap();
-        let mut text = String::from("/* Generated by rust/fastsm2-sys/build.rs from variants.txt. */\n");
-        for m in words {
-            let (k, v) = m.split_once('=').unwrap_or((m, "1"));
-            text += &format!("#define {k} {v}\n");
-        }
-        text += &format!("#include \"{}\"\n", ec_source.display());
-        let unit = generated.join(format!("ec_{name}.c"));
-        write_if_changed(&unit, text.as_bytes());
-        units.push(unit);
     }
-
-    let mut sources = Vec::new();
-    walk(&src, &|p| p.extension().is_some_and(|e| e == "c") && p != ec_source.as_path(), &mut sources);
-    sources.push(generated.join("ecmult_tables.c"));
-    sources.extend(units);
+    assert!(!sources.is_empty(), "fastsm2-sys: libsources.py listed no sources");
 
     let mut b = cc::Build::new();
     b.files(&sources)
-        .include(&include)
-        .include(&src)
-        .include(&generated)
+        .includes(&includes)
         .opt_level(3) // the library is the product: optimised in every profile
         .debug(false)
         .warnings(false);
@@ -157,8 +111,3 @@ fn build_from_source() {
     println!("cargo:rustc-env=FASTSM2_SYS_INCLUDE={}", include.display());
 }
 
-fn write_if_changed(path: &Path, data: &[u8]) {
-    if fs::read(path).map_or(true, |old| old != data) {
-        fs::write(path, data).unwrap();
-    }
-}

@@ -10,18 +10,31 @@
 //!   no resumption: fastsm2-rustls (SM2 certificate chain of two, curveSM2,
 //!   TLS_SM4_GCM_SM3) vs rustls-ring (ECDSA P-256 chain of two, X25519,
 //!   TLS_AES_128_GCM_SHA256).
-//! - AEAD throughput on 16 KiB records: SM4-GCM (sm4 + aes-gcm, what the
-//!   provider uses) vs AES-128-GCM from aes-gcm and from ring.
+//! - TLS 1.3 bulk data, in memory, one thread: 1 MiB of application data
+//!   a round written by the client in 16 KiB records (the largest) and
+//!   read by the server: fastsm2-rustls TLS_SM4_GCM_SM3 and
+//!   TLS_SM4_CCM_SM3 vs rustls-ring TLS_AES_128_GCM_SHA256, and vs the same
+//!   provider with its records through RustCrypto's `sm4` crate (+ `aes-gcm`
+//!   or `ccm`), as fastsm2-rustls had them before 0.3 (`CrateAead` below).
+//! - AEAD throughput on 16 KiB: fastsm2's SM4-GCM (what the provider uses)
+//!   vs RustCrypto's (`sm4` + `aes-gcm`), and vs AES-128-GCM from ring.
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 
 use aes_gcm::aead::{AeadInOut, KeyInit};
+use rustls::{ClientSide, Connection, ServerSide, Tcp};
 use fastsm2::pkcs8::EncodePrivateKey;
 use fastsm2::signature::{Signer, Verifier};
 use rustls::crypto::{CryptoProvider, Identity};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
-use rustls::{ClientConfig, RootCertStore, ServerConfig};
+use rustls::crypto::cipher::{
+    make_tls13_aad, AeadKey, EncryptBuffer, InboundOpaque, Iv, Nonce, OutboundPlain, Record, RecordDecrypter,
+    RecordEncrypter, Tls13AeadAlgorithm, UnsupportedOperationError,
+};
+use rustls::crypto::{CipherSuite, CipherSuiteCommon};
+use rustls::enums::ContentType;
+use rustls::{ClientConfig, ConnectionTrafficSecrets, RootCertStore, ServerConfig, Tls13CipherSuite};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -66,11 +79,35 @@ fn row(what: &str, ours: f64, peer_name: &str, peer: f64, unit: &str) {
 }
 
 fn sm2_configs() -> (Arc<ClientConfig>, Arc<ServerConfig>) {
-    let provider = Arc::new(fastsm2_rustls::provider());
+    sm2_configs_with(fastsm2_rustls::provider())
+}
+
+/// The provider with one TLS 1.3 suite only.
+fn one_suite(suite: &'static Tls13CipherSuite) -> CryptoProvider {
+    CryptoProvider { tls13_cipher_suites: vec![suite].into(), ..fastsm2_rustls::provider() }
+}
+
+/// `suite` with its records through `aead` instead.
+fn with_aead(suite: &'static Tls13CipherSuite, aead: &'static dyn Tls13AeadAlgorithm) -> &'static Tls13CipherSuite {
+    Box::leak(Box::new(Tls13CipherSuite {
+        common: CipherSuiteCommon {
+            suite: suite.common.suite,
+            hash_provider: suite.common.hash_provider,
+            confidentiality_limit: suite.common.confidentiality_limit,
+        },
+        protocol_version: suite.protocol_version,
+        hkdf_provider: suite.hkdf_provider,
+        aead_alg: aead,
+        quic: None,
+    }))
+}
+
+fn sm2_configs_with(provider: CryptoProvider) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
+    let provider = Arc::new(provider);
     let ca_key = fastsm2::SigningKey::generate().unwrap();
-    let ca = certificate(1, "bench CA", ca_key.verifying_key(), "bench CA", &ca_key, true, None);
+    let ca = certificate(&[1], "bench CA", ca_key.verifying_key(), "bench CA", &ca_key, true, None);
     let k = fastsm2::SigningKey::generate().unwrap();
-    let leaf = certificate(2, "localhost", k.verifying_key(), "bench CA", &ca_key, false, Some("localhost"));
+    let leaf = certificate(&[2], "localhost", k.verifying_key(), "bench CA", &ca_key, false, Some("localhost"));
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(k.to_pkcs8_der().unwrap().as_bytes().to_vec()));
     configs(provider, ca, leaf, key)
 }
@@ -94,11 +131,11 @@ fn p256_configs() -> (Arc<ClientConfig>, Arc<ServerConfig>) {
     let ca_kp = EcdsaKeyPair::from_pkcs8(&ALG, ca_pk8.as_ref(), &rng).unwrap();
     let sign = |tbs: &[u8]| ca_kp.sign(&rng, tbs).unwrap().as_ref().to_vec();
     let ca_spki = p256_spki(ca_kp.public_key().as_ref());
-    let ca = certificate_with(1, "bench CA", &ca_spki, "bench CA", ECDSA_SHA256_ALG, &sign, true, None);
+    let ca = certificate_with(&[1], "bench CA", &ca_spki, "bench CA", ECDSA_SHA256_ALG, &sign, true, None);
     let pk8 = EcdsaKeyPair::generate_pkcs8(&ALG, &rng).unwrap();
     let kp = EcdsaKeyPair::from_pkcs8(&ALG, pk8.as_ref(), &rng).unwrap();
     let spki = p256_spki(kp.public_key().as_ref());
-    let leaf = certificate_with(2, "localhost", &spki, "bench CA", ECDSA_SHA256_ALG, &sign, false, Some("localhost"));
+    let leaf = certificate_with(&[2], "localhost", &spki, "bench CA", ECDSA_SHA256_ALG, &sign, false, Some("localhost"));
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(pk8.as_ref().to_vec()));
     let provider = Arc::new(CryptoProvider {
         tls12_cipher_suites: Default::default(),
@@ -190,12 +227,60 @@ fn main() {
         "/s",
     );
 
+    // TLS bulk data: the provider's records (the library's SM4) beside
+    // AES-128-GCM under ring and beside the same provider with RustCrypto's
+    // SM4 records, all in one alternating run.
+    type CrateGcm = aes_gcm::AesGcm<sm4::Sm4, aes_gcm::aead::consts::U12>;
+    type CrateCcm = ccm::Ccm<sm4::Sm4, ccm::consts::U16, ccm::consts::U12>;
+    use fastsm2_rustls::{TLS13_SM4_CCM_SM3 as CCM, TLS13_SM4_GCM_SM3 as GCM};
+    let crate_gcm = with_aead(GCM, &CrateAead::<CrateGcm>(core::marker::PhantomData));
+    let crate_ccm = with_aead(CCM, &CrateAead::<CrateCcm>(core::marker::PhantomData));
+    let bulk = vec![0x5au8; 1 << 20];
+    let mut pairs = Vec::new();
+    for (c, s) in [
+        sm2_configs_with(one_suite(GCM)),
+        sm2_configs_with(one_suite(CCM)),
+        sm2_configs_with(one_suite(crate_gcm)),
+        sm2_configs_with(one_suite(crate_ccm)),
+        (pc.clone(), ps.clone()),
+    ] {
+        pairs.push(handshake(&c, &s).unwrap());
+    }
+    for (p, want) in pairs.iter().zip([
+        CipherSuite::TLS13_SM4_GCM_SM3,
+        CipherSuite::TLS13_SM4_CCM_SM3,
+        CipherSuite::TLS13_SM4_GCM_SM3,
+        CipherSuite::TLS13_SM4_CCM_SM3,
+        CipherSuite::TLS13_AES_128_GCM_SHA256,
+    ]) {
+        assert_eq!(p.client.negotiated_cipher_suite().unwrap().suite(), want);
+    }
+    let mut tls = vec![Vec::new(); pairs.len()];
+    let b = {
+        let mut fs: Vec<Box<dyn FnMut() + '_>> = pairs
+            .iter_mut()
+            .zip(tls.iter_mut())
+            .map(|(p, t)| {
+                let bulk = &bulk;
+                Box::new(move || transfer(&mut p.client, &mut p.server, bulk, t)) as Box<dyn FnMut()>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut()> = fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
+        side_by_side(secs * 2.0, &mut refs)
+    };
+    let mib = bulk.len() as f64 / 1e6;
+    let what = "TLS 1.3 bulk data, 16 KiB records (client writes, server reads, one thread): fastsm2-rustls";
+    row(&format!("{what} TLS_SM4_GCM_SM3"), b[0] * mib, "rustls-ring TLS_AES_128_GCM_SHA256", b[4] * mib, "MB/s");
+    row(&format!("{what} TLS_SM4_GCM_SM3"), b[0] * mib, "the same, records by sm4 0.6 + aes-gcm 0.11", b[2] * mib, "MB/s");
+    row(&format!("{what} TLS_SM4_CCM_SM3"), b[1] * mib, "rustls-ring TLS_AES_128_GCM_SHA256", b[4] * mib, "MB/s");
+    row(&format!("{what} TLS_SM4_CCM_SM3"), b[1] * mib, "the same, records by sm4 0.6 + ccm 0.6", b[3] * mib, "MB/s");
+
     // AEAD throughput.
-    type Sm4Gcm = aes_gcm::AesGcm<sm4::Sm4, aes_gcm::aead::consts::U12>;
+    type TheirSm4Gcm = aes_gcm::AesGcm<sm4::Sm4, aes_gcm::aead::consts::U12>;
     let key = [7u8; 16];
     let nonce = [1u8; 12];
-    let sm4 = Sm4Gcm::new_from_slice(&key).unwrap();
-    let aes = aes_gcm::Aes128Gcm::new_from_slice(&key).unwrap();
+    let ours = fastsm2::Sm4Gcm::new_from_slice(&key).unwrap();
+    let theirs = TheirSm4Gcm::new_from_slice(&key).unwrap();
     let ring_key = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, &key).unwrap());
     let mut buf = vec![0u8; 16384];
     let mut buf2 = vec![0u8; 16384];
@@ -203,10 +288,10 @@ fn main() {
     let mb = 16384.0 / 1e6;
     let a = side_by_side(secs, &mut [
         &mut || {
-            black_box(sm4.encrypt_inout_detached(&nonce.into(), b"", buf[..].as_mut().into()).unwrap());
+            black_box(ours.encrypt_inout_detached(&nonce.into(), b"", buf[..].as_mut().into()).unwrap());
         },
         &mut || {
-            black_box(aes.encrypt_inout_detached(&nonce.into(), b"", buf2[..].as_mut().into()).unwrap());
+            black_box(theirs.encrypt_inout_detached(&nonce.into(), b"", buf2[..].as_mut().into()).unwrap());
         },
         &mut || {
             let n = ring::aead::Nonce::assume_unique_for_key(nonce);
@@ -214,6 +299,96 @@ fn main() {
             black_box(&tag);
         },
     ]);
-    row("SM4-GCM (sm4 0.6 + aes-gcm 0.11), 16 KiB", a[0] * mb, "AES-128-GCM aes-gcm 0.11", a[1] * mb, "MB/s");
-    row("SM4-GCM (sm4 0.6 + aes-gcm 0.11), 16 KiB", a[0] * mb, "AES-128-GCM ring 0.17", a[2] * mb, "MB/s");
+    let sm4 = format!("SM4-GCM, fastsm2 (SM4 backend {}), 16 KiB", fastsm2::sm4::backend_name());
+    row(&sm4, a[0] * mb, "SM4-GCM sm4 0.6 + aes-gcm 0.11", a[1] * mb, "MB/s");
+    row(&sm4, a[0] * mb, "AES-128-GCM ring 0.17", a[2] * mb, "MB/s");
+}
+
+/// The client sends `data` as application data (16 KiB records); the
+/// server reads it back as from a socket: its input buffer filled up to
+/// rustls's 64 KB limit, then processed, until all is read. The length
+/// is checked.
+fn transfer(client: &mut Connection<ClientSide, Tcp>, server: &mut Connection<ServerSide, Tcp>, data: &[u8], tls: &mut Vec<u8>) {
+    tls.clear();
+    client.write(data.into(), tls).unwrap();
+    let mut rd = &tls[..];
+    let mut input = rustls::VecInput::default();
+    let (mut plain, mut out) = (Vec::with_capacity(1 << 16), Vec::new());
+    let mut got = 0;
+    while !rd.is_empty() {
+        while !rd.is_empty() && input.read(&mut rd).is_ok() {}
+        plain.clear();
+        server.read_tls(&mut input, &mut out).handle_all(&mut plain).unwrap();
+        got += plain.len();
+        black_box(&plain);
+    }
+    assert_eq!(got, data.len());
+}
+
+/// A record layer over any RustCrypto AEAD with a 12-byte nonce and a
+/// 16-byte tag: the bench's stand-in for fastsm2-rustls's records before
+/// 0.3, when they went through the `sm4` crate.
+struct CrateAead<A>(core::marker::PhantomData<fn() -> A>);
+
+struct CrateRecord<A> {
+    cipher: A,
+    iv: Iv,
+}
+
+type U16 = aes_gcm::aead::consts::U16;
+
+impl<A> Tls13AeadAlgorithm for CrateAead<A>
+where
+    A: AeadInOut + aes_gcm::aead::AeadCore<TagSize = U16> + KeyInit + Send + Sync + 'static,
+{
+    fn encrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn RecordEncrypter> {
+        Box::new(CrateRecord { cipher: A::new_from_slice(key.as_ref()).unwrap(), iv })
+    }
+    fn decrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn RecordDecrypter> {
+        Box::new(CrateRecord { cipher: A::new_from_slice(key.as_ref()).unwrap(), iv })
+    }
+    fn key_len(&self) -> usize {
+        16
+    }
+    fn extract_keys(&self, _: AeadKey, _: Iv) -> Result<ConnectionTrafficSecrets, UnsupportedOperationError> {
+        Err(UnsupportedOperationError)
+    }
+}
+
+impl<A: AeadInOut + aes_gcm::aead::AeadCore<TagSize = U16> + Send + Sync> RecordEncrypter for CrateRecord<A> {
+    fn encrypt<'a>(&mut self, record: Record<OutboundPlain<'_>>, seq: u64, out: &'a mut [u8]) -> Result<Record<&'a [u8]>, rustls::Error> {
+        let total_len = self.encrypted_payload_len(record.payload.len());
+        let mut payload = EncryptBuffer::new(out, total_len)?;
+        let typ = ContentType::ApplicationData;
+        let nonce: [u8; 12] = Nonce::new(&self.iv, seq).to_array()?;
+        let aad = make_tls13_aad(typ, record.version.encode(), total_len);
+        payload.extend_from_chunks(&record.payload);
+        payload.extend_from_slice(&record.typ.to_array());
+        let nonce = aes_gcm::aead::Nonce::<A>::try_from(&nonce[..]).unwrap();
+        let tag = self.cipher.encrypt_inout_detached(&nonce, &aad, payload.as_mut().into()).map_err(|_| rustls::Error::EncryptError)?;
+        payload.extend_from_slice(&tag);
+        Ok(Record { typ, version: record.version, payload: payload.into_written() })
+    }
+    fn encrypted_payload_len(&self, payload_len: usize) -> usize {
+        payload_len + 1 + 16
+    }
+}
+
+impl<A: AeadInOut + aes_gcm::aead::AeadCore<TagSize = U16> + Send + Sync> RecordDecrypter for CrateRecord<A> {
+    fn decrypt<'a>(&mut self, mut record: Record<InboundOpaque<'a>>, seq: u64) -> Result<Record<&'a [u8]>, rustls::Error> {
+        let payload = &mut record.payload;
+        let len = payload.len();
+        if len < 16 {
+            return Err(rustls::Error::DecryptError);
+        }
+        let nonce: [u8; 12] = Nonce::new(&self.iv, seq).to_array()?;
+        let nonce = aes_gcm::aead::Nonce::<A>::try_from(&nonce[..]).unwrap();
+        let aad = make_tls13_aad(record.typ, record.version.version(), len);
+        let buf: &mut [u8] = payload.as_mut();
+        let (body, tag) = buf.split_at_mut(len - 16);
+        let tag = aes_gcm::aead::Tag::<A>::try_from(&*tag).unwrap();
+        self.cipher.decrypt_inout_detached(&nonce, &aad, body.into(), &tag).map_err(|_| rustls::Error::DecryptError)?;
+        payload.truncate(len - 16);
+        record.into_tls13_unpadded_record()
+    }
 }

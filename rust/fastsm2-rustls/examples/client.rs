@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-//! A TLS 1.3 client with the RFC 8998 suite over TCP: connects, sends one
-//! line, prints what the server sends back until it closes.
+//! A TLS 1.3 client with the RFC 8998 suites over TCP: connects, sends one
+//! line, prints what the server sends back, then closes the connection
+//! properly: a close_notify alert, then the end of its TCP stream.
 //!
 //! cargo run -p fastsm2-rustls --example client -- HOST PORT SERVER_NAME CA.pem [MESSAGE [CHAIN.pem KEY.pem]]
 //!
 //! With CHAIN.pem and KEY.pem (unencrypted PKCS#8 or SEC1 PEM) it offers a
-//! client certificate.
+//! client certificate. It stops reading at the first reply, at the server's
+//! close_notify, or after FASTSM2_CLIENT_WAIT seconds without a reply
+//! (default 10: servers such as `openssl s_server` print what they get and
+//! answer nothing).
 use std::io::Write;
-use std::net::TcpStream;
+use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
+use std::time::Duration;
 
-use rustls::pki_types::pem::PemObject;
 use rustls::crypto::Identity;
+use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{ClientConfig, RootCertStore, VecInput};
 
@@ -33,7 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         builder.with_no_client_auth()?
     });
+    let wait = std::env::var("FASTSM2_CLIENT_WAIT").ok().and_then(|s| s.parse().ok()).unwrap_or(10u64);
     let mut sock = TcpStream::connect((args[1].as_str(), args[2].parse::<u16>()?))?;
+    sock.set_read_timeout(Some(Duration::from_secs(wait.max(1))))?;
     let mut out = Vec::new();
     let mut conn = config.connect(ServerName::try_from(args[3].clone())?).build(&mut out)?;
     sock.write_all(&out)?;
@@ -51,21 +58,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             sock.write_all(&out)?;
             sent = true;
         }
-        let n = input.read(&mut sock)?;
+        let n = match input.read(&mut sock) {
+            Ok(n) => n,
+            Err(e) if sent && matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                eprintln!("no reply within {wait} s");
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
         if n == 0 {
+            eprintln!("the server closed the TCP connection");
             break;
         }
         let mut out = Vec::new();
         let state = conn.read_tls(&mut input, &mut out).handle_all(&mut plain);
         sock.write_all(&out)?;
-        state?;
+        let state = state?;
+        let replied = sent && !plain.is_empty();
         if !plain.is_empty() {
             std::io::stdout().write_all(&plain)?;
+            std::io::stdout().flush()?;
             plain.clear();
-            if sent {
-                break;
-            }
+        }
+        if state.peer_has_closed() || replied {
+            break;
         }
     }
+    // close_notify (RFC 8446 6.1), then no more data from this side.
+    let mut out = Vec::new();
+    conn.send_close_notify(&mut out)?;
+    sock.write_all(&out)?;
+    let _ = sock.shutdown(Shutdown::Write);
     Ok(())
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Full TLS 1.3 handshakes between a rustls client and a rustls server,
 //! both on fastsm2-rustls (RFC 8998: TLS_SM4_GCM_SM3, curveSM2,
-//! sm2sig_sm3), with SM2 certificates made here (DER by hand, signed with
+//! sm2sig_sm3; TLS_SM4_CCM_SM3 too), with SM2 certificates made here (DER by hand, signed with
 //! fastsm2): data both ways, a client certificate, a resumed session, a
 //! server certificate from an untrusted CA refused, a tampered record
 //! refused.
@@ -32,11 +32,11 @@ fn key_der(k: &fastsm2::SigningKey) -> PrivateKeyDer<'static> {
 fn pki(tag: &str) -> Pki {
     let ca_key = fastsm2::SigningKey::generate().unwrap();
     let ca_name = format!("fastsm2 test CA {tag}");
-    let ca = certificate(1, &ca_name, ca_key.verifying_key(), &ca_name, &ca_key, true, None);
+    let ca = certificate(&[1], &ca_name, ca_key.verifying_key(), &ca_name, &ca_key, true, None);
     let sk = fastsm2::SigningKey::generate().unwrap();
-    let server = certificate(2, "localhost", sk.verifying_key(), &ca_name, &ca_key, false, Some("localhost"));
+    let server = certificate(&[2], "localhost", sk.verifying_key(), &ca_name, &ca_key, false, Some("localhost"));
     let ck = fastsm2::SigningKey::generate().unwrap();
-    let client = certificate(3, "client", ck.verifying_key(), &ca_name, &ca_key, false, None);
+    let client = certificate(&[3], "client", ck.verifying_key(), &ca_name, &ca_key, false, None);
     Pki { ca, server_chain: vec![server], server_key: key_der(&sk), client_chain: vec![client], client_key: key_der(&ck) }
 }
 
@@ -211,4 +211,31 @@ fn over_tcp_localhost_both_ways_and_resumed() {
     let server_kinds = server.join().unwrap();
     assert_eq!(client_kinds, [Some(HandshakeKind::Full), Some(HandshakeKind::Resumed)]);
     assert_eq!(server_kinds, client_kinds);
+}
+
+/// A client that offers only TLS_SM4_CCM_SM3 gets it from a server with
+/// both suites; data both ways; a tampered record is refused.
+#[test]
+fn sm4_ccm_suite() {
+    let p = pki("ccm");
+    let sc = server_config(&p, false);
+    let ccm_only = Arc::new(rustls::crypto::CryptoProvider {
+        tls13_cipher_suites: std::borrow::Cow::Borrowed(&[fastsm2_rustls::TLS13_SM4_CCM_SM3]),
+        ..fastsm2_rustls::provider()
+    });
+    let cc = Arc::new(
+        ClientConfig::builder(ccm_only).with_root_certificates(roots(&p.ca)).with_no_client_auth().unwrap(),
+    );
+    let mut pair = handshake(&cc, &sc).unwrap();
+    for c in [&*pair.client as &rustls::CommonState, &*pair.server] {
+        assert_eq!(c.negotiated_cipher_suite().unwrap().suite(), CipherSuite::TLS13_SM4_CCM_SM3);
+    }
+    let big: Vec<u8> = (0..40000u32).map(|i| (i * 13) as u8).collect();
+    assert_eq!(send(&mut pair.client, &mut pair.server, &big), big);
+    assert_eq!(send(&mut pair.server, &mut pair.client, b"ccm back"), b"ccm back");
+    let mut tls = Vec::new();
+    pair.client.write(b"authentic data"[..].into(), &mut tls).unwrap();
+    let last = tls.len() - 1;
+    tls[last] ^= 0x01;
+    assert_eq!(feed(&mut pair.server, &tls).err(), Some(rustls::Error::DecryptError));
 }

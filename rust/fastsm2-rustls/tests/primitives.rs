@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //! The provider's pieces on their own: SM4-GCM against RFC 8998's example
-//! (Appendix A.1), the curveSM2 group (agreement, refused key shares), SM3
+//! (Appendix A.1), both suites' record protection against RustCrypto's
+//! SM4-GCM and SM4-CCM, the curveSM2 group (agreement, refused key shares), SM3
 //! and HMAC-SM3 as rustls sees them.
-use aes_gcm::aead::{AeadInOut, KeyInit};
+use fastsm2::sm4::aead::{Aead, AeadInOut, KeyInit};
 use rustls::crypto::kx::NamedGroup;
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -11,7 +12,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 #[test]
 fn sm4_gcm_rfc8998_example() {
-    type Sm4Gcm = aes_gcm::AesGcm<sm4::Sm4, aes_gcm::aead::consts::U12>;
+    // RFC 8998 Appendix A.1, through the AEAD the suite uses.
     let key = unhex("0123456789ABCDEFFEDCBA9876543210");
     let iv: [u8; 12] = unhex("00001234567800000000ABCD").try_into().unwrap();
     let aad = unhex("FEEDFACEDEADBEEFFEEDFACEDEADBEEFABADDAD2");
@@ -19,7 +20,7 @@ fn sm4_gcm_rfc8998_example() {
         "AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD",
         "EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFEEEEEEEEEEEEEEEEAAAAAAAAAAAAAAAA"
     ));
-    let c = Sm4Gcm::new_from_slice(&key).unwrap();
+    let c = fastsm2::Sm4Gcm::new_from_slice(&key).unwrap();
     let tag = c.encrypt_inout_detached(&iv.into(), &aad, buf[..].as_mut().into()).unwrap();
     assert_eq!(
         buf,
@@ -29,6 +30,83 @@ fn sm4_gcm_rfc8998_example() {
         ))
     );
     assert_eq!(&tag[..], &unhex("83DE3541E4C2B58177E065A9BF7B62EC")[..]);
+}
+
+/// The suites' record protection against RustCrypto's SM4-GCM and SM4-CCM
+/// (`aes-gcm` and `ccm` over `sm4`) on TLS 1.3 records (RFC 8446 5.2:
+/// nonce = IV xor sequence number, AAD = the record header): both ways,
+/// every record length class, and a flipped bit refused.
+#[test]
+fn record_protection_matches_rustcrypto() {
+    use rustls::crypto::cipher::{AeadKey, EncodableVersion, InboundOpaque, Iv, OutboundPlain, Record};
+    use rustls::enums::{ContentType, ProtocolVersion};
+    type TheirGcm = aes_gcm::AesGcm<sm4::Sm4, aes_gcm::aead::consts::U12>;
+    type TheirCcm = ccm::Ccm<sm4::Sm4, ccm::consts::U16, ccm::consts::U12>;
+    let key = [0x42u8; 16];
+    let iv_bytes = [0x17u8; 12];
+    for (suite, gcm) in [(fastsm2_rustls::TLS13_SM4_GCM_SM3, true), (fastsm2_rustls::TLS13_SM4_CCM_SM3, false)] {
+        let alg = suite.aead_alg;
+        for (seq, len) in [(0u64, 0usize), (1, 1), (2, 15), (7, 16), (1 << 40, 1000), (3, 16384)] {
+            let plain: Vec<u8> = (0..len).map(|i| (i * 7 + seq as usize) as u8).collect();
+            let mut enc = alg.encrypter(AeadKey::from(key), Iv::new(&iv_bytes).unwrap());
+            let mut out = vec![0u8; enc.encrypted_payload_len(len)];
+            let rec = enc
+                .encrypt(
+                    Record {
+                        typ: ContentType::ApplicationData,
+                        version: EncodableVersion::Legacy(ProtocolVersion::TLSv1_3),
+                        payload: OutboundPlain::Single(&plain),
+                    },
+                    seq,
+                    &mut out,
+                )
+                .unwrap();
+            let wire = rec.payload.to_vec();
+            // The same record from RustCrypto: inner plaintext || content type.
+            let mut nonce = iv_bytes;
+            for (n, s) in nonce[4..].iter_mut().zip(seq.to_be_bytes()) {
+                *n ^= s;
+            }
+            let total = wire.len();
+            let aad = [0x17, 0x03, 0x03, (total >> 8) as u8, total as u8];
+            let mut inner = plain.clone();
+            inner.push(0x17);
+            let theirs = if gcm {
+                TheirGcm::new(&key.into()).encrypt(&nonce.into(), aes_gcm::aead::Payload { msg: &inner, aad: &aad })
+            } else {
+                TheirCcm::new(&key.into()).encrypt(&nonce.into(), ccm::aead::Payload { msg: &inner, aad: &aad })
+            }
+            .unwrap();
+            assert_eq!(wire, theirs, "{:?}, {} bytes", suite.common.suite, len);
+            // Ours decrypts it; a flipped bit is refused.
+            let mut dec = alg.decrypter(AeadKey::from(key), Iv::new(&iv_bytes).unwrap());
+            let mut buf = theirs.clone();
+            let got = dec
+                .decrypt(
+                    Record {
+                        typ: ContentType::ApplicationData,
+                        // as read from the wire: legacy_record_version 0x0303
+                        version: EncodableVersion::Legacy(ProtocolVersion::TLSv1_2),
+                        payload: InboundOpaque(&mut buf[..]),
+                    },
+                    seq,
+                )
+                .unwrap();
+            assert_eq!(got.payload, &plain[..]);
+            let mut bad = theirs.clone();
+            bad[total / 2] ^= 4;
+            let mut dec = alg.decrypter(AeadKey::from(key), Iv::new(&iv_bytes).unwrap());
+            let r = dec.decrypt(
+                Record {
+                    typ: ContentType::ApplicationData,
+                    version: EncodableVersion::Legacy(ProtocolVersion::TLSv1_2),
+                    payload: InboundOpaque(&mut bad[..]),
+                },
+                seq,
+            );
+            assert_eq!(r.err(), Some(rustls::Error::DecryptError));
+        }
+    }
 }
 
 #[test]

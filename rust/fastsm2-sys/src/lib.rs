@@ -36,6 +36,11 @@ pub const FASTSM2_ERR_KEY_CIPHER: c_int = -23;
 pub const FASTSM2_ERR_CURVE: c_int = -24;
 pub const FASTSM2_ERR_CERTIFICATE: c_int = -25;
 pub const FASTSM2_ERR_TOO_LARGE: c_int = -26;
+pub const FASTSM2_ERR_ITERATIONS: c_int = -27;
+pub const FASTSM2_ERR_TAG: c_int = -28;
+pub const FASTSM2_ERR_PADDING: c_int = -29;
+pub const FASTSM2_ERR_IV: c_int = -30;
+pub const FASTSM2_ERR_PUBLIC_KEY: c_int = -31;
 
 pub const FASTSM2_SM3_DIGEST_SIZE: usize = 32;
 pub const FASTSM2_SM3_BLOCK_SIZE: usize = 64;
@@ -53,6 +58,23 @@ pub const FASTSM2_CT_C1C3C2: c_int = 0;
 pub const FASTSM2_CT_C1C2C3: c_int = 2;
 pub const FASTSM2_KX_INITIATOR: c_int = 0;
 pub const FASTSM2_KX_RESPONDER: c_int = 1;
+pub const FASTSM2_ERR_LAST: c_int = -31;
+
+pub const FASTSM2_SM4_KEY_SIZE: usize = 16;
+pub const FASTSM2_SM4_BLOCK_SIZE: usize = 16;
+pub const FASTSM2_SM4_GCM_IV_SIZE: usize = 12;
+pub const FASTSM2_SM4_TAG_SIZE: usize = 16;
+pub const FASTSM2_SM4_PAD_NONE: c_int = 0;
+pub const FASTSM2_SM4_PAD_PKCS7: c_int = 1;
+pub const FASTSM2_SM4_ECB: c_int = 1;
+pub const FASTSM2_SM4_CBC: c_int = 2;
+pub const FASTSM2_SM4_CTR: c_int = 3;
+pub const FASTSM2_SM4_OFB: c_int = 4;
+pub const FASTSM2_SM4_CFB: c_int = 5;
+pub const FASTSM2_SM4_DECRYPT: c_int = 0;
+pub const FASTSM2_SM4_ENCRYPT: c_int = 1;
+pub const FASTSM2_SM4_XTS_GB: c_int = 0;
+pub const FASTSM2_SM4_XTS_IEEE: c_int = 1;
 
 /// Streaming SM3 state (opaque).
 #[repr(C)]
@@ -80,6 +102,27 @@ pub struct fastsm2_privkey {
 #[derive(Clone, Copy)]
 pub struct fastsm2_pubkey {
     pub opaque: [u64; 288],
+}
+
+/// An expanded SM4 key (opaque; wipe with `fastsm2_sm4_key_clear`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct fastsm2_sm4_key {
+    pub opaque: [u64; 72],
+}
+
+/// A streaming SM4 ECB/CBC/CTR/OFB/CFB operation (opaque).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct fastsm2_sm4_ctx {
+    pub opaque: [u64; 40],
+}
+
+/// A streaming SM4-GCM operation (opaque).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct fastsm2_sm4_gcm_ctx {
+    pub opaque: [u64; 96],
 }
 
 /// One side of a GB/T 32918.3 key exchange (opaque).
@@ -192,4 +235,127 @@ extern "C" {
     pub fn fastsm2_kx_clear(ctx: *mut fastsm2_kx_ctx);
 
     pub fn fastsm2_ecdh(out: *mut u8, key: *const fastsm2_privkey, peer: *const u8, peerlen: usize) -> c_int;
+
+    pub fn fastsm2_sm4_key_init(key: *mut fastsm2_sm4_key, k: *const u8) -> c_int;
+    pub fn fastsm2_sm4_key_clear(key: *mut fastsm2_sm4_key);
+    pub fn fastsm2_sm4_backend_name() -> *const c_char;
+    pub fn fastsm2_sm4_backend_available(i: usize) -> *const c_char;
+    pub fn fastsm2_sm4_ecb_encrypt(out: *mut u8, key: *const fastsm2_sm4_key, input: *const u8, len: usize) -> c_int;
+    pub fn fastsm2_sm4_ecb_decrypt(out: *mut u8, key: *const fastsm2_sm4_key, input: *const u8, len: usize) -> c_int;
+    pub fn fastsm2_sm4_cbc_encrypt(
+        out: *mut u8,
+        outlen: *mut usize,
+        key: *const fastsm2_sm4_key,
+        iv: *const u8,
+        padding: c_int,
+        input: *const u8,
+        inlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_cbc_decrypt(
+        out: *mut u8,
+        outlen: *mut usize,
+        key: *const fastsm2_sm4_key,
+        iv: *const u8,
+        padding: c_int,
+        input: *const u8,
+        inlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_ctr(out: *mut u8, key: *const fastsm2_sm4_key, iv: *const u8, input: *const u8, len: usize)
+        -> c_int;
+    pub fn fastsm2_sm4_init(
+        ctx: *mut fastsm2_sm4_ctx,
+        mode: c_int,
+        enc: c_int,
+        padding: c_int,
+        key: *const fastsm2_sm4_key,
+        iv: *const u8,
+        ivlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_update(
+        ctx: *mut fastsm2_sm4_ctx,
+        out: *mut u8,
+        outlen: *mut usize,
+        input: *const u8,
+        inlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_final(ctx: *mut fastsm2_sm4_ctx, out: *mut u8, outlen: *mut usize) -> c_int;
+    pub fn fastsm2_sm4_ctx_clear(ctx: *mut fastsm2_sm4_ctx);
+    pub fn fastsm2_sm4_gcm_encrypt(
+        out: *mut u8,
+        tag: *mut u8,
+        taglen: usize,
+        key: *const fastsm2_sm4_key,
+        iv: *const u8,
+        ivlen: usize,
+        aad: *const u8,
+        aadlen: usize,
+        input: *const u8,
+        inlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_gcm_decrypt(
+        out: *mut u8,
+        key: *const fastsm2_sm4_key,
+        iv: *const u8,
+        ivlen: usize,
+        aad: *const u8,
+        aadlen: usize,
+        input: *const u8,
+        inlen: usize,
+        tag: *const u8,
+        taglen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_gcm_init(
+        ctx: *mut fastsm2_sm4_gcm_ctx,
+        enc: c_int,
+        key: *const fastsm2_sm4_key,
+        iv: *const u8,
+        ivlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_gcm_aad(ctx: *mut fastsm2_sm4_gcm_ctx, aad: *const u8, len: usize) -> c_int;
+    pub fn fastsm2_sm4_gcm_update(ctx: *mut fastsm2_sm4_gcm_ctx, out: *mut u8, input: *const u8, len: usize) -> c_int;
+    pub fn fastsm2_sm4_gcm_encrypt_final(ctx: *mut fastsm2_sm4_gcm_ctx, tag: *mut u8, taglen: usize) -> c_int;
+    pub fn fastsm2_sm4_gcm_decrypt_final(ctx: *mut fastsm2_sm4_gcm_ctx, tag: *const u8, taglen: usize) -> c_int;
+    pub fn fastsm2_sm4_gcm_clear(ctx: *mut fastsm2_sm4_gcm_ctx);
+    pub fn fastsm2_sm4_ccm_encrypt(
+        out: *mut u8,
+        tag: *mut u8,
+        taglen: usize,
+        key: *const fastsm2_sm4_key,
+        nonce: *const u8,
+        noncelen: usize,
+        aad: *const u8,
+        aadlen: usize,
+        input: *const u8,
+        inlen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_ccm_decrypt(
+        out: *mut u8,
+        key: *const fastsm2_sm4_key,
+        nonce: *const u8,
+        noncelen: usize,
+        aad: *const u8,
+        aadlen: usize,
+        input: *const u8,
+        inlen: usize,
+        tag: *const u8,
+        taglen: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_xts_encrypt(
+        out: *mut u8,
+        key1: *const fastsm2_sm4_key,
+        key2: *const fastsm2_sm4_key,
+        standard: c_int,
+        tweak: *const u8,
+        input: *const u8,
+        len: usize,
+    ) -> c_int;
+    pub fn fastsm2_sm4_xts_decrypt(
+        out: *mut u8,
+        key1: *const fastsm2_sm4_key,
+        key2: *const fastsm2_sm4_key,
+        standard: c_int,
+        tweak: *const u8,
+        input: *const u8,
+        len: usize,
+    ) -> c_int;
 }

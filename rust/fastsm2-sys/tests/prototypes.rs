@@ -82,6 +82,9 @@ fn declarations_match_the_header() {
         ("fastsm2_privkey", 48),
         ("fastsm2_pubkey", 288),
         ("fastsm2_kx_ctx", 96),
+        ("fastsm2_sm4_key", 72),
+        ("fastsm2_sm4_ctx", 40),
+        ("fastsm2_sm4_gcm_ctx", 96),
     ] {
         c += &format!("_Static_assert(sizeof({ty}) == {words} * 8, \"{ty}\");\n");
     }

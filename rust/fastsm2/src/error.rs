@@ -59,6 +59,18 @@ pub enum Error {
     Certificate,
     /// An input larger than any key file.
     TooLarge,
+    /// An encrypted key file asks for more PBKDF2 iterations than the
+    /// reader's limit.
+    Iterations,
+    /// An authentication tag that does not match (SM4-GCM, SM4-CCM): no
+    /// plaintext is released.
+    Tag,
+    /// Bad padding after decryption (SM4-CBC or -ECB with PKCS#7).
+    Padding,
+    /// An IV or nonce of a wrong length.
+    Iv,
+    /// A public key where a private key was expected.
+    PublicKey,
     /// A code this crate does not know (a newer library).
     Other(i32),
 }
@@ -96,6 +108,11 @@ impl Error {
             sys::FASTSM2_ERR_CURVE => Error::Curve,
             sys::FASTSM2_ERR_CERTIFICATE => Error::Certificate,
             sys::FASTSM2_ERR_TOO_LARGE => Error::TooLarge,
+            sys::FASTSM2_ERR_ITERATIONS => Error::Iterations,
+            sys::FASTSM2_ERR_TAG => Error::Tag,
+            sys::FASTSM2_ERR_PADDING => Error::Padding,
+            sys::FASTSM2_ERR_IV => Error::Iv,
+            sys::FASTSM2_ERR_PUBLIC_KEY => Error::PublicKey,
             other => Error::Other(other),
         }
     }
@@ -129,6 +146,11 @@ impl Error {
             Error::Curve => sys::FASTSM2_ERR_CURVE,
             Error::Certificate => sys::FASTSM2_ERR_CERTIFICATE,
             Error::TooLarge => sys::FASTSM2_ERR_TOO_LARGE,
+            Error::Iterations => sys::FASTSM2_ERR_ITERATIONS,
+            Error::Tag => sys::FASTSM2_ERR_TAG,
+            Error::Padding => sys::FASTSM2_ERR_PADDING,
+            Error::Iv => sys::FASTSM2_ERR_IV,
+            Error::PublicKey => sys::FASTSM2_ERR_PUBLIC_KEY,
             Error::Other(c) => c,
         }
     }
@@ -163,7 +185,7 @@ impl From<Error> for pkcs8::Error {
     fn from(e: Error) -> Self {
         match e {
             Error::Der | Error::Pem => pkcs8::Error::Asn1(pkcs8::der::ErrorKind::Failed.into()),
-            Error::Curve | Error::KeyFormat => pkcs8::Error::ParametersMalformed,
+            Error::Curve | Error::KeyFormat | Error::PublicKey => pkcs8::Error::ParametersMalformed,
             _ => pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid),
         }
     }

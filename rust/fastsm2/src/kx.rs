@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //! Key exchange, GB/T 32918.3 clause 6.1, with the optional confirmations.
 use crate::error::{check, Error, Result};
-use crate::keys::{SigningKey, VerifyingKey};
+use crate::dsa::{SigningKey, VerifyingKey};
 use fastsm2_sys as sys;
 use zeroize::Zeroizing;
 

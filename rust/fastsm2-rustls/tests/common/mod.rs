@@ -33,11 +33,22 @@ pub fn name(cn: &str) -> Vec<u8> {
 
 pub const SM2_SM3_ALG: &[u8] = &[0x30, 0x0a, 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75];
 
+/// A random certificate serial number: 16 bytes, positive, its first byte
+/// never zero (so always 16 bytes of DER, which GmSSL requires to be at
+/// least 4 and RFC 5280 at most 20).
+pub fn random_serial() -> [u8; 16] {
+    let mut s = [0u8; 16];
+    getrandom::fill(&mut s).expect("OS random");
+    s[0] = (s[0] & 0x7f) | 0x40;
+    s
+}
+
 /// An X.509 v3 certificate for `subject_key`, signed by `issuer_key`
-/// (SM2-with-SM3, default signer ID). `ca` adds basicConstraints cA;
+/// (SM2-with-SM3, default signer ID). `serial`: the serial number's
+/// INTEGER content (positive, minimal). `ca` adds basicConstraints cA;
 /// `dns` a subjectAltName.
 pub fn certificate(
-    serial: u8,
+    serial: &[u8],
     subject: &str,
     subject_key: &fastsm2::VerifyingKey,
     issuer: &str,
@@ -57,7 +68,7 @@ pub fn certificate(
 /// signature AlgorithmIdentifier (DER) and a function that signs the TBS.
 #[allow(clippy::too_many_arguments)]
 pub fn certificate_with(
-    serial: u8,
+    serial: &[u8],
     subject: &str,
     spki: &[u8],
     issuer: &str,
@@ -79,7 +90,7 @@ pub fn certificate_with(
     let exts_refs: Vec<&[u8]> = exts.iter().map(|e| &e[..]).collect();
     let tbs = seq(&[
         &[0xa0, 0x03, 0x02, 0x01, 0x02],
-        &[0x02, 0x01, serial],
+        &tlv(0x02, serial),
         sig_alg,
         &name(issuer),
         &validity,
@@ -91,7 +102,6 @@ pub fn certificate_with(
     bits.extend_from_slice(&sign(&tbs));
     CertificateDer::from(seq(&[&tbs, sig_alg, &tlv(0x03, &bits)]))
 }
-
 
 /// Feed `bytes` to `conn`; return the plaintext it yields and what it sends back.
 pub fn feed<S: rustls::SideData>(conn: &mut Connection<S, rustls::Tcp>, bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>), rustls::Error> {
