@@ -13,8 +13,19 @@ public final class FastSM2Provider extends Provider {
     private static final long serialVersionUID = 1L;
     public static final String NAME = "FastSM2";
 
+    /** The version of this build (the pom's, filtered into the jar). */
+    static String version() {
+        try (java.io.InputStream in = FastSM2Provider.class.getResourceAsStream("version.properties")) {
+            java.util.Properties p = new java.util.Properties();
+            if (in != null) p.load(in);
+            return p.getProperty("version", "0");
+        } catch (java.io.IOException e) {
+            return "0";
+        }
+    }
+
     public FastSM2Provider() {
-        super(NAME, "0.2", "FastSM2: SM2 signatures, encryption, key exchange and SM3 (GB/T 32918, GB/T 32905) over libfastsm2");
+        super(NAME, version(), "FastSM2: SM2 signatures, encryption, key exchange and SM3 (GB/T 32918, GB/T 32905) over libfastsm2");
         String p = "org.fastsm2.";
         put("Signature.SM3withSM2", p + "SM2Signature");
         put("Alg.Alias.Signature.SM2", "SM3withSM2");
@@ -29,7 +40,7 @@ public final class FastSM2Provider extends Provider {
         put("Cipher.SM2 SupportedKeyClasses", "java.security.interfaces.ECPublicKey|java.security.interfaces.ECPrivateKey");
         put("Alg.Alias.Cipher.1.2.156.10197.1.301.3", "SM2");
         put("KeyPairGenerator.SM2", p + "SM2KeyPairGenerator");
-        put("KeyPairGenerator.EC", p + "SM2KeyPairGenerator");
+        put("KeyPairGenerator.EC", p + "SM2KeyPairGenerator$EC");
         put("KeyFactory.SM2", p + "SM2KeyFactory");
         put("MessageDigest.SM3", p + "SM3Digest");
         put("Alg.Alias.MessageDigest.1.2.156.10197.1.401", "SM3");

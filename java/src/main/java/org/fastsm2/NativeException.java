@@ -10,7 +10,8 @@ public final class NativeException extends RuntimeException {
             ERR_CIPHERTEXT = -11, ERR_ID = -12, ERR_RANDOM = -13, ERR_KEY_FORMAT = -14, ERR_KDF_ZERO = -15,
             ERR_NO_MEMORY = -16, ERR_CONFIRM = -17, ERR_STATE = -18, ERR_UNSUPPORTED = -19, ERR_SCALAR = -20,
             ERR_ENCRYPTED_KEY = -21, ERR_PASSWORD = -22, ERR_KEY_CIPHER = -23, ERR_CURVE = -24,
-            ERR_CERTIFICATE = -25, ERR_TOO_LARGE = -26;
+            ERR_CERTIFICATE = -25, ERR_TOO_LARGE = -26, ERR_ITERATIONS = -27, ERR_TAG = -28, ERR_PADDING = -29,
+            ERR_IV = -30, ERR_PUBLIC_KEY = -31;
 
     private final int code;
 

@@ -131,9 +131,12 @@ public final class SM2 {
 
     /** Sign every message with one key and signer ID (null: the default) on
      *  {@code threads} threads (0: all cores): DER signatures, as the
-     *  Signature "SM3withSM2" writes them. */
+     *  Signature "SM3withSM2" writes them.
+     *  @throws NullPointerException if msgs or one of its messages is null */
     public static byte[][] signBatch(PrivateKey key, byte[] id, byte[][] msgs, int threads)
             throws InvalidKeyException, SignatureException {
+        for (int i = 0; i < msgs.length; i++)
+            if (msgs[i] == null) throw new NullPointerException("fastsm2: msgs[" + i + "] is null");
         SM2PrivateKey k = toSM2PrivateKey(key);
         byte[] z = zOf(k.getPublicKey(), id);
         byte[] raw;
@@ -151,11 +154,24 @@ public final class SM2 {
     }
 
     /** Verify every (message, DER signature) pair with one key and ID on
-     *  {@code threads} threads: true where valid (a malformed signature is
-     *  false, not an exception). */
+     *  {@code threads} threads: true where valid (a null or malformed
+     *  signature, or a null message, is false, not an exception).
+     *  @throws NullPointerException if msgs or sigs is null
+     *  @throws IllegalArgumentException if their lengths differ */
     public static boolean[] verifyBatch(PublicKey key, byte[] id, byte[][] msgs, byte[][] sigs, int threads)
             throws InvalidKeyException {
         if (msgs.length != sigs.length) throw new IllegalArgumentException("as many signatures as messages");
+        for (byte[] m : msgs)
+            if (m == null) {
+                msgs = msgs.clone();
+                for (int i = 0; i < msgs.length; i++)
+                    if (msgs[i] == null) {
+                        msgs[i] = new byte[0];
+                        sigs = sigs.clone();
+                        sigs[i] = null; // false
+                    }
+                break;
+            }
         SM2PublicKey k = toSM2PublicKey(key);
         byte[] z = zOf(k, id);
         byte[] raw = new byte[64 * msgs.length];
@@ -203,6 +219,17 @@ public final class SM2 {
     }
 
     static InvalidKeySpecException keySpec(NativeException e) {
-        return new InvalidKeySpecException("fastsm2: " + e.getMessage(), e);
+        String m;
+        switch (e.code()) {
+            case NativeException.ERR_PUBLIC_KEY:
+                m = "a public key, not a private key (FASTSM2_ERR_PUBLIC_KEY)";
+                break;
+            case NativeException.ERR_CERTIFICATE:
+                m = "a certificate, not a key (FASTSM2_ERR_CERTIFICATE; SM2.publicKeyFromCertificate reads its key)";
+                break;
+            default:
+                m = e.getMessage();
+        }
+        return new InvalidKeySpecException("fastsm2: " + m, e);
     }
 }

@@ -26,7 +26,7 @@ import java.util.Arrays;
 public final class SM2KeyExchange implements AutoCloseable {
     private final byte[] st = new byte[Native.kxStateSize()];
     private final byte[] R;
-    private boolean computed;
+    private boolean computed, closed;
 
     public SM2KeyExchange(boolean initiator, PrivateKey own, byte[] ownId, PublicKey peer, byte[] peerId,
                           PrivateKey ephemeral) throws InvalidKeyException {
@@ -57,6 +57,7 @@ public final class SM2KeyExchange implements AutoCloseable {
 
     /** K of klen bytes from the peer's R (SEC1 bytes or an ECPublicKey). */
     public byte[] computeKey(byte[] peerR, int klen) throws InvalidKeyException {
+        checkOpen();
         try {
             byte[] k = Native.kxCompute(st, peerR, klen);
             computed = true;
@@ -73,20 +74,28 @@ public final class SM2KeyExchange implements AutoCloseable {
     /** The confirmation value this side sends: S_B (responder) or S_A
      *  (initiator); after computeKey. */
     public byte[] confirmation() {
+        checkOpen();
         if (!computed) throw new IllegalStateException("fastsm2: computeKey first");
         return Native.kxConfirmation(st);
     }
 
     /** Check the peer's confirmation value (constant time). */
     public void verifyConfirmation(byte[] peerS) throws GeneralSecurityException {
+        checkOpen();
         if (!computed) throw new IllegalStateException("fastsm2: computeKey first");
         if (peerS == null || peerS.length != 32) throw new GeneralSecurityException("fastsm2: a confirmation value is 32 bytes");
         int rc = Native.kxVerifyConfirmation(st, peerS);
         if (rc != 1) throw new GeneralSecurityException("fastsm2: key exchange confirmation mismatch (" + Native.errorName(rc) + ")");
     }
 
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("fastsm2: the key exchange was closed");
+    }
+
+    /** Wipes the state; every later call is an IllegalStateException. */
     @Override
     public void close() {
+        closed = true;
         Arrays.fill(st, (byte) 0);
     }
 }

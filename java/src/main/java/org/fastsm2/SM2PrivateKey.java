@@ -84,8 +84,13 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
 
     /** Password-encrypted PKCS#8 (PBES2): scheme 1 = hmacWithSM3 + SM4-CBC
      *  (GmSSL's), 2 = SHA-256 + SM4-CBC, 3 = SHA-256 + AES-256-CBC; iterations
-     *  0 = 65536. */
+     *  0 = 65536.
+     *  @throws IllegalArgumentException for another scheme or a negative count
+     *  @throws NullPointerException if password is null */
     public byte[] serializeEncrypted(boolean pem, int scheme, int iterations, char[] password) {
+        if (scheme < 1 || scheme > 3) throw new IllegalArgumentException("fastsm2: PBE scheme 1, 2 or 3, not " + scheme);
+        if (iterations < 0) throw new IllegalArgumentException("fastsm2: a negative iteration count");
+        java.util.Objects.requireNonNull(password, "password");
         byte[] pw = SM2.utf8(password);
         long h = ref.acquire();
         try {

@@ -428,24 +428,10 @@ class FastSM2Test {
         assertThrows(InvalidAlgorithmParameterException.class, () -> ec.initialize(new ECGenParameterSpec("secp256r1")));
         ec.initialize(new ECGenParameterSpec("sm2p256v1"));
         assertTrue(SM2Curve.isSM2(((ECPublicKey) ec.generateKeyPair().getPublic()).getParams()));
-        // FastSM2 first in the list: "EC" without a provider still makes P-256 keys
-        // (the JDK moves on to the next provider), and SM2 keys by default
-        Security.removeProvider(FS);
-        try {
-            Security.insertProviderAt(new FastSM2Provider(), 1);
-            KeyPairGenerator any = KeyPairGenerator.getInstance("EC");
-            any.initialize(new ECGenParameterSpec("secp256r1"));
-            ECPublicKey pk = (ECPublicKey) any.generateKeyPair().getPublic();
-            assertFalse(SM2Curve.isSM2(pk.getParams()));
-            assertEquals(256, pk.getParams().getOrder().bitLength());
-            assertTrue(SM2Curve.isSM2(((ECPublicKey) KeyPairGenerator.getInstance("EC").generateKeyPair().getPublic()).getParams()));
-            // and the JDK's ECDSA is untouched
-            Signature ecdsa = Signature.getInstance("SHA256withECDSA");
-            assertNotEquals(FS, ecdsa.getProvider().getName());
-        } finally {
-            Security.removeProvider(FS);
-            Security.addProvider(new FastSM2Provider());
-        }
+        // uninitialised, "EC" is not ours (ContractTest: FastSM2 first keeps the JDK's EC)
+        assertThrows(IllegalStateException.class, () -> KeyPairGenerator.getInstance("EC", FS).generateKeyPair());
+        assertThrows(InvalidParameterException.class, () -> KeyPairGenerator.getInstance("EC", FS).initialize(256));
+        assertTrue(SM2Curve.isSM2(((ECPublicKey) KeyPairGenerator.getInstance("SM2", FS).generateKeyPair().getPublic()).getParams()));
     }
 
     @Test
