@@ -152,6 +152,12 @@ java:
 
 test-java:
 	bash java/tools/build.sh test
+# The Java provider under 16 threads for 60 s (issue 41): shared and
+# per-thread keys, a key destroyed mid-use, results against a one-thread
+# reference (test-java runs the same test for 3 s).
+TEST_ALL_STAGES += test-java-stress
+test-java-stress:
+	bash java/tools/build.sh stress
 
 # JMH: the provider beside BouncyCastle, and `fastsm2 speed`, in one run.
 bench-java:

@@ -108,7 +108,7 @@ class FastSM2Test {
             byte[] want = MessageDigest.getInstance("SM3", BC).digest(m);
             assertArrayEquals(want, a.digest());
             assertArrayEquals(want, c.digest());
-            assertArrayEquals(want, SM3Digest.sm3(m));
+            assertArrayEquals(want, SM3.digest(m));
             a.update(m); // reusable after digest
             assertArrayEquals(want, a.digest());
         }
@@ -227,7 +227,7 @@ class FastSM2Test {
         // the DER form, through the JDK's key of the same point
         ECPublicKey jk = (ECPublicKey) KeyFactory.getInstance("SM2", FS)
                 .generatePublic(new ECPublicKeySpec(d.getPublicKey().getW(), SM2Curve.SPEC));
-        assertTrue(verify(BC, jk, new org.bouncycastle.jcajce.spec.SM2ParameterSpec(id), msg, Native.sigToDer(sig)));
+        assertTrue(verify(BC, jk, new org.bouncycastle.jcajce.spec.SM2ParameterSpec(id), msg, org.fastsm2.internal.Native.sigToDer(sig)));
     }
 
     // ---- encryption ------------------------------------------------------

@@ -21,7 +21,7 @@ import org.apache.spark.sql.types.StructType;
 import org.fastsm2.FastSM2Provider;
 import org.fastsm2.SM2ParameterSpec;
 import org.fastsm2.SM2PrivateKey;
-import org.fastsm2.SM3Digest;
+import org.fastsm2.SM3;
 
 /**
  * `make test-spark-java` (tests/harness/test-spark-java.sh): the Spark SQL
@@ -200,6 +200,11 @@ public final class SparkFunctionsCheck {
         System.out.println("test-spark-java: the ERROR lines of a failing sm2_sign task next are expected");
         String err = fails(spark, "SELECT sm2_sign(x'3000', msg) FROM docs WHERE id < 10");
         check(err != null && err.contains("sm2_sign: the private key does not load"), "a bad private key: " + err);
+        err = fails(spark, "SELECT sm2_sign(pub_der, msg) FROM docs d JOIN signers s USING (k) WHERE d.id < 10");
+        check(err != null && err.contains("sm2_sign: the private key does not load")
+                && err.contains("a public key, not a private key"), "a public key given to sm2_sign: " + err);
+        err = fails(spark, "SELECT sm2_sign(pub_pem, msg) FROM docs d JOIN signers s USING (k) WHERE d.id < 10");
+        check(err != null && err.contains("a public key, not a private key"), "a PEM public key given to sm2_sign: " + err);
         err = fails(spark, "SELECT sm2_sign(priv, x'00', repeat('x', 9000)) FROM signers WHERE k = 0");
         check(err != null && err.contains("sm2_sign: the signer ID"), "an ID over 8191 bytes: " + err);
         // PEM private keys (STRING) sign what the binary key's public key verifies
@@ -230,7 +235,7 @@ public final class SparkFunctionsCheck {
                 "sm3 of nothing");
         eq(one(spark, "SELECT sm3(NULL)"), null, "sm3 of null");
         List<Row> hashed = spark.sql("SELECT msg, sm3(msg) FROM signed WHERE id < 200").collectAsList();
-        for (Row r : hashed) eq(r.getString(1), hex(SM3Digest.sm3((byte[]) r.get(0))), "sm3 of a message");
+        for (Row r : hashed) eq(r.getString(1), hex(SM3.digest((byte[]) r.get(0))), "sm3 of a message");
         eq(count(spark, "SELECT count(DISTINCT sm3(msg)) FROM signed"), (long) n, "sm3 over every row");
         String desc = spark.sql("DESCRIBE FUNCTION sm2_verify").collectAsList().toString();
         check(desc.contains("sm2_verify(pub, msg, sig[, id])"), "DESCRIBE FUNCTION: " + desc);
@@ -289,7 +294,7 @@ public final class SparkFunctionsCheck {
         for (Row r : got) {
             check(r.getBoolean(r.fieldIndex("ok")), "register: a row verifies");
             check(!r.getBoolean(r.fieldIndex("ok_default")), "register: the default ID does not verify it");
-            eq(r.getString(r.fieldIndex("h")), hex(SM3Digest.sm3((byte[]) r.get(1))), "register: sm3");
+            eq(r.getString(r.fieldIndex("h")), hex(SM3.digest((byte[]) r.get(1))), "register: sm3");
         }
         Row r0 = got.get(0);
         check(jcaVerify(fast, new SM2ParameterSpec("notary@example.cn"), key.getPublicKey().getEncoded(),

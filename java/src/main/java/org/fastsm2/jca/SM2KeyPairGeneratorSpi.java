@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidParameterException;
@@ -9,6 +9,8 @@ import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
+import org.fastsm2.SM2Curve;
+import org.fastsm2.SM2PrivateKey;
 
 /**
  * KeyPairGenerator "SM2": sm2p256v1 keys (initialize with nothing, 256, an
@@ -23,20 +25,20 @@ import java.security.spec.ECParameterSpec;
  * the next provider: with FastSM2 first, "EC" keeps giving the JDK's (or
  * BouncyCastle's) P-256 and other curves.
  */
-public class SM2KeyPairGenerator extends KeyPairGeneratorSpi {
+public class SM2KeyPairGeneratorSpi extends KeyPairGeneratorSpi {
     private final boolean ec;
     private boolean initialised;
 
-    public SM2KeyPairGenerator() {
+    public SM2KeyPairGeneratorSpi() {
         this(false);
     }
 
-    SM2KeyPairGenerator(boolean ec) {
+    SM2KeyPairGeneratorSpi(boolean ec) {
         this.ec = ec;
     }
 
     /** KeyPairGenerator "EC": sm2p256v1 by name or parameters only. */
-    public static final class EC extends SM2KeyPairGenerator {
+    public static final class EC extends SM2KeyPairGeneratorSpi {
         public EC() {
             super(true);
         }
