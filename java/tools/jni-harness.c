@@ -124,6 +124,11 @@ static void JNICALL SetObjectArrayElement(JNIEnv *e, jobjectArray a, jsize i, jo
     (void)e;
     ((jobject *)((arr *)a)->data)[i] = v;
 }
+static jboolean JNICALL IsSameObject(JNIEnv *e, jobject a, jobject b)
+{
+    (void)e;
+    return a == b;
+}
 static void JNICALL DeleteLocalRef(JNIEnv *e, jobject o)
 {
     (void)e, (void)o;
@@ -190,6 +195,7 @@ int main(int argc, char **argv)
     fn.GetObjectArrayElement = GetObjectArrayElement;
     fn.SetObjectArrayElement = SetObjectArrayElement;
     fn.DeleteLocalRef = DeleteLocalRef;
+    fn.IsSameObject = IsSameObject;
     const struct JNINativeInterface_ *fp = &fn;
     JNIEnv *env = (JNIEnv *)&fp;
 #define SYM(name, ret, ...) \
@@ -212,13 +218,24 @@ int main(int argc, char **argv)
     SYM(signBatch, jobjectArray, JNIEnv *, jclass, jobject, jbyteArray, jobjectArray, jint);
     SYM(verifyBatch, jbooleanArray, JNIEnv *, jclass, jobject, jbyteArray, jobjectArray, jobjectArray, jint);
     SYM(computeZ, jbyteArray, JNIEnv *, jclass, jobject, jbyteArray);
+    SYM(sm4Backend, jstring, JNIEnv *, jclass);
+    SYM(sm4New, jlong, JNIEnv *, jclass);
+    SYM(sm4Key, void, JNIEnv *, jclass, jobject, jbyteArray);
+    SYM(sm4Crypt, jint, JNIEnv *, jclass, jobject, jint, jboolean, jboolean, jbyteArray, jbyteArray, jint, jint,
+        jbyteArray, jint);
+    SYM(sm4DecryptPadded, jbyteArray, JNIEnv *, jclass, jobject, jint, jbyteArray, jbyteArray, jint, jint);
+    SYM(sm4GcmEncrypt, jint, JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jbyteArray, jint, jint,
+        jbyteArray, jint, jint);
+    SYM(sm4GcmDecrypt, jint, JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jbyteArray, jint, jint,
+        jbyteArray, jint, jint);
     if (!backend || !sm3 || !privFromBytes || !privGenerate || !privPublicKey || !privParse || !nfree || !pubParse ||
         !pubToBytes || !pubSerialize || !sign || !verify || !encrypt || !decrypt || !signBatch || !verifyBatch ||
-        !computeZ) {
+        !computeZ || !sm4Backend || !sm4New || !sm4Key || !sm4Crypt || !sm4DecryptPadded || !sm4GcmEncrypt ||
+        !sm4GcmDecrypt) {
         printf("FAIL: a Java_org_fastsm2_internal_Native_* symbol is missing\n");
         return 1;
     }
-    printf("jni-harness: backend %s\n", (const char *)backend(env, NULL));
+    printf("jni-harness: backend %s, SM4 %s\n", (const char *)backend(env, NULL), (const char *)sm4Backend(env, NULL));
 
     /* SM3("abc"), GB/T 32905 */
     arr *abc = mk(3, "abc");
@@ -311,6 +328,42 @@ int main(int argc, char **argv)
           "a destroyed key: IllegalStateException");
     nfree(env, NULL, 2, p.address);
     nfree(env, NULL, 2, kp.address);
+
+    /* SM4: GB/T 32907 A.1 in ECB; GCM both ways with AAD, a changed tag refused; CBC with PKCS#7 */
+    ref s4 = {sm4New(env, NULL)};
+    arr *k4 = hex("0123456789ABCDEFFEDCBA9876543210");
+    sm4Key(env, NULL, R(s4), (jbyteArray)k4);
+    arr *c4 = mk(16, NULL);
+    CHECK(s4.address &&
+              sm4Crypt(env, NULL, R(s4), 1, JNI_TRUE, JNI_FALSE, NULL, (jbyteArray)k4, 0, 16, (jbyteArray)c4, 0) ==
+                  16 &&
+              !memcmp(c4->data, hex("681EDF34D206965E86B3E94F536E4246")->data, 16),
+          "SM4 GB/T 32907 A.1");
+    arr *iv12 = mk(12, "abcdefghijkl"), *aad = mk(5, "hello"), *big = mk(1000, NULL);
+    for (int i = 0; i < 1000; i++)
+        big->data[i] = (unsigned char)i;
+    arr *g = mk(1016, NULL), *back = mk(1000, NULL);
+    CHECK(sm4GcmEncrypt(env, NULL, R(s4), (jbyteArray)iv12, (jbyteArray)aad, 5, (jbyteArray)big, 0, 1000, (jbyteArray)g,
+                        0, 16) == 1016 &&
+              sm4GcmDecrypt(env, NULL, R(s4), (jbyteArray)iv12, (jbyteArray)aad, 5, (jbyteArray)g, 0, 1016,
+                            (jbyteArray)back, 0, 16) == 1000 &&
+              !memcmp(back->data, big->data, 1000),
+          "SM4-GCM round trip");
+    g->data[1010] ^= 1;
+    CHECK(sm4GcmDecrypt(env, NULL, R(s4), (jbyteArray)iv12, (jbyteArray)aad, 5, (jbyteArray)g, 0, 1016,
+                        (jbyteArray)back, 0, 16) == 0 &&
+              threw("javax/crypto/AEADBadTagException"),
+          "SM4-GCM: a changed tag is AEADBadTagException");
+    arr *iv16 = mk(16, "0123456789abcdef"), *cb = mk(1008, NULL);
+    int n = sm4Crypt(env, NULL, R(s4), 2, JNI_TRUE, JNI_TRUE, (jbyteArray)iv16, (jbyteArray)big, 0, 1000,
+                     (jbyteArray)cb, 0);
+    arr *pl =
+        n == 1008 ? (arr *)sm4DecryptPadded(env, NULL, R(s4), 2, (jbyteArray)iv16, (jbyteArray)cb, 0, 1008) : NULL;
+    CHECK(pl && pl->len == 1000 && !memcmp(pl->data, big->data, 1000), "SM4-CBC/PKCS#7 round trip");
+    CHECK(sm4DecryptPadded(env, NULL, R(s4), 2, (jbyteArray)iv16, (jbyteArray)cb, 0, 1000) == NULL &&
+              threw("javax/crypto/IllegalBlockSizeException"),
+          "SM4-CBC: a partial block is IllegalBlockSizeException");
+    nfree(env, NULL, 3, s4.address);
     printf("jni-harness: %d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

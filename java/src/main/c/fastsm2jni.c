@@ -175,6 +175,8 @@ static void *ref_get(JNIEnv *env, jobject ref)
 #define KIND_PUBLIC_KEY  2
 #define KIND_SM4         3
 
+static void sm4_wipe(void *state); /* the SM4 section, below */
+
 /* An ID argument: NULL = the key's ID (the default), an empty array = the
  * empty ID (a non-NULL pointer with length 0), else the bytes (copied). */
 static const unsigned char empty_id[1] = {0};
@@ -243,6 +245,8 @@ JNIFN(void, free)(JNIEnv *env, jclass cls, jint kind, jlong address)
         return;
     if (kind == KIND_PRIVATE_KEY)
         fastsm2_privkey_clear((fastsm2_privkey *)p);
+    else if (kind == KIND_SM4)
+        sm4_wipe(p);
     free(p);
 }
 
@@ -1126,4 +1130,559 @@ JNIFN(void, kxVerifyConfirmation)(JNIEnv *env, jclass cls, jbyteArray st, jbyteA
         throw_status(env, X_STATE, rc);
     else if (rc != 1 && rc != FASTSM2_OK)
         throw_status(env, X_GENERAL, rc == 0 ? FASTSM2_ERR_CONFIRM : rc);
+}
+
+/* ---- SM4 (GB/T 32907) and its modes: state in native memory (SM4Ref) -------- */
+
+#define X_AEADTAG "javax/crypto/AEADBadTagException"
+#define X_SHORT   "javax/crypto/ShortBufferException"
+
+/* One Cipher's SM4 state: the expanded key and a streaming context. */
+typedef struct {
+    fastsm2_sm4_key key;
+    union {
+        fastsm2_sm4_ctx s;
+        fastsm2_sm4_gcm_ctx g;
+    } c;
+} jsm4;
+
+static void sm4_wipe(void *state)
+{
+    wipe(state, sizeof(jsm4));
+}
+
+/* The exception a status of an SM4 data call is, by its contract. */
+static void sm4_throw(JNIEnv *env, int rc)
+{
+    switch (rc) {
+    case FASTSM2_ERR_TAG: throw_status(env, X_AEADTAG, rc); break;
+    case FASTSM2_ERR_PADDING: throw_msg(env, X_BADPADDING, "fastsm2: pad block corrupted (FASTSM2_ERR_PADDING)"); break;
+    case FASTSM2_ERR_LENGTH: throw_status(env, X_BLOCKSIZE, rc); break;
+    case FASTSM2_ERR_IV: throw_status(env, X_ARG, rc); break; /* the IV is checked by the Java side before */
+    case FASTSM2_ERR_BUFFER_TOO_SMALL: throw_status(env, X_SHORT, rc); break;
+    case FASTSM2_ERR_STATE: throw_status(env, X_STATE, rc); break;
+    default: throw_status(env, X_ARG, rc);
+    }
+}
+
+/* A Java array pinned for one call (critical: no copy). */
+typedef struct {
+    jbyteArray a;
+    jbyte *p;
+} pin;
+
+static int pin_get(JNIEnv *env, pin *x, jbyteArray a)
+{
+    x->a = a;
+    x->p = NULL;
+    if (a == NULL)
+        return 1;
+    x->p = (jbyte *)(*env)->GetPrimitiveArrayCritical(env, a, NULL);
+    return x->p != NULL;
+}
+
+/* mode 0: JNI_ABORT (read only), else copy back (critical: no copy anyway) */
+static void pin_release(JNIEnv *env, pin *x, jint mode)
+{
+    if (x->p != NULL)
+        (*env)->ReleasePrimitiveArrayCritical(env, x->a, x->p, mode);
+    x->p = NULL;
+}
+
+/* (out, outOff) can take need bytes; else ShortBufferException. */
+static int check_out(JNIEnv *env, jbyteArray out, jint outOff, jlong need)
+{
+    if (out == NULL) {
+        throw_msg(env, X_NPE, "fastsm2: null output");
+        return 0;
+    }
+    jsize n = (*env)->GetArrayLength(env, out);
+    if (outOff < 0 || outOff > n) {
+        throw_msg(env, X_ARG, "fastsm2: bad output offset");
+        return 0;
+    }
+    if ((jlong)n - outOff < need) {
+        throw_status(env, X_SHORT, FASTSM2_ERR_BUFFER_TOO_SMALL);
+        return 0;
+    }
+    return 1;
+}
+
+/* An IV or nonce (at most 64 bytes here; longer GCM IVs are copied whole). */
+typedef struct {
+    unsigned char small[64];
+    unsigned char *p;
+    size_t len;
+} iv_arg;
+
+static int iv_get(JNIEnv *env, jbyteArray iv, iv_arg *out)
+{
+    out->p = NULL;
+    out->len = 0;
+    if (iv == NULL)
+        return 1;
+    jsize n = (*env)->GetArrayLength(env, iv);
+    out->p = n <= (jsize)sizeof out->small ? out->small : (unsigned char *)malloc((size_t)n);
+    if (out->p == NULL) {
+        throw_msg(env, X_OOM, "fastsm2: no memory");
+        return 0;
+    }
+    (*env)->GetByteArrayRegion(env, iv, 0, n, (jbyte *)out->p);
+    out->len = (size_t)n;
+    return 1;
+}
+
+static void iv_free(iv_arg *a)
+{
+    if (a->p != NULL && a->p != a->small)
+        free(a->p);
+    a->p = NULL;
+}
+
+JNIFN(jstring, sm4Backend)(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, fastsm2_sm4_backend_name());
+}
+
+JNIFN(jlong, sm4New)(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)calloc(1, sizeof *s);
+    if (s == NULL)
+        throw_msg(env, X_OOM, "fastsm2: no memory");
+    return (jlong)(uintptr_t)s;
+}
+
+/* GB/T 32907 7.3: expand a 16-byte key into the Cipher's state. */
+JNIFN(void, sm4Key)(JNIEnv *env, jclass cls, jobject ref, jbyteArray key)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    unsigned char k[16];
+    if (s == NULL || !get_exact(env, key, k, 16, X_KEY, "fastsm2: an SM4 key is 16 bytes"))
+        return;
+    int rc = fastsm2_sm4_key_init(&s->key, k);
+    wipe(k, sizeof k);
+    if (rc != FASTSM2_OK)
+        throw_status(env, X_KEY, rc);
+}
+
+/* Wipe an abandoned streaming context. */
+JNIFN(void, sm4Clear)(JNIEnv *env, jclass cls, jobject ref)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s != NULL)
+        wipe(&s->c, sizeof s->c);
+}
+
+/* The whole of (in[off, off+len)) in mode (FASTSM2_SM4_ECB ... _CFB) into
+ * out[outOff...]: one call, no copy. ECB with padding, OFB and CFB go
+ * through a streaming context on the stack. Returns the bytes written. */
+JNIFN(jint, sm4Crypt)
+(JNIEnv *env, jclass cls, jobject ref, jint mode, jboolean enc, jboolean padded, jbyteArray iv, jbyteArray in, jint off,
+ jint len, jbyteArray out, jint outOff)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s == NULL || !check_range(env, in, off, len))
+        return 0;
+    unsigned char ivb[16];
+    if (mode != FASTSM2_SM4_ECB && !get_exact(env, iv, ivb, 16, X_ARG, "fastsm2: an SM4 IV is 16 bytes here"))
+        return 0;
+    int pad = padded ? FASTSM2_SM4_PAD_PKCS7 : FASTSM2_SM4_PAD_NONE;
+    jlong need = enc && padded ? ((jlong)len / 16 + 1) * 16 : len;
+    if (!check_out(env, out, outOff, need))
+        return 0;
+    if ((mode == FASTSM2_SM4_ECB || mode == FASTSM2_SM4_CBC) && !padded && len % 16 != 0) {
+        throw_msg(env, X_BLOCKSIZE, "fastsm2: data not block size aligned (FASTSM2_ERR_LENGTH)");
+        return 0;
+    }
+    if (!enc && padded && (len == 0 || len % 16 != 0)) {
+        throw_msg(env, X_BLOCKSIZE, "fastsm2: last block incomplete in decryption (FASTSM2_ERR_LENGTH)");
+        return 0;
+    }
+    int same = (*env)->IsSameObject(env, in, out);
+    pin pi, po;
+    if (!pin_get(env, &pi, in))
+        return 0;
+    if (!pin_get(env, &po, same ? NULL : out)) {
+        pin_release(env, &pi, JNI_ABORT);
+        return 0;
+    }
+    const unsigned char *src = (const unsigned char *)pi.p + off;
+    unsigned char *dst = (unsigned char *)(same ? pi.p : po.p) + outOff;
+    size_t outlen = (size_t)((*env)->GetArrayLength(env, out) - outOff);
+    int rc;
+    switch (mode) {
+    case FASTSM2_SM4_CBC:
+        rc = enc ? fastsm2_sm4_cbc_encrypt(dst, &outlen, &s->key, ivb, pad, src, (size_t)len)
+                 : fastsm2_sm4_cbc_decrypt(dst, &outlen, &s->key, ivb, pad, src, (size_t)len);
+        break;
+    case FASTSM2_SM4_CTR:
+        rc = fastsm2_sm4_ctr(dst, &s->key, ivb, src, (size_t)len);
+        outlen = (size_t)len;
+        break;
+    default:
+        if (mode == FASTSM2_SM4_ECB && !padded) {
+            rc = enc ? fastsm2_sm4_ecb_encrypt(dst, &s->key, src, (size_t)len)
+                     : fastsm2_sm4_ecb_decrypt(dst, &s->key, src, (size_t)len);
+            outlen = (size_t)len;
+            break;
+        }
+        {
+            fastsm2_sm4_ctx c;
+            size_t cap = outlen, n1 = cap, n2;
+            rc = fastsm2_sm4_init(&c, mode, enc ? FASTSM2_SM4_ENCRYPT : FASTSM2_SM4_DECRYPT, pad, &s->key,
+                                  mode == FASTSM2_SM4_ECB ? NULL : ivb, mode == FASTSM2_SM4_ECB ? 0 : 16);
+            if (rc == FASTSM2_OK)
+                rc = fastsm2_sm4_update(&c, dst, &n1, src, (size_t)len);
+            if (rc == FASTSM2_OK) {
+                n2 = cap - n1;
+                rc = fastsm2_sm4_final(&c, dst + n1, &n2);
+                outlen = n1 + n2;
+            }
+            fastsm2_sm4_ctx_clear(&c);
+        }
+    }
+    pin_release(env, &po, 0);
+    pin_release(env, &pi, same ? 0 : JNI_ABORT);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return 0;
+    }
+    return (jint)outlen;
+}
+
+/* ECB or CBC decryption with PKCS#7 into a new array of exactly the
+ * plaintext's length: the last block first (its padding gives the length,
+ * checked in constant time), then the others straight into the array. */
+JNIFN(jbyteArray, sm4DecryptPadded)
+(JNIEnv *env, jclass cls, jobject ref, jint mode, jbyteArray iv, jbyteArray in, jint off, jint len)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s == NULL || !check_range(env, in, off, len))
+        return NULL;
+    unsigned char ivb[16], last[16], prev[16];
+    if (mode != FASTSM2_SM4_ECB && !get_exact(env, iv, ivb, 16, X_ARG, "fastsm2: an SM4 IV is 16 bytes here"))
+        return NULL;
+    if (len == 0 || len % 16 != 0) {
+        throw_msg(env, X_BLOCKSIZE, "fastsm2: last block incomplete in decryption (FASTSM2_ERR_LENGTH)");
+        return NULL;
+    }
+    (*env)->GetByteArrayRegion(env, in, off + len - 16, 16, (jbyte *)last);
+    if (mode == FASTSM2_SM4_CBC) {
+        if (len > 16)
+            (*env)->GetByteArrayRegion(env, in, off + len - 32, 16, (jbyte *)prev);
+        else
+            memcpy(prev, ivb, 16);
+    }
+    int rc = fastsm2_sm4_ecb_decrypt(last, &s->key, last, 16);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return NULL;
+    }
+    if (mode == FASTSM2_SM4_CBC)
+        for (int i = 0; i < 16; i++)
+            last[i] ^= prev[i];
+    /* PKCS#7 (RFC 5652 6.3) in constant time: p in [1, 16], the last p bytes equal p */
+    unsigned p = last[15], bad = ((p - 1u) >> 8) | ((16u - p) >> 8); /* p == 0 or p > 16 */
+    for (unsigned i = 1; i <= 16; i++) {
+        unsigned inpad = (i - p - 1u) >> 31; /* 1 when i <= p */
+        bad |= inpad & (((unsigned)(last[16 - i] ^ p) + 0xffu) >> 8);
+    }
+    if (bad & 1u) {
+        wipe(last, sizeof last);
+        throw_msg(env, X_BADPADDING, "fastsm2: pad block corrupted (FASTSM2_ERR_PADDING)");
+        return NULL;
+    }
+    jsize n = len - (jsize)p;
+    jbyteArray r = (*env)->NewByteArray(env, n);
+    if (r == NULL) {
+        wipe(last, sizeof last);
+        return NULL;
+    }
+    pin pi, po;
+    if (!pin_get(env, &pi, in)) {
+        wipe(last, sizeof last);
+        return NULL;
+    }
+    if (!pin_get(env, &po, r)) {
+        pin_release(env, &pi, JNI_ABORT);
+        wipe(last, sizeof last);
+        return NULL;
+    }
+    size_t body = (size_t)len - 16, outlen = (size_t)n;
+    rc = FASTSM2_OK;
+    if (body > 0)
+        rc = mode == FASTSM2_SM4_CBC
+                 ? fastsm2_sm4_cbc_decrypt((unsigned char *)po.p, &outlen, &s->key, ivb, FASTSM2_SM4_PAD_NONE,
+                                           (const unsigned char *)pi.p + off, body)
+                 : fastsm2_sm4_ecb_decrypt((unsigned char *)po.p, &s->key, (const unsigned char *)pi.p + off, body);
+    if (rc == FASTSM2_OK)
+        memcpy((unsigned char *)po.p + body, last, 16 - p);
+    pin_release(env, &po, 0);
+    pin_release(env, &pi, JNI_ABORT);
+    wipe(last, sizeof last);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return NULL;
+    }
+    return r;
+}
+
+/* Streaming ECB/CBC/CTR/OFB/CFB: start (iv NULL for ECB). */
+JNIFN(void, sm4Init)(JNIEnv *env, jclass cls, jobject ref, jint mode, jboolean enc, jboolean padded, jbyteArray iv)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    unsigned char ivb[16];
+    if (s == NULL)
+        return;
+    if (mode != FASTSM2_SM4_ECB && !get_exact(env, iv, ivb, 16, X_ARG, "fastsm2: an SM4 IV is 16 bytes here"))
+        return;
+    int rc = fastsm2_sm4_init(&s->c.s, mode, enc ? FASTSM2_SM4_ENCRYPT : FASTSM2_SM4_DECRYPT,
+                              padded ? FASTSM2_SM4_PAD_PKCS7 : FASTSM2_SM4_PAD_NONE, &s->key,
+                              mode == FASTSM2_SM4_ECB ? NULL : ivb, mode == FASTSM2_SM4_ECB ? 0 : 16);
+    if (rc != FASTSM2_OK)
+        sm4_throw(env, rc);
+}
+
+/* The next bytes: the count written (ShortBufferException: nothing consumed). */
+JNIFN(jint, sm4Update)
+(JNIEnv *env, jclass cls, jobject ref, jbyteArray in, jint off, jint len, jbyteArray out, jint outOff)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s == NULL || !check_range(env, in, off, len) || !check_out(env, out, outOff, 0))
+        return 0;
+    int same = (*env)->IsSameObject(env, in, out);
+    pin pi, po;
+    if (!pin_get(env, &pi, in))
+        return 0;
+    if (!pin_get(env, &po, same ? NULL : out)) {
+        pin_release(env, &pi, JNI_ABORT);
+        return 0;
+    }
+    size_t outlen = (size_t)((*env)->GetArrayLength(env, out) - outOff);
+    int rc = fastsm2_sm4_update(&s->c.s, (unsigned char *)(same ? pi.p : po.p) + outOff, &outlen,
+                                (const unsigned char *)pi.p + off, (size_t)len);
+    pin_release(env, &po, 0);
+    pin_release(env, &pi, same ? 0 : JNI_ABORT);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return 0;
+    }
+    return (jint)outlen;
+}
+
+/* Finish: the last (padded or unpadded) block; wipes the context. */
+JNIFN(jint, sm4Final)(JNIEnv *env, jclass cls, jobject ref, jbyteArray out, jint outOff)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    unsigned char last[16];
+    size_t n = sizeof last;
+    if (s == NULL || !check_out(env, out, outOff, 0))
+        return 0;
+    int rc = fastsm2_sm4_final(&s->c.s, last, &n);
+    if (rc == FASTSM2_OK && (jlong)(*env)->GetArrayLength(env, out) - outOff < (jlong)n)
+        rc = FASTSM2_ERR_BUFFER_TOO_SMALL;
+    if (rc == FASTSM2_OK)
+        (*env)->SetByteArrayRegion(env, out, outOff, (jsize)n, (const jbyte *)last);
+    wipe(last, sizeof last);
+    wipe(&s->c, sizeof s->c);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return 0;
+    }
+    return (jint)n;
+}
+
+/* GCM and CCM one-shot: in[off, off+len) with the AAD aad[0, aadLen) into
+ * out[outOff...]; encryption writes the ciphertext and then the tag,
+ * decryption reads the tag from the input's last tagLen bytes and writes
+ * the plaintext only when the tag matches (AEADBadTagException otherwise,
+ * nothing released). */
+static jint aead(JNIEnv *env, jobject ref, int gcm, int enc, jbyteArray iv, jbyteArray aad, jint aadLen, jbyteArray in,
+                 jint off, jint len, jbyteArray out, jint outOff, jint tagLen)
+{
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s == NULL || !check_range(env, in, off, len))
+        return 0;
+    if (aadLen < 0 || (aadLen > 0 && (aad == NULL || (*env)->GetArrayLength(env, aad) < aadLen))) {
+        throw_msg(env, X_ARG, "fastsm2: bad AAD length");
+        return 0;
+    }
+    if (tagLen < 4 || tagLen > 16 || (!enc && len < tagLen)) {
+        throw_msg(env, enc ? X_ARG : X_AEADTAG, "fastsm2: data too short for the tag");
+        return 0;
+    }
+    jlong dlen = enc ? len : len - tagLen;
+    if (!check_out(env, out, outOff, enc ? (jlong)len + tagLen : dlen))
+        return 0;
+    iv_arg n;
+    if (!iv_get(env, iv, &n))
+        return 0;
+    int same = (*env)->IsSameObject(env, in, out);
+    pin pa, pi, po;
+    if (!pin_get(env, &pa, aadLen > 0 ? aad : NULL)) {
+        iv_free(&n);
+        return 0;
+    }
+    if (!pin_get(env, &pi, in)) {
+        pin_release(env, &pa, JNI_ABORT);
+        iv_free(&n);
+        return 0;
+    }
+    if (!pin_get(env, &po, same ? NULL : out)) {
+        pin_release(env, &pi, JNI_ABORT);
+        pin_release(env, &pa, JNI_ABORT);
+        iv_free(&n);
+        return 0;
+    }
+    const unsigned char *a = (const unsigned char *)pa.p, *src = (const unsigned char *)pi.p + off;
+    unsigned char *dst = (unsigned char *)(same ? pi.p : po.p) + outOff;
+    unsigned char tag[16];
+    int rc;
+    if (enc) {
+        rc = gcm ? fastsm2_sm4_gcm_encrypt(dst, tag, (size_t)tagLen, &s->key, n.p, n.len, a, (size_t)aadLen, src,
+                                           (size_t)len)
+                 : fastsm2_sm4_ccm_encrypt(dst, tag, (size_t)tagLen, &s->key, n.p, n.len, a, (size_t)aadLen, src,
+                                           (size_t)len);
+        if (rc == FASTSM2_OK)
+            memcpy(dst + len, tag, (size_t)tagLen);
+    } else {
+        memcpy(tag, src + dlen, (size_t)tagLen);
+        rc = gcm ? fastsm2_sm4_gcm_decrypt(dst, &s->key, n.p, n.len, a, (size_t)aadLen, src, (size_t)dlen, tag,
+                                           (size_t)tagLen)
+                 : fastsm2_sm4_ccm_decrypt(dst, &s->key, n.p, n.len, a, (size_t)aadLen, src, (size_t)dlen, tag,
+                                           (size_t)tagLen);
+    }
+    pin_release(env, &po, 0);
+    pin_release(env, &pi, same ? 0 : JNI_ABORT);
+    pin_release(env, &pa, JNI_ABORT);
+    iv_free(&n);
+    if (rc != FASTSM2_OK) {
+        if (rc == FASTSM2_ERR_TAG)
+            throw_msg(env, X_AEADTAG,
+                      gcm ? "fastsm2: mac check in GCM failed (FASTSM2_ERR_TAG)"
+                          : "fastsm2: mac check in CCM failed (FASTSM2_ERR_TAG)");
+        else
+            sm4_throw(env, rc);
+        return 0;
+    }
+    return (jint)(enc ? (jlong)len + tagLen : dlen);
+}
+
+JNIFN(jint, sm4GcmEncrypt)
+(JNIEnv *env, jclass cls, jobject ref, jbyteArray iv, jbyteArray aad, jint aadLen, jbyteArray in, jint off, jint len,
+ jbyteArray out, jint outOff, jint tagLen)
+{
+    (void)cls;
+    return aead(env, ref, 1, 1, iv, aad, aadLen, in, off, len, out, outOff, tagLen);
+}
+
+JNIFN(jint, sm4GcmDecrypt)
+(JNIEnv *env, jclass cls, jobject ref, jbyteArray iv, jbyteArray aad, jint aadLen, jbyteArray in, jint off, jint len,
+ jbyteArray out, jint outOff, jint tagLen)
+{
+    (void)cls;
+    return aead(env, ref, 1, 0, iv, aad, aadLen, in, off, len, out, outOff, tagLen);
+}
+
+JNIFN(jint, sm4CcmEncrypt)
+(JNIEnv *env, jclass cls, jobject ref, jbyteArray iv, jbyteArray aad, jint aadLen, jbyteArray in, jint off, jint len,
+ jbyteArray out, jint outOff, jint tagLen)
+{
+    (void)cls;
+    return aead(env, ref, 0, 1, iv, aad, aadLen, in, off, len, out, outOff, tagLen);
+}
+
+JNIFN(jint, sm4CcmDecrypt)
+(JNIEnv *env, jclass cls, jobject ref, jbyteArray iv, jbyteArray aad, jint aadLen, jbyteArray in, jint off, jint len,
+ jbyteArray out, jint outOff, jint tagLen)
+{
+    (void)cls;
+    return aead(env, ref, 0, 0, iv, aad, aadLen, in, off, len, out, outOff, tagLen);
+}
+
+/* Streaming GCM encryption: start with the IV and the whole AAD. */
+JNIFN(void, sm4GcmInit)(JNIEnv *env, jclass cls, jobject ref, jbyteArray iv, jbyteArray aad, jint aadLen)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s == NULL)
+        return;
+    if (aadLen < 0 || (aadLen > 0 && (aad == NULL || (*env)->GetArrayLength(env, aad) < aadLen))) {
+        throw_msg(env, X_ARG, "fastsm2: bad AAD length");
+        return;
+    }
+    iv_arg n;
+    if (!iv_get(env, iv, &n))
+        return;
+    int rc = fastsm2_sm4_gcm_init(&s->c.g, FASTSM2_SM4_ENCRYPT, &s->key, n.p, n.len);
+    iv_free(&n);
+    if (rc == FASTSM2_OK && aadLen > 0) {
+        pin pa;
+        if (!pin_get(env, &pa, aad))
+            return;
+        rc = fastsm2_sm4_gcm_aad(&s->c.g, (const unsigned char *)pa.p, (size_t)aadLen);
+        pin_release(env, &pa, JNI_ABORT);
+    }
+    if (rc != FASTSM2_OK) {
+        wipe(&s->c, sizeof s->c);
+        sm4_throw(env, rc);
+    }
+}
+
+JNIFN(jint, sm4GcmUpdate)
+(JNIEnv *env, jclass cls, jobject ref, jbyteArray in, jint off, jint len, jbyteArray out, jint outOff)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    if (s == NULL || !check_range(env, in, off, len) || !check_out(env, out, outOff, len))
+        return 0;
+    if (len == 0)
+        return 0;
+    int same = (*env)->IsSameObject(env, in, out);
+    pin pi, po;
+    if (!pin_get(env, &pi, in))
+        return 0;
+    if (!pin_get(env, &po, same ? NULL : out)) {
+        pin_release(env, &pi, JNI_ABORT);
+        return 0;
+    }
+    int rc = fastsm2_sm4_gcm_update(&s->c.g, (unsigned char *)(same ? pi.p : po.p) + outOff,
+                                    (const unsigned char *)pi.p + off, (size_t)len);
+    pin_release(env, &po, 0);
+    pin_release(env, &pi, same ? 0 : JNI_ABORT);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return 0;
+    }
+    return len;
+}
+
+JNIFN(jint, sm4GcmFinal)(JNIEnv *env, jclass cls, jobject ref, jbyteArray out, jint outOff, jint tagLen)
+{
+    (void)cls;
+    jsm4 *s = (jsm4 *)ref_get(env, ref);
+    unsigned char tag[16];
+    if (s == NULL || !check_out(env, out, outOff, tagLen))
+        return 0;
+    if (tagLen < 4 || tagLen > 16) {
+        throw_msg(env, X_ARG, "fastsm2: a GCM tag of 4 to 16 bytes");
+        return 0;
+    }
+    int rc = fastsm2_sm4_gcm_encrypt_final(&s->c.g, tag, (size_t)tagLen);
+    wipe(&s->c, sizeof s->c);
+    if (rc != FASTSM2_OK) {
+        sm4_throw(env, rc);
+        return 0;
+    }
+    (*env)->SetByteArrayRegion(env, out, outOff, tagLen, (const jbyte *)tag);
+    return tagLen;
 }

@@ -9,6 +9,7 @@ import java.security.*;
 import java.security.spec.*;
 import java.util.*;
 import javax.crypto.*;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
@@ -235,6 +236,63 @@ class BadInputCorpusTest {
         expect(InvalidAlgorithmParameterException.class, "SM2 initialize(secp256r1)",
                 () -> g.initialize(new ECGenParameterSpec("secp256r1")));
 
+        // ---- SM4
+        SecretKeySpec sk = new SecretKeySpec(junk(r, 16), "SM4");
+        GCMParameterSpec g12 = new GCMParameterSpec(128, junk(r, 12));
+        expect(IllegalStateException.class, "SM4 doFinal before init", () -> Cipher.getInstance("SM4/GCM/NoPadding", FS).doFinal());
+        expect(InvalidKeyException.class, "SM4 init(null key)", () -> Cipher.getInstance("SM4", FS).init(Cipher.ENCRYPT_MODE, (Key) null));
+        expect(InvalidKeyException.class, "SM4 with a 15-byte key",
+                () -> Cipher.getInstance("SM4", FS).init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[15], "SM4")));
+        expect(InvalidKeyException.class, "SM4 with an SM2 key", () -> Cipher.getInstance("SM4", FS).init(Cipher.ENCRYPT_MODE, k));
+        expect(InvalidAlgorithmParameterException.class, "SM4/ECB with an IV",
+                () -> Cipher.getInstance("SM4/ECB/NoPadding", FS).init(Cipher.ENCRYPT_MODE, sk, new IvParameterSpec(new byte[16])));
+        expect(InvalidAlgorithmParameterException.class, "SM4/CBC with an 8-byte IV",
+                () -> Cipher.getInstance("SM4/CBC/NoPadding", FS).init(Cipher.ENCRYPT_MODE, sk, new IvParameterSpec(new byte[8])));
+        expect(InvalidAlgorithmParameterException.class, "SM4/GCM with a tag of 100 bits",
+                () -> Cipher.getInstance("SM4/GCM/NoPadding", FS).init(Cipher.ENCRYPT_MODE, sk, new GCMParameterSpec(100, new byte[12])));
+        expect(InvalidAlgorithmParameterException.class, "SM4/CCM with a 14-byte nonce",
+                () -> Cipher.getInstance("SM4/CCM/NoPadding", FS).init(Cipher.ENCRYPT_MODE, sk, new GCMParameterSpec(128, new byte[14])));
+        expect(InvalidAlgorithmParameterException.class, "SM4/CBC with an ECGenParameterSpec",
+                () -> Cipher.getInstance("SM4/CBC/NoPadding", FS).init(Cipher.ENCRYPT_MODE, sk, new ECGenParameterSpec("x")));
+        expect(InvalidKeyException.class, "SM4/GCM decryption without an IV",
+                () -> Cipher.getInstance("SM4/GCM/NoPadding", FS).init(Cipher.DECRYPT_MODE, sk));
+        expect(NoSuchPaddingException.class, "SM4/GCM/PKCS5Padding", () -> Cipher.getInstance("SM4/GCM/PKCS5Padding", FS));
+        expect(NoSuchAlgorithmException.class, "SM4/XTS", () -> Cipher.getInstance("SM4/XTS/NoPadding", FS));
+        Cipher gd = Cipher.getInstance("SM4/GCM/NoPadding", FS);
+        for (int n : new int[] {0, 1, 15, 16, 17, 100}) {
+            gd.init(Cipher.DECRYPT_MODE, sk, g12);
+            expect(AEADBadTagException.class, "SM4/GCM decrypt " + n + " bytes of junk", () -> gd.doFinal(junk(r, n)));
+        }
+        Cipher cc = Cipher.getInstance("SM4/CCM/NoPadding", FS);
+        cc.init(Cipher.DECRYPT_MODE, sk, g12);
+        expect(AEADBadTagException.class, "SM4/CCM decrypt junk", () -> cc.doFinal(junk(r, 40)));
+        Cipher cbcd = Cipher.getInstance("SM4/CBC/PKCS5Padding", FS);
+        cbcd.init(Cipher.DECRYPT_MODE, sk, new IvParameterSpec(new byte[16]));
+        expect(IllegalBlockSizeException.class, "SM4/CBC/PKCS5 decrypt 15 bytes", () -> cbcd.doFinal(new byte[15]));
+        expect(IllegalBlockSizeException.class, "SM4/CBC/PKCS5 decrypt nothing", () -> cbcd.doFinal(new byte[0]));
+        byte[] zeros16 = new byte[16];
+        Cipher ecbe = Cipher.getInstance("SM4/ECB/NoPadding", FS);
+        ecbe.init(Cipher.ENCRYPT_MODE, sk);
+        byte[] badPad = ecbe.doFinal(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0}); // last byte 0
+        Cipher ecbd = Cipher.getInstance("SM4/ECB/PKCS5Padding", FS);
+        ecbd.init(Cipher.DECRYPT_MODE, sk);
+        expect(BadPaddingException.class, "SM4/ECB/PKCS5 decrypt a block ending in 0", () -> ecbd.doFinal(badPad));
+        expect(IllegalBlockSizeException.class, "SM4/ECB/NoPadding encrypt 15 bytes", () -> ecbe.doFinal(new byte[15]));
+        expect(ShortBufferException.class, "SM4/ECB into a short buffer", () -> ecbe.doFinal(zeros16, 0, 16, new byte[15], 0));
+        expect(UnsupportedOperationException.class, "SM4/ECB updateAAD", () -> ecbe.updateAAD(new byte[1]));
+        expect(InvalidParameterException.class, "KeyGenerator SM4 init(192)", () -> KeyGenerator.getInstance("SM4", FS).init(192));
+        expect(InvalidKeySpecException.class, "SecretKeyFactory SM4 of 8 bytes",
+                () -> SecretKeyFactory.getInstance("SM4", FS).generateSecret(new SecretKeySpec(new byte[8], "SM4")));
+        expect(java.io.IOException.class, "AlgorithmParameters SM4 of junk",
+                () -> AlgorithmParameters.getInstance("SM4", FS).init(junk(r, 9)));
+        expect(java.io.IOException.class, "AlgorithmParameters GCM of junk",
+                () -> AlgorithmParameters.getInstance("GCM", FS).init(junk(r, 20)));
+        expect(InvalidParameterSpecException.class, "AlgorithmParameters SM4 as a GCMParameterSpec", () -> {
+            AlgorithmParameters ap = AlgorithmParameters.getInstance("SM4", FS);
+            ap.init(new IvParameterSpec(new byte[16]));
+            ap.getParameterSpec(GCMParameterSpec.class);
+        });
+
         // random and mutated bytes through every parser
         byte[] goodCt;
         Cipher e = Cipher.getInstance("SM2/DER/NoPadding", FS);
@@ -281,7 +339,7 @@ class BadInputCorpusTest {
     }
 
     /** GB/T 32918.2 A.2 (signature), 32918.4 A.2 (encryption), 32918.3 (key
-     *  exchange) and GB/T 32905 A.1 (SM3), from tests/vectors. */
+     *  exchange) from tests/vectors, GB/T 32905 A.1 (SM3), GB/T 32907 A.1 (SM4). */
     static void knownAnswersStillRight() throws Exception {
         Map<String, List<String[]>> v = Vectors.load();
         List<String[]> sv = v.get("sign");
@@ -312,5 +370,9 @@ class BadInputCorpusTest {
         }
         assertArrayEquals(Vectors.hex("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0"),
                 MessageDigest.getInstance("SM3", FS).digest("abc".getBytes(StandardCharsets.US_ASCII)), "GB/T 32905 A.1");
+        byte[] k32907 = Vectors.hex("0123456789abcdeffedcba9876543210");
+        Cipher ecb = Cipher.getInstance("SM4/ECB/NoPadding", FS);
+        ecb.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(k32907, "SM4"));
+        assertArrayEquals(Vectors.hex("681edf34d206965e86b3e94f536e4246"), ecb.doFinal(k32907), "GB/T 32907 A.1");
     }
 }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * 16 threads over shared keys and keys of their own, for
  * {@code fastsm2.stress.seconds} seconds (3 by default: make test-java;
  * 60 in make test-java-stress): signatures, verifications, encryption,
- * decryption, SM3, HMAC-SM3 and batches, every result checked against a
+ * decryption, SM3, HMAC-SM3, SM4-GCM and SM4-CBC, and batches, every result checked against a
  * reference computed on one thread beforehand; keys made and destroyed
  * all the time, one shared key destroyed while the others use it (each use
  * then either gives the right answer or the exception its contract names),
@@ -44,11 +44,17 @@ class StressTest {
         final byte[][] sm3 = new byte[8][];
         final byte[][] hmac = new byte[8][];
         final byte[] hmacKey;
+        final SecretKeySpec sm4Key;
+        final byte[][] gcm = new byte[8][]; // SM4-GCM of msgs[i] under sm4Key and the IV {i, 0, ...}
+        final byte[][] cbc = new byte[8][]; // SM4-CBC/PKCS#7 of msgs[i], IV {i, 0, ...}
 
         Reference(SM2PrivateKey key, Random r) throws Exception {
             this.key = key;
             hmacKey = new byte[1 + r.nextInt(80)];
             r.nextBytes(hmacKey);
+            byte[] k4 = new byte[16];
+            r.nextBytes(k4);
+            sm4Key = new SecretKeySpec(k4, "SM4");
             Signature s = Signature.getInstance("SM3withSM2", FS), v = Signature.getInstance("SM3withSM2", FS);
             Cipher e = Cipher.getInstance("SM2/C1C3C2/NoPadding", FS);
             Mac m = Mac.getInstance("HmacSM3", FS);
@@ -67,9 +73,21 @@ class StressTest {
                 cts[i] = e.doFinal(msgs[i]);
                 sm3[i] = MessageDigest.getInstance("SM3", FS).digest(msgs[i]);
                 hmac[i] = m.doFinal(msgs[i]);
+                Cipher g = Cipher.getInstance("SM4/GCM/NoPadding", FS);
+                g.init(Cipher.ENCRYPT_MODE, sm4Key, new javax.crypto.spec.GCMParameterSpec(128, iv(i, 12)));
+                gcm[i] = g.doFinal(msgs[i]);
+                Cipher c = Cipher.getInstance("SM4/CBC/PKCS5Padding", FS);
+                c.init(Cipher.ENCRYPT_MODE, sm4Key, new javax.crypto.spec.IvParameterSpec(iv(i, 16)));
+                cbc[i] = c.doFinal(msgs[i]);
             }
             for (int i = 0; i < 8; i++) assertEquals(i % 3 != 2, valid[i], "the reference");
         }
+    }
+
+    static byte[] iv(int i, int n) {
+        byte[] v = new byte[n];
+        v[0] = (byte) i;
+        return v;
     }
 
     /** An exception a use of a key destroyed meanwhile may give (the contract of each call). */
@@ -100,6 +118,7 @@ class StressTest {
                 Cipher e = Cipher.getInstance("SM2/C1C3C2/NoPadding", FS), d = Cipher.getInstance("SM2/C1C3C2/NoPadding", FS);
                 MessageDigest md = MessageDigest.getInstance("SM3", FS);
                 Mac mac = Mac.getInstance("HmacSM3", FS);
+                Cipher g = Cipher.getInstance("SM4/GCM/NoPadding", FS), cb = Cipher.getInstance("SM4/CBC/PKCS5Padding", FS);
                 while (System.nanoTime() < end && failure.get() == null) {
                     int pick = r.nextInt(8);
                     Reference ref = pick < 3 ? shared.get(pick) : pick == 3 ? own : victim;
@@ -107,7 +126,7 @@ class StressTest {
                     if (r.nextInt(50) == 0) i = 7;
                     byte[] m = ref.msgs[i];
                     try {
-                        switch (r.nextInt(9)) {
+                        switch (r.nextInt(10)) {
                             case 0: { // sign, then the reference verifier must accept it
                                 s.initSign(ref.key);
                                 s.update(m);
@@ -148,6 +167,15 @@ class StressTest {
                                     v.update(ref.msgs[j]);
                                     assertTrue(v.verify(sigs[j]), "a batch signature verifies");
                                 }
+                                break;
+                            }
+                            case 8: { // SM4: GCM decryption and CBC both ways against the reference
+                                g.init(Cipher.DECRYPT_MODE, ref.sm4Key, new javax.crypto.spec.GCMParameterSpec(128, iv(i, 12)));
+                                assertArrayEquals(m, g.doFinal(ref.gcm[i]), "SM4-GCM decrypt = the reference");
+                                cb.init(Cipher.ENCRYPT_MODE, ref.sm4Key, new javax.crypto.spec.IvParameterSpec(iv(i, 16)));
+                                assertArrayEquals(ref.cbc[i], cb.doFinal(m), "SM4-CBC encrypt = the reference");
+                                cb.init(Cipher.DECRYPT_MODE, ref.sm4Key, new javax.crypto.spec.IvParameterSpec(iv(i, 16)));
+                                assertArrayEquals(m, cb.doFinal(ref.cbc[i]), "SM4-CBC decrypt = the reference");
                                 break;
                             }
                             case 7: { // a key's whole life: made, used, destroyed

@@ -11,8 +11,10 @@ import java.security.InvalidKeyException;
 import java.security.SignatureException;
 import java.security.spec.InvalidKeySpecException;
 import java.util.Locale;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.BadPaddingException;
 import javax.crypto.IllegalBlockSizeException;
+import javax.crypto.ShortBufferException;
 
 /**
  * The JNI entry points (java/src/main/c/fastsm2jni.c) and the loader. The
@@ -202,4 +204,59 @@ public final class Native {
 
     /** GeneralSecurityException when the peer's value does not match. */
     public static native void kxVerifyConfirmation(byte[] st, byte[] peerS) throws GeneralSecurityException;
+
+    // ---- SM4 (GB/T 32907): the state of one Cipher (SM4Ref), modes 1-5 FASTSM2_SM4_ECB ... _CFB -----
+
+    public static native String sm4Backend();
+
+    /** The address of a new, zeroed SM4 state (an expanded key and a streaming context). */
+    static native long sm4New();
+
+    /** Expand a 16-byte key into the state. */
+    public static native void sm4Key(SM4Ref s, byte[] key) throws InvalidKeyException;
+
+    /** Wipe the streaming context of an abandoned operation. */
+    public static native void sm4Clear(SM4Ref s);
+
+    /** A whole message in ECB, CBC, CTR, OFB or CFB (iv: 16 bytes; null for ECB) into out[outOff...]:
+     *  the bytes written. IllegalBlockSizeException for a partial block where whole blocks are
+     *  needed, BadPaddingException for bad PKCS#7 padding, ShortBufferException. */
+    public static native int sm4Crypt(SM4Ref s, int mode, boolean enc, boolean pkcs7, byte[] iv, byte[] in, int off,
+            int len, byte[] out, int outOff) throws IllegalBlockSizeException, BadPaddingException, ShortBufferException;
+
+    /** ECB or CBC decryption with PKCS#7 into a new array of exactly the plaintext's length. */
+    public static native byte[] sm4DecryptPadded(SM4Ref s, int mode, byte[] iv, byte[] in, int off, int len)
+            throws IllegalBlockSizeException, BadPaddingException;
+
+    /** Streaming ECB/CBC/CTR/OFB/CFB: start. */
+    public static native void sm4Init(SM4Ref s, int mode, boolean enc, boolean pkcs7, byte[] iv);
+
+    public static native int sm4Update(SM4Ref s, byte[] in, int off, int len, byte[] out, int outOff)
+            throws ShortBufferException;
+
+    public static native int sm4Final(SM4Ref s, byte[] out, int outOff)
+            throws IllegalBlockSizeException, BadPaddingException, ShortBufferException;
+
+    /** GCM, one-shot: out gets the ciphertext and the tag (len + tagLen bytes). */
+    public static native int sm4GcmEncrypt(SM4Ref s, byte[] iv, byte[] aad, int aadLen, byte[] in, int off, int len,
+            byte[] out, int outOff, int tagLen) throws ShortBufferException;
+
+    /** GCM, one-shot: in holds the ciphertext and the tag; out gets the plaintext only if the tag matches. */
+    public static native int sm4GcmDecrypt(SM4Ref s, byte[] iv, byte[] aad, int aadLen, byte[] in, int off, int len,
+            byte[] out, int outOff, int tagLen) throws AEADBadTagException, ShortBufferException;
+
+    public static native int sm4CcmEncrypt(SM4Ref s, byte[] iv, byte[] aad, int aadLen, byte[] in, int off, int len,
+            byte[] out, int outOff, int tagLen) throws ShortBufferException;
+
+    public static native int sm4CcmDecrypt(SM4Ref s, byte[] iv, byte[] aad, int aadLen, byte[] in, int off, int len,
+            byte[] out, int outOff, int tagLen) throws AEADBadTagException, ShortBufferException;
+
+    /** Streaming GCM encryption: start with the IV and the whole AAD. */
+    public static native void sm4GcmInit(SM4Ref s, byte[] iv, byte[] aad, int aadLen);
+
+    public static native int sm4GcmUpdate(SM4Ref s, byte[] in, int off, int len, byte[] out, int outOff)
+            throws ShortBufferException;
+
+    /** Finish a streaming GCM encryption: the tag (tagLen bytes) at out[outOff]. */
+    public static native int sm4GcmFinal(SM4Ref s, byte[] out, int outOff, int tagLen) throws ShortBufferException;
 }

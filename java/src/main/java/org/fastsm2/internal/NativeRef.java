@@ -16,7 +16,7 @@ import java.lang.ref.Cleaner;
  */
 public abstract class NativeRef {
     static final Cleaner CLEANER = Cleaner.create();
-    static final int KIND_PRIVATE_KEY = 1, KIND_PUBLIC_KEY = 2;
+    static final int KIND_PRIVATE_KEY = 1, KIND_PUBLIC_KEY = 2, KIND_SM4 = 3;
 
     private static final class Free implements Runnable {
         private final long address;
