@@ -35,7 +35,7 @@ final class Rows {
     /** Distinct keys kept per task (least recently used dropped). */
     static final int KEY_CACHE_SIZE = 4096;
 
-    private static final Provider PROVIDER = new FastSM2Provider();
+    static final Provider PROVIDER = new FastSM2Provider();
     private static final Object BAD = new Object(); // a key that did not parse
     private static final ThreadLocal<State> STATE = new ThreadLocal<>();
     /** Keys parsed in this JVM (the tests check the per-task cache with them). */
@@ -47,6 +47,9 @@ final class Rows {
         final Map<ByteBuffer, Object> pubs = lru(false);
         /** Keyed by a copy of the key's bytes, which is wiped with the key. */
         final Map<ByteBuffer, Object> privs = lru(true);
+        /** SM4 keys (SecretKeySpec), keyed by a copy of their bytes, wiped when dropped. */
+        final Map<ByteBuffer, Object> sm4Keys = lru(true);
+        final javax.crypto.Cipher[] sm4Ciphers = new javax.crypto.Cipher[6]; // (GCM, CBC, ECB) x (encrypt, decrypt)
         boolean inTask; // false: no Spark task (the driver folding a constant, a test): private keys not kept
         Signature verifier, signer;
         byte[] verifierId, signerId; // the ID last set (null: the default)
@@ -55,7 +58,7 @@ final class Rows {
         /** The copies of private key bytes this state holds that are not wiped (for the tests). */
         int secretBytesHeld() {
             int n = 0;
-            for (ByteBuffer b : privs.keySet()) {
+            for (ByteBuffer b : concat(privs.keySet(), sm4Keys.keySet())) {
                 boolean zero = true;
                 for (byte x : b.array()) zero &= x == 0;
                 if (!zero) n++;
@@ -65,9 +68,18 @@ final class Rows {
 
         void close() {
             for (Map.Entry<ByteBuffer, Object> e : privs.entrySet()) wipe(e.getKey(), e.getValue());
+            for (Map.Entry<ByteBuffer, Object> e : sm4Keys.entrySet()) wipe(e.getKey(), e.getValue());
+            sm4Keys.clear();
+            Arrays.fill(sm4Ciphers, null);
             privs.clear();
             pubs.clear();
         }
+    }
+
+    private static java.util.List<ByteBuffer> concat(java.util.Set<ByteBuffer> a, java.util.Set<ByteBuffer> b) {
+        java.util.List<ByteBuffer> l = new java.util.ArrayList<>(a);
+        l.addAll(b);
+        return l;
     }
 
     /** Destroy a cached private key and wipe the bytes it was found by. */
