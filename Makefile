@@ -159,9 +159,10 @@ TEST_ALL_STAGES += test-java-stress
 test-java-stress:
 	bash java/tools/build.sh stress
 
-# JMH: the provider beside BouncyCastle, and `fastsm2 speed`, in one run.
+# JMH (SM2, SM3, SM4) beside BouncyCastle, and ops per thread-CPU second of
+# the providers and of the C library in the jar, in one run.
 bench-java:
-	bash java/tools/bench.sh $(BUILD)
+	bash java/tools/bench.sh
 
 # Spark SQL functions from the jar (java/spark, docs/SPARK.md): sm2_verify,
 # sm2_sign, sm3 over 100,000 rows in local[2], on PySpark's Spark.
