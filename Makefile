@@ -154,8 +154,9 @@ test-java:
 	bash java/tools/build.sh test
 # The Java provider under 16 threads for 60 s (issue 41): shared and
 # per-thread keys, a key destroyed mid-use, results against a one-thread
-# reference (test-java runs the same test for 3 s).
-TEST_ALL_STAGES += test-java-stress
+# reference (test-java runs the same test for 3 s). Not in test-all: CI's
+# time budget (ROUND2: test-java + test-spark-java may grow by 60 s at most).
+.PHONY: test-java-stress
 test-java-stress:
 	bash java/tools/build.sh stress
 
