@@ -7,16 +7,31 @@
 # the jar carries them:
 #   build-java-native/res/fastsm2/native/linux-x86_64/libfastsm2jni.so
 #   build-java-native/res/fastsm2/native/linux-aarch64/libfastsm2jni.so
-# usage: java/tools/build-native.sh [x86_64] [aarch64]   (default: both;
-#   aarch64 is skipped with a message when the cross compiler is missing and
-#   FS2_JAVA_NEED_AARCH64 is not 1)
+# usage: java/tools/build-native.sh [x86_64] [aarch64]
+#   Default: this machine's architecture, and linux-aarch64 as well on an
+#   x86-64 machine where the cross compiler aarch64-linux-gnu-gcc is found
+#   (a message says so when it is not). An architecture named is required:
+#   its build fails when its compiler is missing. Installs nothing; with
+#   FS2_JAVA_NEED_AARCH64=1 (make test-java) the cross compiler is installed
+#   when missing (tools/apt-install.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 OUT=build-java-native
 JOBS=${JOBS:-2}
+HOST=$(uname -m)
 ARCHES=("$@")
-[ ${#ARCHES[@]} -gt 0 ] || ARCHES=(x86_64 aarch64)
+ASKED=${#ARCHES[@]}
+if [ "$ASKED" -eq 0 ]; then
+  ARCHES=("$HOST")
+  if [ "$HOST" = x86_64 ]; then
+    if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || [ "${FS2_JAVA_NEED_AARCH64:-0}" = 1 ]; then
+      ARCHES+=(aarch64)
+    else
+      echo "build-native: aarch64-linux-gnu-gcc not found: the jar holds linux-x86_64 only (install gcc-aarch64-linux-gnu, or name aarch64, for both)" >&2
+    fi
+  fi
+fi
 GEN=""
 command -v ninja >/dev/null 2>&1 && GEN="-G Ninja"
 
@@ -42,26 +57,31 @@ build_one() { # arch cc toolchain-args...
   local dest=$OUT/res/fastsm2/native/linux-$arch
   mkdir -p "$dest"
   # -Wl,--exclude-libs,ALL: the library's own symbols stay inside the .so;
-  # only the Java_org_fastsm2_Native_* entry points are exported.
+  # only the Java_org_fastsm2_internal_Native_* entry points are exported.
   nice -n 10 "$cc" -shared -fPIC -O2 -std=c11 -Wall -Wextra -Werror -fvisibility=hidden \
     "${JNI_INC[@]}" -I"$ROOT/include" java/src/main/c/fastsm2jni.c "$lib" \
     -o "$dest/libfastsm2jni.so" -pthread -Wl,--exclude-libs,ALL -Wl,-z,noexecstack -Wl,-z,defs -Wl,-O1 -s
   echo "build-native: $dest/libfastsm2jni.so ($(stat -c %s "$dest/libfastsm2jni.so") bytes)"
 }
 
+# a library of an architecture not built now would be stale in the jar
+for d in "$OUT"/res/fastsm2/native/linux-*; do
+  [ -d "$d" ] || continue
+  case " ${ARCHES[*]} " in *" ${d##*/linux-} "*) ;; *) rm -rf "$d" ;; esac
+done
 for a in "${ARCHES[@]}"; do
   case $a in
-    x86_64) build_one x86_64 "${CC:-cc}" ;;
+    "$HOST") build_one "$a" "${CC:-cc}" ;;
     aarch64)
       if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
         if [ "${FS2_JAVA_NEED_AARCH64:-0}" = 1 ]; then
           bash tools/apt-install.sh build-native gcc-aarch64-linux-gnu libc6-dev-arm64-cross
         else
-          echo "build-native: aarch64-linux-gnu-gcc missing: no linux-aarch64 library in this jar (FS2_JAVA_NEED_AARCH64=1 installs it)" >&2
-          continue
+          echo "build-native: aarch64-linux-gnu-gcc missing: cannot build linux-aarch64 (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)" >&2
+          exit 1
         fi
       fi
       build_one aarch64 aarch64-linux-gnu-gcc -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/aarch64-linux-gnu.cmake" ;;
-    *) echo "build-native: unknown arch $a" >&2; exit 2 ;;
+    *) echo "build-native: cannot build $a on $HOST (x86-64 builds x86_64 and, cross, aarch64)" >&2; exit 2 ;;
   esac
 done

@@ -14,7 +14,7 @@ mkdir -p "$B"
 JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 INC=(-I"$JAVA_HOME/include" -I"$JAVA_HOME/include/linux")
 # every native method declared in Native.java has its symbol, in both libraries
-want=$(sed -n 's/.*static native [^ ]* \([a-zA-Z0-9]*\)(.*/Java_org_fastsm2_Native_\1/p' java/src/main/java/org/fastsm2/Native.java | sort)
+want=$(sed -n 's/.*static native [^ ]* \([a-zA-Z0-9]*\)(.*/Java_org_fastsm2_internal_Native_\1/p' java/src/main/java/org/fastsm2/internal/Native.java | sort)
 for a in x86_64 aarch64; do
   so=$R/linux-$a/libfastsm2jni.so
   [ -f "$so" ] || { echo "check-aarch64: $so missing" >&2; exit 1; }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs the JNI glue (libfastsm2jni.so) without a JVM: a minimal JNIEnv whose
- * functions are the few the glue calls, byte arrays as plain memory. Built
- * for aarch64 and run under qemu-aarch64 by java/tools/check-aarch64.sh, so
- * that the linux-aarch64 library of the jar is loaded and exercised on a
- * machine without an arm64 JDK. Prints "jni-harness: N passed, N failed".
+ * functions are the few the glue calls, byte arrays as plain memory, typed
+ * handles (org.fastsm2.internal.NativeRef) as a struct holding the address,
+ * exceptions recorded by class name. Built for aarch64 and run under
+ * qemu-aarch64 by java/tools/check-aarch64.sh, so that the linux-aarch64
+ * library of the jar is loaded and exercised on a machine without an arm64
+ * JDK; the x86-64 library gets the same run natively. Prints
+ * "jni-harness: N passed, N failed".
  */
 #include <dlfcn.h>
 #include <jni.h>
@@ -18,11 +21,17 @@ typedef struct {
     unsigned char data[];
 } arr;
 
-static int thrown; /* the FASTSM2_ERR_* code of the last NativeException */
+typedef struct {
+    jlong address;
+} ref; /* a NativeRef: the glue reads its one field */
+#define R(x) ((jobject) & (x))
+
+static const char *thrown;   /* class of the pending exception, NULL if none */
+static char thrown_msg[256]; /* its message */
 
 static arr *mk(jsize n, const void *p)
 {
-    arr *a = calloc(1, sizeof(arr) + (size_t)n + 1);
+    arr *a = calloc(1, sizeof(arr) + (size_t)n * sizeof(void *) + 1);
     a->len = n;
     if (p != NULL)
         memcpy(a->data, p, (size_t)n);
@@ -34,24 +43,27 @@ static jclass JNICALL FindClass(JNIEnv *e, const char *n)
     (void)e;
     return (jclass)n;
 }
-static jmethodID JNICALL GetMethodID(JNIEnv *e, jclass c, const char *n, const char *s)
+static jint JNICALL ThrowNew(JNIEnv *e, jclass c, const char *m)
+{
+    (void)e;
+    thrown = (const char *)c;
+    snprintf(thrown_msg, sizeof thrown_msg, "%s", m);
+    return 0;
+}
+static jboolean JNICALL ExceptionCheck(JNIEnv *e)
+{
+    (void)e;
+    return thrown != NULL;
+}
+static jfieldID JNICALL GetFieldID(JNIEnv *e, jclass c, const char *n, const char *s)
 {
     (void)e, (void)c, (void)s;
-    return (jmethodID)n;
+    return (jfieldID)n;
 }
-static jobject JNICALL NewObject(JNIEnv *e, jclass c, jmethodID m, ...)
+static jlong JNICALL GetLongField(JNIEnv *e, jobject o, jfieldID f)
 {
-    (void)e, (void)c, (void)m;
-    va_list ap;
-    va_start(ap, m);
-    thrown = va_arg(ap, jint);
-    va_end(ap);
-    return (jobject)&thrown;
-}
-static jint JNICALL Throw(JNIEnv *e, jthrowable t)
-{
-    (void)e, (void)t;
-    return 0;
+    (void)e, (void)f;
+    return ((ref *)o)->address;
 }
 static jstring JNICALL NewStringUTF(JNIEnv *e, const char *s)
 {
@@ -72,6 +84,11 @@ static jbooleanArray JNICALL NewBooleanArray(JNIEnv *e, jsize n)
 {
     (void)e;
     return (jbooleanArray)mk(n, NULL);
+}
+static jobjectArray JNICALL NewObjectArray(JNIEnv *e, jsize n, jclass c, jobject init)
+{
+    (void)e, (void)c, (void)init;
+    return (jobjectArray)mk(n, NULL);
 }
 static void JNICALL GetByteArrayRegion(JNIEnv *e, jbyteArray a, jsize o, jsize n, jbyte *b)
 {
@@ -102,6 +119,16 @@ static jobject JNICALL GetObjectArrayElement(JNIEnv *e, jobjectArray a, jsize i)
     (void)e;
     return ((jobject *)((arr *)a)->data)[i];
 }
+static void JNICALL SetObjectArrayElement(JNIEnv *e, jobjectArray a, jsize i, jobject v)
+{
+    (void)e;
+    ((jobject *)((arr *)a)->data)[i] = v;
+}
+static jboolean JNICALL IsSameObject(JNIEnv *e, jobject a, jobject b)
+{
+    (void)e;
+    return a == b;
+}
 static void JNICALL DeleteLocalRef(JNIEnv *e, jobject o)
 {
     (void)e, (void)o;
@@ -117,6 +144,16 @@ static int pass, fail;
             printf("FAIL: %s\n", what); \
         }                               \
     } while (0)
+
+/* the last call threw exactly cls; clears it */
+static int threw(const char *cls)
+{
+    int ok = thrown != NULL && strcmp(thrown, cls) == 0;
+    if (!ok)
+        printf("  (thrown: %s %s)\n", thrown ? thrown : "nothing", thrown ? thrown_msg : "");
+    thrown = NULL;
+    return ok;
+}
 
 static arr *hex(const char *s)
 {
@@ -141,43 +178,64 @@ int main(int argc, char **argv)
     struct JNINativeInterface_ fn;
     memset(&fn, 0, sizeof fn);
     fn.FindClass = FindClass;
-    fn.GetMethodID = GetMethodID;
-    fn.NewObject = NewObject;
-    fn.Throw = Throw;
+    fn.ThrowNew = ThrowNew;
+    fn.ExceptionCheck = ExceptionCheck;
+    fn.GetFieldID = GetFieldID;
+    fn.GetLongField = GetLongField;
     fn.NewStringUTF = NewStringUTF;
     fn.GetArrayLength = GetArrayLength;
     fn.NewByteArray = NewByteArray;
     fn.NewBooleanArray = NewBooleanArray;
+    fn.NewObjectArray = NewObjectArray;
     fn.GetByteArrayRegion = GetByteArrayRegion;
     fn.SetByteArrayRegion = SetByteArrayRegion;
     fn.SetBooleanArrayRegion = SetBooleanArrayRegion;
     fn.GetPrimitiveArrayCritical = GetCritical;
     fn.ReleasePrimitiveArrayCritical = ReleaseCritical;
     fn.GetObjectArrayElement = GetObjectArrayElement;
+    fn.SetObjectArrayElement = SetObjectArrayElement;
     fn.DeleteLocalRef = DeleteLocalRef;
+    fn.IsSameObject = IsSameObject;
     const struct JNINativeInterface_ *fp = &fn;
     JNIEnv *env = (JNIEnv *)&fp;
-#define SYM(name, ret, ...) ret (*name)(__VA_ARGS__) = (ret(*)(__VA_ARGS__))dlsym(so, "Java_org_fastsm2_Native_" #name)
+#define SYM(name, ret, ...) \
+    ret (*name)(__VA_ARGS__) = (ret(*)(__VA_ARGS__))dlsym(so, "Java_org_fastsm2_internal_Native_" #name)
     SYM(backend, jstring, JNIEnv *, jclass);
     SYM(sm3, jbyteArray, JNIEnv *, jclass, jbyteArray, jint, jint);
     SYM(privFromBytes, jlong, JNIEnv *, jclass, jbyteArray);
     SYM(privGenerate, jlong, JNIEnv *, jclass);
-    SYM(privPublic, jbyteArray, JNIEnv *, jclass, jlong);
-    SYM(privFree, void, JNIEnv *, jclass, jlong);
+    SYM(privPublicKey, jlong, JNIEnv *, jclass, jobject);
+    SYM(privParse, jlong, JNIEnv *, jclass, jbyteArray, jbyteArray);
+    void (*nfree)(JNIEnv *, jclass, jint, jlong) =
+        (void (*)(JNIEnv *, jclass, jint, jlong))dlsym(so, "Java_org_fastsm2_internal_Native_free");
     SYM(pubParse, jlong, JNIEnv *, jclass, jbyteArray, jint);
-    SYM(pubFree, void, JNIEnv *, jclass, jlong);
-    SYM(sign, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jbyteArray, jint, jint, jboolean);
-    SYM(verify, jint, JNIEnv *, jclass, jlong, jbyteArray, jbyteArray, jint, jint, jbyteArray, jboolean);
-    SYM(encrypt, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jint, jint, jint);
-    SYM(decrypt, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jint, jint, jint);
-    SYM(signBatch, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray, jobjectArray, jint);
-    SYM(computeZ, jbyteArray, JNIEnv *, jclass, jlong, jbyteArray);
-    if (!backend || !sm3 || !privFromBytes || !privGenerate || !privPublic || !privFree || !pubParse || !pubFree ||
-        !sign || !verify || !encrypt || !decrypt || !signBatch || !computeZ) {
-        printf("FAIL: a Java_org_fastsm2_Native_* symbol is missing\n");
+    SYM(pubToBytes, jbyteArray, JNIEnv *, jclass, jobject, jboolean);
+    SYM(pubSerialize, jbyteArray, JNIEnv *, jclass, jobject, jint);
+    SYM(sign, jbyteArray, JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jint, jboolean);
+    SYM(verify, jboolean, JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jint, jbyteArray, jboolean);
+    SYM(encrypt, jbyteArray, JNIEnv *, jclass, jobject, jbyteArray, jint, jint, jint);
+    SYM(decrypt, jbyteArray, JNIEnv *, jclass, jobject, jbyteArray, jint, jint, jint);
+    SYM(signBatch, jobjectArray, JNIEnv *, jclass, jobject, jbyteArray, jobjectArray, jint);
+    SYM(verifyBatch, jbooleanArray, JNIEnv *, jclass, jobject, jbyteArray, jobjectArray, jobjectArray, jint);
+    SYM(computeZ, jbyteArray, JNIEnv *, jclass, jobject, jbyteArray);
+    SYM(sm4Backend, jstring, JNIEnv *, jclass);
+    SYM(sm4New, jlong, JNIEnv *, jclass);
+    SYM(sm4Key, void, JNIEnv *, jclass, jobject, jbyteArray);
+    SYM(sm4Crypt, jint, JNIEnv *, jclass, jobject, jint, jboolean, jboolean, jbyteArray, jbyteArray, jint, jint,
+        jbyteArray, jint);
+    SYM(sm4DecryptPadded, jbyteArray, JNIEnv *, jclass, jobject, jint, jbyteArray, jbyteArray, jint, jint);
+    SYM(sm4GcmEncrypt, jint, JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jbyteArray, jint, jint,
+        jbyteArray, jint, jint);
+    SYM(sm4GcmDecrypt, jint, JNIEnv *, jclass, jobject, jbyteArray, jbyteArray, jint, jbyteArray, jint, jint,
+        jbyteArray, jint, jint);
+    if (!backend || !sm3 || !privFromBytes || !privGenerate || !privPublicKey || !privParse || !nfree || !pubParse ||
+        !pubToBytes || !pubSerialize || !sign || !verify || !encrypt || !decrypt || !signBatch || !verifyBatch ||
+        !computeZ || !sm4Backend || !sm4New || !sm4Key || !sm4Crypt || !sm4DecryptPadded || !sm4GcmEncrypt ||
+        !sm4GcmDecrypt) {
+        printf("FAIL: a Java_org_fastsm2_internal_Native_* symbol is missing\n");
         return 1;
     }
-    printf("jni-harness: backend %s\n", (const char *)backend(env, NULL));
+    printf("jni-harness: backend %s, SM4 %s\n", (const char *)backend(env, NULL), (const char *)sm4Backend(env, NULL));
 
     /* SM3("abc"), GB/T 32905 */
     arr *abc = mk(3, "abc");
@@ -187,61 +245,125 @@ int main(int argc, char **argv)
 
     /* the GB/T 32918 example key: its public point */
     arr *dk = hex("3945208F7B2144B13F36E38AC6D39F95889393692860B51A42FB81EF4DF7C5B8");
-    jlong k = privFromBytes(env, NULL, (jbyteArray)dk);
-    arr *pt = k ? (arr *)privPublic(env, NULL, k) : NULL;
+    ref k = {privFromBytes(env, NULL, (jbyteArray)dk)};
+    ref kp = {k.address ? privPublicKey(env, NULL, R(k)) : 0};
+    arr *pt = kp.address ? (arr *)pubToBytes(env, NULL, R(kp), JNI_FALSE) : NULL;
     arr *px = hex("09F9DF311E5421A150DD7D161E4BC5C672179FAD1833FC076BB08FF356F35020");
     CHECK(pt && pt->len == 65 && !memcmp(pt->data + 1, px->data, 32), "public key of the GB/T example");
-    privFree(env, NULL, k);
+    nfree(env, NULL, 1, k.address);
+    nfree(env, NULL, 2, kp.address);
 
     /* sign / verify, encrypt / decrypt with a fresh key */
-    k = privGenerate(env, NULL);
-    pt = (arr *)privPublic(env, NULL, k);
-    jlong p = pubParse(env, NULL, (jbyteArray)pt, 0);
-    CHECK(k != 0 && p != 0, "key generation");
+    k.address = privGenerate(env, NULL);
+    kp.address = privPublicKey(env, NULL, R(k));
+    pt = (arr *)pubToBytes(env, NULL, R(kp), JNI_FALSE);
+    ref p = {pubParse(env, NULL, (jbyteArray)pt, 0)};
+    CHECK(k.address != 0 && p.address != 0, "key generation");
     arr *msg = mk(14, "message digest");
-    arr *sig = (arr *)sign(env, NULL, k, NULL, (jbyteArray)msg, 0, msg->len, JNI_FALSE);
-    arr *dsig = (arr *)sign(env, NULL, k, NULL, (jbyteArray)msg, 0, msg->len, JNI_TRUE);
+    arr *sig = (arr *)sign(env, NULL, R(k), NULL, (jbyteArray)msg, 0, msg->len, JNI_FALSE);
+    arr *dsig = (arr *)sign(env, NULL, R(k), NULL, (jbyteArray)msg, 0, msg->len, JNI_TRUE);
     CHECK(dsig && dsig->len >= 8 && dsig->data[0] == 0x30, "sign, DER");
-    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)dsig, JNI_TRUE) == 1, "verify, DER");
+    CHECK(verify(env, NULL, R(p), NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)dsig, JNI_TRUE) == JNI_TRUE,
+          "verify, DER");
     CHECK(sig && sig->len == 64, "sign");
-    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) == 1, "verify");
+    CHECK(verify(env, NULL, R(p), NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) == JNI_TRUE,
+          "verify");
     sig->data[10] ^= 1;
-    CHECK(verify(env, NULL, p, NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) != 1,
-          "verify refuses a changed signature");
+    CHECK(verify(env, NULL, R(p), NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)sig, JNI_FALSE) == JNI_FALSE &&
+              thrown == NULL,
+          "verify: a changed signature is false, no exception");
+    arr *junk = mk(5, "\x30\x03\x02\x01\x01");
+    CHECK(verify(env, NULL, R(p), NULL, (jbyteArray)msg, 0, msg->len, (jbyteArray)junk, JNI_TRUE) == JNI_FALSE &&
+              threw("java/security/SignatureException"),
+          "verify: malformed DER is SignatureException");
     for (int flags = 0; flags < 4; flags++) {
-        arr *ct = (arr *)encrypt(env, NULL, p, (jbyteArray)msg, 0, msg->len, flags);
-        arr *pl = ct ? (arr *)decrypt(env, NULL, k, (jbyteArray)ct, 0, ct->len, flags) : NULL;
+        arr *ct = (arr *)encrypt(env, NULL, R(p), (jbyteArray)msg, 0, msg->len, flags);
+        arr *pl = ct ? (arr *)decrypt(env, NULL, R(k), (jbyteArray)ct, 0, ct->len, flags) : NULL;
         CHECK(pl && pl->len == msg->len && !memcmp(pl->data, msg->data, 14), "encrypt/decrypt round trip");
         if (ct) {
             ct->data[ct->len - 1] ^= 1;
-            thrown = 0;
-            pl = (arr *)decrypt(env, NULL, k, (jbyteArray)ct, 0, ct->len, flags);
-            CHECK(pl == NULL && thrown < 0, "decrypt refuses a changed ciphertext");
+            pl = (arr *)decrypt(env, NULL, R(k), (jbyteArray)ct, 0, ct->len, flags);
+            CHECK(pl == NULL && threw("javax/crypto/BadPaddingException"),
+                  "decrypt: a changed ciphertext is BadPaddingException");
         }
     }
-    /* batch: 20 messages on 2 threads, each verified singly */
-    arr *z = (arr *)computeZ(env, NULL, p, NULL);
-    arr *msgs = mk((jsize)(20 * sizeof(jobject)), NULL);
-    msgs->len = 20;
+    /* batch: 20 messages on 2 threads, DER, each verified singly and in a batch */
+    arr *z = (arr *)computeZ(env, NULL, R(p), NULL);
+    arr *msgs = mk(20, NULL);
     for (int i = 0; i < 20; i++)
         ((jobject *)msgs->data)[i] = (jobject)mk(i, "abcdefghijklmnopqrstu");
-    arr *sigs = z ? (arr *)signBatch(env, NULL, k, (jbyteArray)z, (jobjectArray)msgs, 2) : NULL;
-    int ok = sigs != NULL && sigs->len == 20 * 64;
+    arr *sigs = z ? (arr *)signBatch(env, NULL, R(k), (jbyteArray)z, (jobjectArray)msgs, 2) : NULL;
+    int ok = sigs != NULL && sigs->len == 20;
     for (int i = 0; ok && i < 20; i++) {
-        arr *s1 = mk(64, sigs->data + 64 * i);
+        arr *s1 = (arr *)((jobject *)sigs->data)[i];
         arr *m1 = (arr *)((jobject *)msgs->data)[i];
-        ok = verify(env, NULL, p, NULL, (jbyteArray)m1, 0, m1->len, (jbyteArray)s1, JNI_FALSE) == 1;
+        ok = verify(env, NULL, R(p), NULL, (jbyteArray)m1, 0, m1->len, (jbyteArray)s1, JNI_TRUE) == JNI_TRUE;
     }
     CHECK(ok, "batch signatures verify");
-    /* bad input: a point off the curve, a bad range */
-    arr *junk = mk(65, NULL);
-    junk->data[0] = 4;
-    thrown = 0;
-    CHECK(pubParse(env, NULL, (jbyteArray)junk, 0) == 0 && thrown == -8, "off-curve point refused (FASTSM2_ERR_POINT)");
-    thrown = 0;
-    CHECK(sm3(env, NULL, (jbyteArray)abc, 2, 5) == NULL && thrown == -1, "out-of-range slice refused");
-    privFree(env, NULL, k);
-    pubFree(env, NULL, p);
+    if (sigs != NULL) {
+        ((jobject *)sigs->data)[3] = NULL;
+        ((jobject *)sigs->data)[4] = (jobject)junk;
+        arr *res = (arr *)verifyBatch(env, NULL, R(p), (jbyteArray)z, (jobjectArray)msgs, (jobjectArray)sigs, 2);
+        ok = res != NULL && res->len == 20;
+        for (int i = 0; ok && i < 20; i++)
+            ok = res->data[i] == (i != 3 && i != 4);
+        CHECK(ok, "batch verification: a null and a malformed signature false, the others true");
+    }
+    /* bad input: a point off the curve, a public key as a private key, a bad range, a destroyed key */
+    arr *off = mk(65, NULL);
+    off->data[0] = 4;
+    CHECK(pubParse(env, NULL, (jbyteArray)off, 0) == 0 && threw("java/security/spec/InvalidKeySpecException"),
+          "off-curve point: InvalidKeySpecException");
+    arr *spki = (arr *)pubSerialize(env, NULL, R(p), 0);
+    CHECK(spki && privParse(env, NULL, (jbyteArray)spki, NULL) == 0 && strstr(thrown_msg, "a public key, not") &&
+              threw("java/security/spec/InvalidKeySpecException"),
+          "a public key as a private key: InvalidKeySpecException naming it");
+    CHECK(sm3(env, NULL, (jbyteArray)abc, 2, 5) == NULL && threw("java/lang/IllegalArgumentException"),
+          "out-of-range slice: IllegalArgumentException");
+    CHECK(sm3(env, NULL, NULL, 0, 0) == NULL && threw("java/lang/NullPointerException"), "null: NullPointerException");
+    nfree(env, NULL, 1, k.address);
+    k.address = 0; /* as NativeRef after destroy() */
+    CHECK(sign(env, NULL, R(k), NULL, (jbyteArray)msg, 0, msg->len, JNI_TRUE) == NULL &&
+              threw("java/lang/IllegalStateException"),
+          "a destroyed key: IllegalStateException");
+    nfree(env, NULL, 2, p.address);
+    nfree(env, NULL, 2, kp.address);
+
+    /* SM4: GB/T 32907 A.1 in ECB; GCM both ways with AAD, a changed tag refused; CBC with PKCS#7 */
+    ref s4 = {sm4New(env, NULL)};
+    arr *k4 = hex("0123456789ABCDEFFEDCBA9876543210");
+    sm4Key(env, NULL, R(s4), (jbyteArray)k4);
+    arr *c4 = mk(16, NULL);
+    CHECK(s4.address &&
+              sm4Crypt(env, NULL, R(s4), 1, JNI_TRUE, JNI_FALSE, NULL, (jbyteArray)k4, 0, 16, (jbyteArray)c4, 0) ==
+                  16 &&
+              !memcmp(c4->data, hex("681EDF34D206965E86B3E94F536E4246")->data, 16),
+          "SM4 GB/T 32907 A.1");
+    arr *iv12 = mk(12, "abcdefghijkl"), *aad = mk(5, "hello"), *big = mk(1000, NULL);
+    for (int i = 0; i < 1000; i++)
+        big->data[i] = (unsigned char)i;
+    arr *g = mk(1016, NULL), *back = mk(1000, NULL);
+    CHECK(sm4GcmEncrypt(env, NULL, R(s4), (jbyteArray)iv12, (jbyteArray)aad, 5, (jbyteArray)big, 0, 1000, (jbyteArray)g,
+                        0, 16) == 1016 &&
+              sm4GcmDecrypt(env, NULL, R(s4), (jbyteArray)iv12, (jbyteArray)aad, 5, (jbyteArray)g, 0, 1016,
+                            (jbyteArray)back, 0, 16) == 1000 &&
+              !memcmp(back->data, big->data, 1000),
+          "SM4-GCM round trip");
+    g->data[1010] ^= 1;
+    CHECK(sm4GcmDecrypt(env, NULL, R(s4), (jbyteArray)iv12, (jbyteArray)aad, 5, (jbyteArray)g, 0, 1016,
+                        (jbyteArray)back, 0, 16) == 0 &&
+              threw("javax/crypto/AEADBadTagException"),
+          "SM4-GCM: a changed tag is AEADBadTagException");
+    arr *iv16 = mk(16, "0123456789abcdef"), *cb = mk(1008, NULL);
+    int n = sm4Crypt(env, NULL, R(s4), 2, JNI_TRUE, JNI_TRUE, (jbyteArray)iv16, (jbyteArray)big, 0, 1000,
+                     (jbyteArray)cb, 0);
+    arr *pl =
+        n == 1008 ? (arr *)sm4DecryptPadded(env, NULL, R(s4), 2, (jbyteArray)iv16, (jbyteArray)cb, 0, 1008) : NULL;
+    CHECK(pl && pl->len == 1000 && !memcmp(pl->data, big->data, 1000), "SM4-CBC/PKCS#7 round trip");
+    CHECK(sm4DecryptPadded(env, NULL, R(s4), 2, (jbyteArray)iv16, (jbyteArray)cb, 0, 1000) == NULL &&
+              threw("javax/crypto/IllegalBlockSizeException"),
+          "SM4-CBC: a partial block is IllegalBlockSizeException");
+    nfree(env, NULL, 3, s4.address);
     printf("jni-harness: %d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

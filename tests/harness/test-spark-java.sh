@@ -7,11 +7,14 @@
 #   1. java/tools/build.sh jar            java/target/fastsm2-jca.jar (JDK, Maven, native code)
 #   2. java/tools/build-spark.sh          java/spark/target/fastsm2-spark.jar, compiled
 #                                         against PySpark's jars, and the test classes
-#   3. spark-submit SparkFunctionsCheck   100,000 rows signed and verified through the
+#   3. RowsCheck (plain java)             the per-task key cache: private keys and the
+#                                         copies of their bytes bounded by the cache, wiped
+#                                         when evicted and when the task ends
+#   4. spark-submit SparkFunctionsCheck   100,000 rows signed and verified through the
 #                                         extension's SQL functions, samples checked with
 #                                         the JCA provider and BouncyCastle, bad input,
 #                                         SM3 vectors; then FastSM2Functions.register
-#   4. docs/SPARK.md's spark-sql example  run as written (--jars, --conf spark.sql.extensions)
+#   5. docs/SPARK.md's spark-sql example  run as written (--jars, --conf spark.sql.extensions)
 #                                         from the repository root, its output compared
 #   tests/harness/test-spark-java.sh bench [ARGS]   `make bench-spark-java`:
 #       java/spark/tools/bench_spark_jvm.py ARGS (rows/s of the JVM functions beside
@@ -69,6 +72,11 @@ fi
 bc=$(ls "$HOME"/.m2/repository/org/bouncycastle/bcprov-jdk18on/*/bcprov-jdk18on-*.jar 2>/dev/null | tail -n 1 || true)
 jars=$jca,$fs
 [ -n "$bc" ] && jars=$jars,$bc
+t1=$(date +%s)
+nice -n 10 java -cp "$jca:$fs:$root/java/spark/target/fastsm2-spark-tests.jar:$SPARK_HOME/jars/*" \
+  org.fastsm2.spark.RowsCheck
+echo "test-spark-java: RowsCheck: $(($(date +%s) - t1)) s"
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

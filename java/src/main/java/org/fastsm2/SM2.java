@@ -13,6 +13,9 @@ import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.InvalidKeySpecException;
 import java.util.Arrays;
+import org.fastsm2.internal.Native;
+import org.fastsm2.internal.PrivateKeyRef;
+import org.fastsm2.internal.PublicKeyRef;
 
 /**
  * Static helpers beside the provider: key files (PEM/DER, encrypted PKCS#8,
@@ -27,12 +30,12 @@ public final class SM2 {
         return "1234567812345678".getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** libfastsm2's version. */
+    /** libfastsm2's version (the jar's: they are built together). */
     public static String libraryVersion() {
         return Native.version();
     }
 
-    /** The backend the library chose on this CPU ("avx512", "armv8-sm3", ...). */
+    /** The backend the library chose on this CPU ("avx2", "armv8-sm3", ...). */
     public static String backend() {
         return Native.backend();
     }
@@ -47,53 +50,50 @@ public final class SM2 {
     /** A private key file: PKCS#8 or SEC1 ("EC PRIVATE KEY"), PEM or DER;
      *  an encrypted PKCS#8 file ("ENCRYPTED PRIVATE KEY", PBES2 with SM4 or
      *  AES, as GmSSL and OpenSSL write it) with its password (null for an
-     *  unencrypted file). */
+     *  unencrypted file).
+     *  @throws InvalidKeySpecException for anything else, naming what it is
+     *          ("a public key, not a private key", a wrong password, ...)
+     *  @throws NullPointerException if file is null */
     public static SM2PrivateKey loadPrivateKey(byte[] file, char[] password) throws InvalidKeySpecException {
         byte[] pw = password == null ? null : utf8(password);
         try {
             return new SM2PrivateKey(Native.privParse(file, pw));
-        } catch (NativeException e) {
-            throw keySpec(e);
         } finally {
             if (pw != null) Arrays.fill(pw, (byte) 0);
         }
     }
 
-    /** A public key file: SPKI PEM ("PUBLIC KEY") or DER, or a SEC1 point. */
+    /** A public key file: SPKI PEM ("PUBLIC KEY") or DER, or a SEC1 point.
+     *  @throws InvalidKeySpecException for anything else
+     *  @throws NullPointerException if file is null */
     public static SM2PublicKey loadPublicKey(byte[] file) throws InvalidKeySpecException {
-        try {
-            return new SM2PublicKey(Native.pubParse(file, 1));
-        } catch (NativeException e) {
-            throw keySpec(e);
-        }
+        return new SM2PublicKey(Native.pubParse(file, Native.PUB_FILE));
     }
 
     /** The public key of an X.509 certificate (PEM or DER). The certificate
-     *  itself is NOT verified: it is read as a container of a key. */
+     *  itself is NOT verified: it is read as a container of a key.
+     *  @throws InvalidKeySpecException if it is not a certificate of an SM2 key */
     public static SM2PublicKey publicKeyFromCertificate(byte[] cert) throws InvalidKeySpecException {
-        try {
-            return new SM2PublicKey(Native.pubParse(cert, 2));
-        } catch (NativeException e) {
-            throw keySpec(e);
-        }
+        return new SM2PublicKey(Native.pubParse(cert, Native.PUB_CERTIFICATE));
     }
 
     // ---- keys of other providers -----------------------------------------
 
     /** This provider's key for any SM2 public key: ours as is, another
      *  provider's {@link ECPublicKey} on sm2p256v1 (BouncyCastle's, a
-     *  certificate's), or a key whose encoding is X.509 SPKI. */
+     *  certificate's), or a key whose encoding is X.509 SPKI.
+     *  @throws InvalidKeyException for anything else (null included) */
     public static SM2PublicKey toSM2PublicKey(Key key) throws InvalidKeyException {
         if (key instanceof SM2PublicKey) return (SM2PublicKey) key;
         try {
             if (key instanceof ECPublicKey) {
                 ECPublicKey k = (ECPublicKey) key;
-                if (!SM2Curve.isSM2(k.getParams())) throw new InvalidKeyException("not an sm2p256v1 key");
+                if (!SM2Curve.isSM2(k.getParams())) throw new InvalidKeyException("fastsm2: not an sm2p256v1 key");
                 return SM2PublicKey.fromPoint(k.getW());
             }
             if (key instanceof PublicKey && "X.509".equals(key.getFormat()) && key.getEncoded() != null)
-                return new SM2PublicKey(Native.pubParse(key.getEncoded(), 1));
-        } catch (NativeException | IllegalArgumentException e) {
+                return new SM2PublicKey(Native.pubParse(key.getEncoded(), Native.PUB_FILE));
+        } catch (InvalidKeySpecException e) {
             throw new InvalidKeyException("fastsm2: invalid SM2 public key: " + e.getMessage(), e);
         }
         throw new InvalidKeyException("fastsm2: not an SM2 public key: " + (key == null ? "null" : key.getClass().getName()));
@@ -101,7 +101,8 @@ public final class SM2 {
 
     /** This provider's key for any SM2 private key (ours, an ECPrivateKey on
      *  sm2p256v1, or a PKCS#8-encoded key). The caller's key is not changed;
-     *  the copy is wiped when it is destroyed or collected. */
+     *  the copy is wiped when it is destroyed or collected.
+     *  @throws InvalidKeyException for anything else (null, a destroyed key included) */
     public static SM2PrivateKey toSM2PrivateKey(Key key) throws InvalidKeyException {
         if (key instanceof SM2PrivateKey) {
             if (((SM2PrivateKey) key).isDestroyed()) throw new InvalidKeyException("fastsm2: the key was destroyed");
@@ -111,7 +112,7 @@ public final class SM2 {
         try {
             if (key instanceof ECPrivateKey) {
                 ECPrivateKey k = (ECPrivateKey) key;
-                if (!SM2Curve.isSM2(k.getParams())) throw new InvalidKeyException("not an sm2p256v1 key");
+                if (!SM2Curve.isSM2(k.getParams())) throw new InvalidKeyException("fastsm2: not an sm2p256v1 key");
                 d = SM2Curve.to32(k.getS());
                 return SM2PrivateKey.fromBytes(d);
             }
@@ -119,7 +120,7 @@ public final class SM2 {
                 d = key.getEncoded();
                 if (d != null) return new SM2PrivateKey(Native.privParse(d, null));
             }
-        } catch (NativeException | IllegalArgumentException e) {
+        } catch (InvalidKeySpecException | IllegalArgumentException | IllegalStateException e) {
             throw new InvalidKeyException("fastsm2: invalid SM2 private key: " + e.getMessage(), e);
         } finally {
             if (d != null) Arrays.fill(d, (byte) 0);
@@ -131,65 +132,43 @@ public final class SM2 {
 
     /** Sign every message with one key and signer ID (null: the default) on
      *  {@code threads} threads (0: all cores): DER signatures, as the
-     *  Signature "SM3withSM2" writes them. */
+     *  Signature "SM3withSM2" writes them.
+     *  @throws InvalidKeyException if key is not an SM2 private key (or was destroyed)
+     *  @throws IllegalArgumentException for an ID over 8191 bytes
+     *  @throws NullPointerException if msgs or one of its messages is null */
     public static byte[][] signBatch(PrivateKey key, byte[] id, byte[][] msgs, int threads)
             throws InvalidKeyException, SignatureException {
         SM2PrivateKey k = toSM2PrivateKey(key);
         byte[] z = zOf(k.getPublicKey(), id);
-        byte[] raw;
-        long h = k.acquire();
+        PrivateKeyRef ref = k.ref;
+        long stamp;
         try {
-            raw = Native.signBatch(h, z, msgs, threads);
-        } catch (NativeException e) {
-            throw new SignatureException("fastsm2: " + e.getMessage(), e);
-        } finally {
-            k.release();
+            stamp = ref.acquire();
+        } catch (IllegalStateException e) {
+            throw new InvalidKeyException(e.getMessage(), e);
         }
-        byte[][] out = new byte[msgs.length][];
-        for (int i = 0; i < msgs.length; i++) out[i] = Native.sigToDer(Arrays.copyOfRange(raw, 64 * i, 64 * i + 64));
-        return out;
+        try {
+            return Native.signBatch(ref, z, msgs, threads);
+        } finally {
+            ref.release(stamp);
+        }
     }
 
     /** Verify every (message, DER signature) pair with one key and ID on
-     *  {@code threads} threads: true where valid (a malformed signature is
-     *  false, not an exception). */
+     *  {@code threads} threads: true where valid (a null or malformed
+     *  signature, or a null message, is false, not an exception).
+     *  @throws InvalidKeyException if key is not an SM2 public key
+     *  @throws IllegalArgumentException if the lengths differ, or for an ID over 8191 bytes
+     *  @throws NullPointerException if msgs or sigs is null */
     public static boolean[] verifyBatch(PublicKey key, byte[] id, byte[][] msgs, byte[][] sigs, int threads)
             throws InvalidKeyException {
-        if (msgs.length != sigs.length) throw new IllegalArgumentException("as many signatures as messages");
+        if (msgs.length != sigs.length) throw new IllegalArgumentException("fastsm2: as many signatures as messages");
         SM2PublicKey k = toSM2PublicKey(key);
-        byte[] z = zOf(k, id);
-        byte[] raw = new byte[64 * msgs.length];
-        boolean[] wellFormed = new boolean[msgs.length];
-        for (int i = 0; i < sigs.length; i++) {
-            try {
-                if (sigs[i] != null) {
-                    System.arraycopy(Native.sigFromDer(sigs[i], 0, sigs[i].length), 0, raw, 64 * i, 64);
-                    wellFormed[i] = true;
-                }
-            } catch (NativeException e) {
-                // stays all zero: r = 0 never verifies
-            }
-        }
-        boolean[] res;
-        long h = k.acquire();
-        try {
-            res = Native.verifyBatch(h, z, msgs, raw, threads);
-        } finally {
-            k.release();
-        }
-        for (int i = 0; i < res.length; i++) res[i] &= wellFormed[i];
-        return res;
+        return Native.verifyBatch(k.ref.use(), zOf(k, id), msgs, sigs, threads);
     }
 
-    static byte[] zOf(SM2PublicKey k, byte[] id) throws InvalidKeyException {
-        long h = k.acquire();
-        try {
-            return Native.computeZ(h, id);
-        } catch (NativeException e) {
-            throw new InvalidKeyException("fastsm2: signer ID: " + e.getMessage(), e);
-        } finally {
-            k.release();
-        }
+    static byte[] zOf(SM2PublicKey k, byte[] id) {
+        return Native.computeZ(k.ref, id);
     }
 
     // ---- utilities ------------------------------------------------------------
@@ -200,9 +179,5 @@ public final class SM2 {
         bb.get(out);
         if (bb.hasArray()) Arrays.fill(bb.array(), (byte) 0);
         return out;
-    }
-
-    static InvalidKeySpecException keySpec(NativeException e) {
-        return new InvalidKeySpecException("fastsm2: " + e.getMessage(), e);
     }
 }

@@ -54,8 +54,9 @@ public final class SM2Curve {
         return out;
     }
 
-    /** 04 || x || y. */
-    static byte[] encodePoint(ECPoint w) {
+    /** The SEC1 uncompressed encoding 04 || x || y of a point.
+     *  @throws IllegalArgumentException for the point at infinity or coordinates over 256 bits */
+    public static byte[] encodePoint(ECPoint w) {
         if (w == null || w == ECPoint.POINT_INFINITY) throw new IllegalArgumentException("point at infinity");
         byte[] out = new byte[65];
         out[0] = 4;
@@ -64,8 +65,9 @@ public final class SM2Curve {
         return out;
     }
 
-    /** The point of 04 || x || y. */
-    static ECPoint decodePoint(byte[] p) {
+    /** The point of 04 || x || y (not checked to be on the curve: SM2PublicKey.fromPoint does).
+     *  @throws IllegalArgumentException if it is not 65 bytes starting with 04 */
+    public static ECPoint decodePoint(byte[] p) {
         if (p.length != 65 || p[0] != 4) throw new IllegalArgumentException("not an uncompressed point");
         byte[] x = new byte[32], y = new byte[32];
         System.arraycopy(p, 1, x, 0, 32);

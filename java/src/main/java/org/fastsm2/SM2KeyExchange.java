@@ -5,8 +5,9 @@ import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.interfaces.ECPublicKey;
 import java.util.Arrays;
+import org.fastsm2.internal.Native;
+import org.fastsm2.internal.PrivateKeyRef;
 
 /**
  * One side of an SM2 key exchange (GB/T 32918.3 6.1) with the optional
@@ -21,31 +22,32 @@ import java.util.Arrays;
  * The ephemeral key is fresh from the library's generator, or the given
  * ephemeral private key (a key pair the caller made, as BouncyCastle's API
  * takes it). IDs: null is the default ID. Not for use by several threads at
- * once; {@link #close} wipes the state.
+ * once; {@link #close} wipes the state, and every later call is an
+ * IllegalStateException.
  */
 public final class SM2KeyExchange implements AutoCloseable {
     private final byte[] st = new byte[Native.kxStateSize()];
     private final byte[] R;
-    private boolean computed;
+    private boolean computed, closed;
 
+    /** @throws InvalidKeyException if a key is not an SM2 key, or an ID is over 8191 bytes */
     public SM2KeyExchange(boolean initiator, PrivateKey own, byte[] ownId, PublicKey peer, byte[] peerId,
                           PrivateKey ephemeral) throws InvalidKeyException {
         SM2PrivateKey k = SM2.toSM2PrivateKey(own);
         SM2PublicKey p = SM2.toSM2PublicKey(peer);
         byte[] r = null;
-        if (ephemeral != null) r = SM2.toSM2PrivateKey(ephemeral).toBytes();
-        long kh = k.acquire();
+        PrivateKeyRef ref = k.ref;
+        long stamp;
         try {
-            long ph = p.acquire();
-            try {
-                R = Native.kxStart(st, initiator ? 0 : 1, kh, ownId, ph, peerId, r);
-            } finally {
-                p.release();
-            }
-        } catch (NativeException e) {
-            throw new InvalidKeyException("fastsm2: key exchange: " + e.getMessage(), e);
+            if (ephemeral != null) r = SM2.toSM2PrivateKey(ephemeral).toBytes();
+            stamp = ref.acquire();
+        } catch (IllegalStateException e) {
+            throw new InvalidKeyException(e.getMessage(), e);
+        }
+        try {
+            R = Native.kxStart(st, initiator ? 0 : 1, ref, ownId, p.ref, peerId, r);
         } finally {
-            k.release();
+            ref.release(stamp);
             if (r != null) Arrays.fill(r, (byte) 0);
         }
     }
@@ -55,38 +57,43 @@ public final class SM2KeyExchange implements AutoCloseable {
         return R.clone();
     }
 
-    /** K of klen bytes from the peer's R (SEC1 bytes or an ECPublicKey). */
+    /** K of klen bytes (1 to 65536) from the peer's R (SEC1 bytes).
+     *  @throws InvalidKeyException if R is not a point of the curve
+     *  @throws IllegalArgumentException for a bad klen
+     *  @throws IllegalStateException after close() */
     public byte[] computeKey(byte[] peerR, int klen) throws InvalidKeyException {
-        try {
-            byte[] k = Native.kxCompute(st, peerR, klen);
-            computed = true;
-            return k;
-        } catch (NativeException e) {
-            throw new InvalidKeyException("fastsm2: key exchange: " + e.getMessage(), e);
-        }
-    }
-
-    byte[] computeKey(ECPublicKey peerR, int klen) throws InvalidKeyException {
-        return computeKey(SM2Curve.encodePoint(peerR.getW()), klen);
+        checkOpen();
+        byte[] k = Native.kxCompute(st, peerR, klen);
+        computed = true;
+        return k;
     }
 
     /** The confirmation value this side sends: S_B (responder) or S_A
-     *  (initiator); after computeKey. */
+     *  (initiator); after computeKey.
+     *  @throws IllegalStateException before computeKey or after close() */
     public byte[] confirmation() {
+        checkOpen();
         if (!computed) throw new IllegalStateException("fastsm2: computeKey first");
         return Native.kxConfirmation(st);
     }
 
-    /** Check the peer's confirmation value (constant time). */
+    /** Check the peer's confirmation value (constant time).
+     *  @throws GeneralSecurityException when it does not match
+     *  @throws IllegalStateException before computeKey or after close() */
     public void verifyConfirmation(byte[] peerS) throws GeneralSecurityException {
+        checkOpen();
         if (!computed) throw new IllegalStateException("fastsm2: computeKey first");
-        if (peerS == null || peerS.length != 32) throw new GeneralSecurityException("fastsm2: a confirmation value is 32 bytes");
-        int rc = Native.kxVerifyConfirmation(st, peerS);
-        if (rc != 1) throw new GeneralSecurityException("fastsm2: key exchange confirmation mismatch (" + Native.errorName(rc) + ")");
+        Native.kxVerifyConfirmation(st, peerS);
     }
 
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("fastsm2: the key exchange was closed");
+    }
+
+    /** Wipes the state; every later call is an IllegalStateException. */
     @Override
     public void close() {
+        closed = true;
         Arrays.fill(st, (byte) 0);
     }
 }

@@ -13,12 +13,12 @@ import java.security.spec.AlgorithmParameterSpec;
  * confirmation values are in {@link SM2KeyExchange}.
  */
 public final class SM2KeyExchangeSpec implements AlgorithmParameterSpec {
-    final boolean initiator;
-    final PrivateKey ephemeral;
-    final byte[] ownId;
-    final PublicKey peer;
-    final byte[] peerId;
-    final int keyLength;
+    private final boolean initiator;
+    private final PrivateKey ephemeral;
+    private final byte[] ownId;
+    private final PublicKey peer;
+    private final byte[] peerId;
+    private final int keyLength;
 
     public SM2KeyExchangeSpec(boolean initiator, PrivateKey ephemeral, byte[] ownId, PublicKey peerStatic,
                               byte[] peerId, int keyLength) {
@@ -30,5 +30,32 @@ public final class SM2KeyExchangeSpec implements AlgorithmParameterSpec {
         this.peer = peerStatic;
         this.peerId = peerId == null ? null : peerId.clone();
         this.keyLength = keyLength;
+    }
+
+    public boolean isInitiator() {
+        return initiator;
+    }
+
+    public PrivateKey getEphemeralKey() {
+        return ephemeral;
+    }
+
+    /** A copy; null: the default ID. */
+    public byte[] getOwnId() {
+        return ownId == null ? null : ownId.clone();
+    }
+
+    public PublicKey getPeerKey() {
+        return peer;
+    }
+
+    /** A copy; null: the default ID. */
+    public byte[] getPeerId() {
+        return peerId == null ? null : peerId.clone();
+    }
+
+    /** The length of K in bytes. */
+    public int getKeyLength() {
+        return keyLength;
     }
 }

@@ -5,62 +5,89 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPrivateKey;
 import java.security.spec.ECParameterSpec;
+import java.security.spec.InvalidKeySpecException;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.security.auth.Destroyable;
+import org.fastsm2.internal.KeyAccess;
+import org.fastsm2.internal.Native;
+import org.fastsm2.internal.PrivateKeyRef;
+import org.fastsm2.internal.PublicKeyRef;
 
 /**
  * An SM2 private key d in [1, n-2] on sm2p256v1 with its public key, held by
  * the library (which also keeps (1+d)^-1 and Z_A of the default ID). Safe to
  * share between threads. {@link #destroy()} wipes the native key and the
- * Java copy of d at once (and waits for operations running with it); a
- * {@link java.lang.ref.Cleaner} wipes and frees the native key when the key
- * becomes unreachable. getEncoded() is PKCS#8 (id-ecPublicKey + sm2p256v1).
+ * Java copy of d at once (and waits for operations running with it; later
+ * ones fail); a {@link java.lang.ref.Cleaner} wipes and frees the native key
+ * when the key becomes unreachable. getEncoded() is PKCS#8 (id-ecPublicKey +
+ * sm2p256v1).
  */
 public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
     private static final long serialVersionUID = 1L;
 
-    private final transient NativeRef ref;
+    static {
+        KeyAccess.install(new KeyAccess() {
+            @Override
+            public PrivateKeyRef ref(SM2PrivateKey k) {
+                return k.ref;
+            }
+
+            @Override
+            public PublicKeyRef ref(SM2PublicKey k) {
+                return k.ref;
+            }
+
+            @Override
+            public SM2PrivateKey privateKey(long address) {
+                return new SM2PrivateKey(address);
+            }
+
+            @Override
+            public SM2PublicKey publicKey(long address) {
+                return new SM2PublicKey(address);
+            }
+        });
+    }
+
+    final transient PrivateKeyRef ref;
     private final transient byte[] d = new byte[32];
     private transient volatile SM2PublicKey pub;
 
-    SM2PrivateKey(long handle) {
-        this.ref = new NativeRef(this, handle, true);
-        Native.privToBytes(handle, d);
+    SM2PrivateKey(long address) {
+        this.ref = new PrivateKeyRef(address);
+        Native.privToBytes(ref, d);
     }
 
-    /** A key from d (32 bytes big-endian). */
-    public static SM2PrivateKey fromBytes(byte[] d32) {
+    /** A key from d (32 bytes big-endian).
+     *  @throws InvalidKeySpecException if d is not 32 bytes or not in [1, n-2]
+     *  @throws NullPointerException if d is null */
+    public static SM2PrivateKey fromBytes(byte[] d32) throws InvalidKeySpecException {
         return new SM2PrivateKey(Native.privFromBytes(d32));
     }
 
-    /** A fresh key from the library's generator (GB/T 32918.1 6.1). */
+    /** A fresh key from the library's generator (GB/T 32918.1 6.1).
+     *  @throws java.security.ProviderException if the OS random generator fails */
     public static SM2PrivateKey generate() {
         return new SM2PrivateKey(Native.privGenerate());
-    }
-
-    long acquire() {
-        return ref.acquire();
-    }
-
-    void release() {
-        ref.release();
     }
 
     /** The matching public key (made once). */
     public SM2PublicKey getPublicKey() {
         SM2PublicKey p = pub;
         if (p == null) {
-            long h = ref.acquire();
+            long stamp = ref.acquire();
             try {
-                p = pub = new SM2PublicKey(Native.privPublicKey(h));
+                p = pub = new SM2PublicKey(Native.privPublicKey(ref));
             } finally {
-                ref.release();
+                ref.release(stamp);
             }
         }
         return p;
     }
 
-    /** d as 32 bytes big-endian (a copy: wipe it after use). */
+    /** d as 32 bytes big-endian (a copy: wipe it after use).
+     *  @throws IllegalStateException if the key was destroyed */
     public byte[] toBytes() {
         check();
         return d.clone();
@@ -70,29 +97,35 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
         if (ref.isFreed()) throw new IllegalStateException("fastsm2: the key was destroyed");
     }
 
-    /** The key file: PEM ("PRIVATE KEY", PKCS#8) when pem, else DER. */
+    /** The key file: PEM ("PRIVATE KEY" or, with sec1, "EC PRIVATE KEY") or DER.
+     *  @throws IllegalStateException if the key was destroyed */
     public byte[] serialize(boolean pem, boolean sec1) {
-        long h = ref.acquire();
+        long stamp = ref.acquire();
         try {
-            byte[] b = Native.privSerialize(h, (pem ? Native.FMT_PEM : Native.FMT_DER)
-                    | (sec1 ? Native.FMT_SEC1 : Native.FMT_PKCS8), 0, 0, null);
+            byte[] b = Native.privSerialize(ref, (pem ? Native.FMT_PEM : Native.FMT_DER)
+                    | (sec1 ? Native.FMT_SEC1 : Native.FMT_PKCS8));
             return pem ? strip0(b) : b;
         } finally {
-            ref.release();
+            ref.release(stamp);
         }
     }
 
     /** Password-encrypted PKCS#8 (PBES2): scheme 1 = hmacWithSM3 + SM4-CBC
      *  (GmSSL's), 2 = SHA-256 + SM4-CBC, 3 = SHA-256 + AES-256-CBC; iterations
-     *  0 = 65536. */
+     *  0 = 65536.
+     *  @throws IllegalArgumentException for another scheme or a negative count
+     *  @throws NullPointerException if password is null
+     *  @throws IllegalStateException if the key was destroyed */
     public byte[] serializeEncrypted(boolean pem, int scheme, int iterations, char[] password) {
-        byte[] pw = SM2.utf8(password);
-        long h = ref.acquire();
+        if (scheme < 1 || scheme > 3) throw new IllegalArgumentException("fastsm2: PBE scheme 1, 2 or 3, not " + scheme);
+        if (iterations < 0) throw new IllegalArgumentException("fastsm2: a negative iteration count");
+        byte[] pw = SM2.utf8(Objects.requireNonNull(password, "password"));
+        long stamp = ref.acquire();
         try {
-            byte[] b = Native.privSerialize(h, pem ? Native.FMT_PEM : Native.FMT_DER, scheme, iterations, pw);
+            byte[] b = Native.privSerializeEncrypted(ref, pem ? Native.FMT_PEM : Native.FMT_DER, scheme, iterations, pw);
             return pem ? strip0(b) : b;
         } finally {
-            ref.release();
+            ref.release(stamp);
             Arrays.fill(pw, (byte) 0);
         }
     }
@@ -134,10 +167,11 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
         return serialize(false, false);
     }
 
-    /** Wipes d here and in the native key; the key is unusable afterwards. */
+    /** Wipes d here and in the native key, once no operation is using it;
+     *  the key is unusable afterwards. */
     @Override
     public void destroy() {
-        ref.free();
+        ref.destroy();
         Arrays.fill(d, (byte) 0);
     }
 
@@ -151,8 +185,7 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
         if (o == this) return true;
         if (!(o instanceof ECPrivateKey) || isDestroyed()) return false;
         ECPrivateKey k = (ECPrivateKey) o;
-        return SM2Curve.isSM2(k.getParams()) && java.security.MessageDigest.isEqual(
-                SM2Curve.to32(k.getS()), d);
+        return SM2Curve.isSM2(k.getParams()) && java.security.MessageDigest.isEqual(SM2Curve.to32(k.getS()), d);
     }
 
     @Override

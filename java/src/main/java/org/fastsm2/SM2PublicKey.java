@@ -4,8 +4,10 @@ package org.fastsm2;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPoint;
+import java.security.spec.InvalidKeySpecException;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.fastsm2.internal.Native;
+import org.fastsm2.internal.PublicKeyRef;
 
 /**
  * An SM2 public key (sm2p256v1), validated by the library when made (GB/T
@@ -18,27 +20,26 @@ public final class SM2PublicKey implements ECPublicKey {
     private static final long serialVersionUID = 1L;
 
     private final byte[] point; // 04 || x || y
-    private final transient NativeRef ref;
-    private final transient AtomicInteger uses = new AtomicInteger();
-    private transient volatile boolean precomputed;
+    final transient PublicKeyRef ref;
 
-    SM2PublicKey(long handle) {
-        this.ref = new NativeRef(this, handle, false);
-        long h = ref.acquire();
+    SM2PublicKey(long address) {
+        this.ref = new PublicKeyRef(address);
+        this.point = Native.pubToBytes(ref, false);
+    }
+
+    /** A key from its SEC1 point (04||x||y or compressed 02/03||x).
+     *  @throws InvalidKeySpecException if it is not a point of sm2p256v1
+     *  @throws NullPointerException if sec1 is null */
+    public static SM2PublicKey fromPoint(byte[] sec1) throws InvalidKeySpecException {
+        return new SM2PublicKey(Native.pubParse(sec1, Native.PUB_POINT));
+    }
+
+    static SM2PublicKey fromPoint(ECPoint w) throws InvalidKeySpecException {
         try {
-            this.point = Native.pubToBytes(h, false);
-        } finally {
-            ref.release();
+            return fromPoint(SM2Curve.encodePoint(w));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidKeySpecException("fastsm2: " + e.getMessage(), e);
         }
-    }
-
-    /** A key from its SEC1 point (04||x||y or compressed 02/03||x). */
-    public static SM2PublicKey fromPoint(byte[] sec1) {
-        return new SM2PublicKey(Native.pubParse(sec1.clone(), 0));
-    }
-
-    static SM2PublicKey fromPoint(ECPoint w) {
-        return new SM2PublicKey(Native.pubParse(SM2Curve.encodePoint(w), 0));
     }
 
     /** The 65-byte uncompressed point 04 || x || y. */
@@ -48,40 +49,15 @@ public final class SM2PublicKey implements ECPublicKey {
 
     /** The 33-byte compressed point 02/03 || x. */
     public byte[] toCompressedPoint() {
-        long h = ref.acquire();
-        try {
-            return Native.pubToBytes(h, true);
-        } finally {
-            ref.release();
-        }
-    }
-
-    /** The handle, read-locked; tables made on the second use. */
-    long acquire() {
-        long h = ref.acquire();
-        // exactly one thread (the second use) makes the tables; the library
-        // lets other threads verify and encrypt meanwhile
-        if (!precomputed && uses.incrementAndGet() == 2) {
-            Native.pubPrecompute(h);
-            precomputed = true;
-        }
-        return h;
-    }
-
-    void release() {
-        ref.release();
+        return Native.pubToBytes(ref, true);
     }
 
     /** PEM "PUBLIC KEY" (SPKI). */
     public String toPem() {
-        long h = ref.acquire();
-        try {
-            byte[] b = Native.pubSerialize(h, Native.FMT_PEM);
-            return new String(b, 0, b.length - (b.length > 0 && b[b.length - 1] == 0 ? 1 : 0),
-                    java.nio.charset.StandardCharsets.US_ASCII);
-        } finally {
-            ref.release();
-        }
+        byte[] b = Native.pubSerialize(ref, Native.FMT_PEM);
+        int n = b.length;
+        while (n > 0 && b[n - 1] == 0) n--;
+        return new String(b, 0, n, java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     @Override
@@ -106,12 +82,7 @@ public final class SM2PublicKey implements ECPublicKey {
 
     @Override
     public byte[] getEncoded() {
-        long h = ref.acquire();
-        try {
-            return Native.pubSerialize(h, Native.FMT_DER);
-        } finally {
-            ref.release();
-        }
+        return Native.pubSerialize(ref, Native.FMT_DER);
     }
 
     @Override

@@ -108,7 +108,7 @@ class FastSM2Test {
             byte[] want = MessageDigest.getInstance("SM3", BC).digest(m);
             assertArrayEquals(want, a.digest());
             assertArrayEquals(want, c.digest());
-            assertArrayEquals(want, SM3Digest.sm3(m));
+            assertArrayEquals(want, SM3.digest(m));
             a.update(m); // reusable after digest
             assertArrayEquals(want, a.digest());
         }
@@ -227,7 +227,7 @@ class FastSM2Test {
         // the DER form, through the JDK's key of the same point
         ECPublicKey jk = (ECPublicKey) KeyFactory.getInstance("SM2", FS)
                 .generatePublic(new ECPublicKeySpec(d.getPublicKey().getW(), SM2Curve.SPEC));
-        assertTrue(verify(BC, jk, new org.bouncycastle.jcajce.spec.SM2ParameterSpec(id), msg, Native.sigToDer(sig)));
+        assertTrue(verify(BC, jk, new org.bouncycastle.jcajce.spec.SM2ParameterSpec(id), msg, org.fastsm2.internal.Native.sigToDer(sig)));
     }
 
     // ---- encryption ------------------------------------------------------
@@ -428,24 +428,10 @@ class FastSM2Test {
         assertThrows(InvalidAlgorithmParameterException.class, () -> ec.initialize(new ECGenParameterSpec("secp256r1")));
         ec.initialize(new ECGenParameterSpec("sm2p256v1"));
         assertTrue(SM2Curve.isSM2(((ECPublicKey) ec.generateKeyPair().getPublic()).getParams()));
-        // FastSM2 first in the list: "EC" without a provider still makes P-256 keys
-        // (the JDK moves on to the next provider), and SM2 keys by default
-        Security.removeProvider(FS);
-        try {
-            Security.insertProviderAt(new FastSM2Provider(), 1);
-            KeyPairGenerator any = KeyPairGenerator.getInstance("EC");
-            any.initialize(new ECGenParameterSpec("secp256r1"));
-            ECPublicKey pk = (ECPublicKey) any.generateKeyPair().getPublic();
-            assertFalse(SM2Curve.isSM2(pk.getParams()));
-            assertEquals(256, pk.getParams().getOrder().bitLength());
-            assertTrue(SM2Curve.isSM2(((ECPublicKey) KeyPairGenerator.getInstance("EC").generateKeyPair().getPublic()).getParams()));
-            // and the JDK's ECDSA is untouched
-            Signature ecdsa = Signature.getInstance("SHA256withECDSA");
-            assertNotEquals(FS, ecdsa.getProvider().getName());
-        } finally {
-            Security.removeProvider(FS);
-            Security.addProvider(new FastSM2Provider());
-        }
+        // uninitialised, "EC" is not ours (ContractTest: FastSM2 first keeps the JDK's EC)
+        assertThrows(IllegalStateException.class, () -> KeyPairGenerator.getInstance("EC", FS).generateKeyPair());
+        assertThrows(InvalidParameterException.class, () -> KeyPairGenerator.getInstance("EC", FS).initialize(256));
+        assertTrue(SM2Curve.isSM2(((ECPublicKey) KeyPairGenerator.getInstance("SM2", FS).generateKeyPair().getPublic()).getParams()));
     }
 
     @Test

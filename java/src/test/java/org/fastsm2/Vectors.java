@@ -11,15 +11,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The repository's tests/vectors/gbt32918-examples.txt (path from the
- *  system property fastsm2.vectors, set by the pom). */
+/** The repository's tests/vectors files (gbt32918-examples.txt,
+ *  sm4-examples.txt; the directory from the system property
+ *  fastsm2.vectors, set by the pom). */
 final class Vectors {
     private Vectors() {}
 
     /** section -> list of (key, value) in file order. */
     static Map<String, List<String[]>> load() throws IOException {
+        return load("gbt32918-examples.txt");
+    }
+
+    /** A file of tests/vectors, as load(). */
+    static Map<String, List<String[]>> load(String file) throws IOException {
         String dir = System.getProperty("fastsm2.vectors", "../tests/vectors");
-        Path p = Paths.get(dir, "gbt32918-examples.txt");
+        Path p = Paths.get(dir, file);
         Map<String, List<String[]>> out = new LinkedHashMap<>();
         String sec = "";
         for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {

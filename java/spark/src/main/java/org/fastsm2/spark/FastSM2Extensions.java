@@ -10,7 +10,8 @@ import scala.runtime.BoxedUnit;
 
 /**
  * The SQL route with no code: every session of the application gets
- * sm2_verify, sm2_sign and sm3 ({@link FastSM2Functions}) with
+ * sm2_verify, sm2_sign, sm3, sm4_encrypt, sm4_decrypt and try_sm4_decrypt
+ * ({@link FastSM2Functions}) with
  * <pre>
  *   spark-submit --jars fastsm2-jca.jar,fastsm2-spark.jar \
  *     --conf spark.sql.extensions=org.fastsm2.spark.FastSM2Extensions ...
@@ -20,7 +21,7 @@ public final class FastSM2Extensions extends AbstractFunction1<SparkSessionExten
         implements SparkSessionExtensionsProvider {
     @Override
     public BoxedUnit apply(SparkSessionExtensions ext) {
-        for (String name : new String[] {FastSM2Functions.SM2_VERIFY, FastSM2Functions.SM2_SIGN, FastSM2Functions.SM3})
+        for (String name : FastSM2Functions.NAMES)
             ext.injectFunction(new Tuple3<>(FunctionIdentifier.apply(name), FastSM2Functions.info(name),
                     FastSM2Functions.builder(name)));
         return BoxedUnit.UNIT;

@@ -9,6 +9,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.ScalaUDF;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.BinaryType;
@@ -23,6 +24,8 @@ import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.AbstractFunction3;
 import scala.runtime.AbstractFunction4;
+import scala.runtime.AbstractFunction5;
+import scala.runtime.AbstractFunction6;
 
 /**
  * Spark SQL functions over libfastsm2, for SQL, Scala and Java users:
@@ -31,6 +34,10 @@ import scala.runtime.AbstractFunction4;
  *   sm2_verify(pub, msg, sig [, id])  BOOLEAN  true when sig is a valid signature; false (never null) otherwise
  *   sm2_sign(priv, msg [, id])        BINARY   DER signature SEQUENCE { r, s }; null for a null key or message
  *   sm3(data)                         STRING   SM3 as 64 lowercase hex digits (as sha2 gives SHA-2); null for null
+ *   sm4_encrypt(input, key[, mode[, padding[, iv[, aad]]]])   BINARY   aes_encrypt with SM4: GCM by default,
+ *                                     IV || ciphertext || tag (GCM), IV || ciphertext (CBC), ciphertext (ECB)
+ *   sm4_decrypt(input, key[, mode[, padding[, aad]]])         BINARY   aes_decrypt with SM4: an error where it fails
+ *   try_sm4_decrypt(input, key[, mode[, padding[, aad]]])     BINARY   the same, null where it fails
  * </pre>
  *
  * pub: BINARY (SPKI DER or a SEC1 point, 65 or 33 bytes) or STRING (SPKI
@@ -47,11 +54,13 @@ public final class FastSM2Functions {
     private FastSM2Functions() {}
 
     /** The function names. */
-    public static final String SM2_VERIFY = "sm2_verify", SM2_SIGN = "sm2_sign", SM3 = "sm3";
+    public static final String SM2_VERIFY = "sm2_verify", SM2_SIGN = "sm2_sign", SM3 = "sm3",
+            SM4_ENCRYPT = "sm4_encrypt", SM4_DECRYPT = "sm4_decrypt", TRY_SM4_DECRYPT = "try_sm4_decrypt";
 
-    private static final String[] NAMES = {SM2_VERIFY, SM2_SIGN, SM3};
+    /** Every function of the extension. */
+    static final String[] NAMES = {SM2_VERIFY, SM2_SIGN, SM3, SM4_ENCRYPT, SM4_DECRYPT, TRY_SM4_DECRYPT};
 
-    /** Register sm2_verify, sm2_sign and sm3 as temporary functions of this session. */
+    /** Register the functions (NAMES) as temporary functions of this session. */
     public static void register(SparkSession spark) {
         for (String name : NAMES)
             spark.sessionState().functionRegistry().createOrReplaceTempFunction(name, builder(name), "java_udf");
@@ -80,6 +89,21 @@ public final class FastSM2Functions {
     /** sm3(data): hex. */
     public static Column sm3(Column data) {
         return functions.call_function(SM3, data);
+    }
+
+    /** sm4_encrypt(input, key[, mode[, padding[, iv[, aad]]]]): 2 to 6 columns. */
+    public static Column sm4_encrypt(Column... args) {
+        return functions.call_function(SM4_ENCRYPT, args);
+    }
+
+    /** sm4_decrypt(input, key[, mode[, padding[, aad]]]): 2 to 5 columns. */
+    public static Column sm4_decrypt(Column... args) {
+        return functions.call_function(SM4_DECRYPT, args);
+    }
+
+    /** try_sm4_decrypt(input, key[, mode[, padding[, aad]]]): 2 to 5 columns. */
+    public static Column try_sm4_decrypt(Column... args) {
+        return functions.call_function(TRY_SM4_DECRYPT, args);
     }
 
     /**
@@ -112,6 +136,20 @@ public final class FastSM2Functions {
                 usage = "sm2_sign(priv, msg[, id]) - the DER SM2 signature of msg by priv (PKCS#8 or SEC1, DER or PEM)"
                         + " under id (default 1234567812345678); null for a null key or message.";
                 break;
+            case SM4_ENCRYPT:
+                usage = "sm4_encrypt(input, key[, mode[, padding[, iv[, aad]]]]) - input encrypted with SM4 (GB/T 32907)"
+                        + " as aes_encrypt encrypts with AES: key of 16 bytes; (mode, padding) ('GCM', 'NONE') by default,"
+                        + " ('CBC', 'PKCS') or ('ECB', 'PKCS'); GCM gives IV (12 bytes) || ciphertext || tag (16 bytes),"
+                        + " CBC IV (16 bytes) || ciphertext; a random IV unless one is given; AAD for GCM only.";
+                break;
+            case SM4_DECRYPT:
+                usage = "sm4_decrypt(input, key[, mode[, padding[, aad]]]) - the plaintext of what sm4_encrypt gave, as"
+                        + " aes_decrypt: an error for a wrong key, a tampered input, bad padding or a bad argument.";
+                break;
+            case TRY_SM4_DECRYPT:
+                usage = "try_sm4_decrypt(input, key[, mode[, padding[, aad]]]) - sm4_decrypt, but null where it fails"
+                        + " (as try_aes_decrypt).";
+                break;
             default:
                 usage = "sm3(data) - the SM3 digest of data (binary, or string as UTF-8) as 64 lowercase hex digits.";
         }
@@ -134,7 +172,8 @@ public final class FastSM2Functions {
         }
 
         @Override
-        public Expression apply(Seq<Expression> children) {
+        public Expression apply(Seq<Expression> args) {
+            Seq<Expression> children = args;
             int n = children.size();
             Object fn;
             DataType out;
@@ -161,6 +200,23 @@ public final class FastSM2Functions {
                     nullable = true;
                     deterministic = false; // a fresh random k per signature
                     break;
+                case SM4_ENCRYPT:
+                    arity(n, 2, 6, "sm4_encrypt(input, key[, mode[, padding[, iv[, aad]]]])");
+                    children = sm4Args(children, new String[] {"input", "key", "mode", "padding", "iv", "aad"});
+                    fn = new Sm4Encrypt();
+                    out = DataTypes.BinaryType;
+                    nullable = true;
+                    deterministic = true; // as aes_encrypt (whose random IVs differ from call to call too)
+                    break;
+                case SM4_DECRYPT:
+                case TRY_SM4_DECRYPT:
+                    arity(n, 2, 5, name + "(input, key[, mode[, padding[, aad]]])");
+                    children = sm4Args(children, new String[] {"input", "key", "mode", "padding", "aad"});
+                    fn = name.equals(SM4_DECRYPT) ? new Sm4Decrypt(false) : new Sm4Decrypt(true);
+                    out = DataTypes.BinaryType;
+                    nullable = true;
+                    deterministic = true;
+                    break;
                 default:
                     arity(n, 1, 1, "sm3(data)");
                     check(children, 0, "data", true);
@@ -174,6 +230,27 @@ public final class FastSM2Functions {
                     (Seq) scala.collection.immutable.Nil$.MODULE$;
             return new ScalaUDF(fn, out, children, noEncoders, Option.empty(), Option.apply(name), nullable,
                     deterministic);
+        }
+
+        /** The arguments checked (mode and padding STRING, the others BINARY or STRING) and
+         *  completed with the defaults: 'GCM', 'DEFAULT', an empty IV, an empty AAD. */
+        private Seq<Expression> sm4Args(Seq<Expression> children, String[] names) {
+            java.util.List<Expression> l = new java.util.ArrayList<>(scala.jdk.javaapi.CollectionConverters.asJava(children));
+            for (int i = 0; i < l.size(); i++) {
+                boolean str = names[i].equals("mode") || names[i].equals("padding");
+                DataType t = l.get(i).dataType();
+                if (!(t instanceof NullType || t instanceof StringType || (!str && t instanceof BinaryType)))
+                    throw new IllegalArgumentException("fastsm2: " + name + ": " + names[i] + " must be "
+                            + (str ? "STRING" : "BINARY or STRING") + ", not " + t.sql());
+            }
+            for (int i = l.size(); i < names.length; i++) {
+                switch (names[i]) {
+                    case "mode": l.add(Literal.create("GCM", DataTypes.StringType)); break;
+                    case "padding": l.add(Literal.create("DEFAULT", DataTypes.StringType)); break;
+                    default: l.add(Literal.create(new byte[0], DataTypes.BinaryType));
+                }
+            }
+            return scala.jdk.javaapi.CollectionConverters.asScala(l).toList();
         }
 
         private static void arity(int n, int min, int max, String usage) {
@@ -236,6 +313,31 @@ public final class FastSM2Functions {
         @Override
         public Object apply(Object data) {
             return Rows.sm3(data);
+        }
+    }
+
+    private static final class Sm4Encrypt extends AbstractFunction6<Object, Object, Object, Object, Object, Object, Object>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(Object input, Object key, Object mode, Object padding, Object iv, Object aad) {
+            return Sm4Rows.encrypt(input, key, mode, padding, iv, aad);
+        }
+    }
+
+    private static final class Sm4Decrypt extends AbstractFunction5<Object, Object, Object, Object, Object, Object>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final boolean orNull;
+
+        Sm4Decrypt(boolean orNull) {
+            this.orNull = orNull;
+        }
+
+        @Override
+        public Object apply(Object input, Object key, Object mode, Object padding, Object aad) {
+            return orNull ? Sm4Rows.tryDecrypt(input, key, mode, padding, aad) : Sm4Rows.decrypt(input, key, mode, padding, aad);
         }
     }
 }

@@ -8,27 +8,25 @@ import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.Signature;
 import java.security.spec.InvalidKeySpecException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.TaskContext;
 import org.fastsm2.FastSM2Provider;
-import org.fastsm2.NativeException;
 import org.fastsm2.SM2;
 import org.fastsm2.SM2ParameterSpec;
 import org.fastsm2.SM2PrivateKey;
 import org.fastsm2.SM2PublicKey;
-import org.fastsm2.SM3Digest;
+import org.fastsm2.SM3;
 
 /**
  * The work of one row, with the keys of the running task: each distinct key
  * (by its bytes) is parsed once per task (one partition) and kept, up to
  * {@link #KEY_CACHE_SIZE} keys; a public key that verifies a second time
- * gets the library's tables (2 KB). At the end of the task the cache is
- * dropped and the private keys in it are destroyed (their bytes wiped).
+ * gets the library's tables (2 KB). A private key the cache drops, and the
+ * copy of its bytes the cache was keyed by, are wiped at once; at the end of
+ * the task the cache is dropped and every private key in it wiped.
  * State is per thread, and a task runs on one thread.
  */
 final class Rows {
@@ -37,7 +35,7 @@ final class Rows {
     /** Distinct keys kept per task (least recently used dropped). */
     static final int KEY_CACHE_SIZE = 4096;
 
-    private static final Provider PROVIDER = new FastSM2Provider();
+    static final Provider PROVIDER = new FastSM2Provider();
     private static final Object BAD = new Object(); // a key that did not parse
     private static final ThreadLocal<State> STATE = new ThreadLocal<>();
     /** Keys parsed in this JVM (the tests check the per-task cache with them). */
@@ -46,33 +44,63 @@ final class Rows {
 
     /** The keys and Signature objects of one task. */
     static final class State {
-        final Map<ByteBuffer, Object> pubs = lru();
-        final Map<ByteBuffer, Object> privs = lru();
-        final List<byte[]> secretCopies = new ArrayList<>();
+        final Map<ByteBuffer, Object> pubs = lru(false);
+        /** Keyed by a copy of the key's bytes, which is wiped with the key. */
+        final Map<ByteBuffer, Object> privs = lru(true);
+        /** SM4 keys (SecretKeySpec), keyed by a copy of their bytes, wiped when dropped. */
+        final Map<ByteBuffer, Object> sm4Keys = lru(true);
+        final javax.crypto.Cipher[] sm4Ciphers = new javax.crypto.Cipher[6]; // (GCM, CBC, ECB) x (encrypt, decrypt)
         boolean inTask; // false: no Spark task (the driver folding a constant, a test): private keys not kept
         Signature verifier, signer;
         byte[] verifierId, signerId; // the ID last set (null: the default)
         boolean verifierIdSet, signerIdSet; // false: unknown (a setParameter failed)
 
+        /** The copies of private key bytes this state holds that are not wiped (for the tests). */
+        int secretBytesHeld() {
+            int n = 0;
+            for (ByteBuffer b : concat(privs.keySet(), sm4Keys.keySet())) {
+                boolean zero = true;
+                for (byte x : b.array()) zero &= x == 0;
+                if (!zero) n++;
+            }
+            return n;
+        }
+
         void close() {
-            for (Object k : privs.values())
-                if (k instanceof SM2PrivateKey) ((SM2PrivateKey) k).destroy();
-            for (byte[] b : secretCopies) Arrays.fill(b, (byte) 0);
+            for (Map.Entry<ByteBuffer, Object> e : privs.entrySet()) wipe(e.getKey(), e.getValue());
+            for (Map.Entry<ByteBuffer, Object> e : sm4Keys.entrySet()) wipe(e.getKey(), e.getValue());
+            sm4Keys.clear();
+            Arrays.fill(sm4Ciphers, null);
             privs.clear();
             pubs.clear();
-            secretCopies.clear();
         }
     }
 
-    private static <V> Map<ByteBuffer, V> lru() {
+    private static java.util.List<ByteBuffer> concat(java.util.Set<ByteBuffer> a, java.util.Set<ByteBuffer> b) {
+        java.util.List<ByteBuffer> l = new java.util.ArrayList<>(a);
+        l.addAll(b);
+        return l;
+    }
+
+    /** Destroy a cached private key and wipe the bytes it was found by. */
+    private static void wipe(ByteBuffer key, Object value) {
+        if (value instanceof SM2PrivateKey) ((SM2PrivateKey) value).destroy();
+        Arrays.fill(key.array(), (byte) 0);
+    }
+
+    private static <V> Map<ByteBuffer, V> lru(boolean secret) {
         return new LinkedHashMap<ByteBuffer, V>(64, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
             @Override
             protected boolean removeEldestEntry(Map.Entry<ByteBuffer, V> e) {
                 if (size() <= KEY_CACHE_SIZE) return false;
-                if (e.getValue() instanceof SM2PrivateKey) ((SM2PrivateKey) e.getValue()).destroy();
-                return true;
+                if (!secret) return true;
+                // removed here, before its key's bytes are wiped (a wiped key would not be found)
+                ByteBuffer k = e.getKey();
+                V v = remove(k);
+                wipe(k, v);
+                return false;
             }
         };
     }
@@ -110,7 +138,7 @@ final class Rows {
             PUB_PARSES.incrementAndGet();
             try {
                 v = SM2.loadPublicKey(b);
-            } catch (InvalidKeySpecException | NativeException | IllegalArgumentException e) {
+            } catch (InvalidKeySpecException | RuntimeException e) {
                 v = BAD;
             }
             st.pubs.put(ByteBuffer.wrap(b.clone()), v);
@@ -122,7 +150,7 @@ final class Rows {
         PRIV_PARSES.incrementAndGet();
         try {
             return SM2.loadPrivateKey(b, null);
-        } catch (InvalidKeySpecException | NativeException | IllegalArgumentException e) {
+        } catch (InvalidKeySpecException | RuntimeException e) {
             throw new IllegalArgumentException("sm2_sign: the private key does not load: " + e.getMessage(), e);
         }
     }
@@ -133,7 +161,6 @@ final class Rows {
         Object v = st.privs.get(ByteBuffer.wrap(b));
         if (v == null) {
             byte[] copy = b.clone();
-            st.secretCopies.add(copy);
             try {
                 v = loadPrivate(b);
             } catch (IllegalArgumentException e) {
@@ -195,9 +222,12 @@ final class Rows {
      * wrong key must not go unnoticed.
      */
     static byte[] sign(Object priv, Object msg, Object id) {
+        return sign(state(), priv, msg, id);
+    }
+
+    static byte[] sign(State st, Object priv, Object msg, Object id) {
         byte[] k = bytes(priv), m = bytes(msg), i = id == null ? null : bytes(id);
         if (k == null || m == null) return null;
-        State st = state();
         SM2PrivateKey key = privateKey(st, k);
         try {
             return sign(st, key, m, i);
@@ -232,7 +262,7 @@ final class Rows {
     static String sm3(Object in) {
         byte[] b = bytes(in);
         if (b == null) return null;
-        byte[] d = SM3Digest.sm3(b);
+        byte[] d = SM3.digest(b);
         char[] out = new char[2 * d.length];
         for (int j = 0; j < d.length; j++) {
             out[2 * j] = HEX[(d[j] >> 4) & 15];

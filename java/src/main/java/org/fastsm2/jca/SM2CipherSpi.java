@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.io.ByteArrayOutputStream;
 import java.security.AlgorithmParameters;
@@ -11,6 +11,7 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
+import java.util.Arrays;
 import java.util.Locale;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
@@ -18,6 +19,13 @@ import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.NoSuchPaddingException;
 import javax.crypto.ShortBufferException;
+import org.fastsm2.SM2;
+import org.fastsm2.SM2PrivateKey;
+import org.fastsm2.SM2PublicKey;
+import org.fastsm2.internal.KeyAccess;
+import org.fastsm2.internal.Native;
+import org.fastsm2.internal.PrivateKeyRef;
+import org.fastsm2.internal.PublicKeyRef;
 
 /**
  * Cipher "SM2" (GB/T 32918.4) with the ciphertext layout chosen by its mode:
@@ -32,11 +40,15 @@ import javax.crypto.ShortBufferException;
  * input is collected until doFinal (one native call per message).
  * Decryption accepts a compressed C1 in the raw layouts.
  */
-public final class SM2Cipher extends CipherSpi {
+public final class SM2CipherSpi extends CipherSpi {
+    private static final KeyAccess KEYS = KeyAccess.get();
+
     private int flags = Native.CT_RAW | Native.CT_C1C2C3;
     private int opmode;
-    private SM2PublicKey pub;
-    private SM2PrivateKey priv;
+    private PublicKeyRef pub;
+    private SM2PublicKey pubKey;
+    private PrivateKeyRef priv;
+    private SM2PrivateKey privKey;
     private Key lastKey;
     private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
 
@@ -58,8 +70,7 @@ public final class SM2Cipher extends CipherSpi {
                 flags = Native.CT_DER;
                 break;
             default:
-                throw new NoSuchAlgorithmException("fastsm2: SM2 mode " + mode
-                        + " (use C1C3C2, C1C2C3 or DER)");
+                throw new NoSuchAlgorithmException("fastsm2: SM2 mode " + mode + " (use C1C3C2, C1C2C3 or DER)");
         }
     }
 
@@ -92,16 +103,24 @@ public final class SM2Cipher extends CipherSpi {
 
     @Override
     protected void engineInit(int mode, Key key, SecureRandom random) throws InvalidKeyException {
-        buf.reset();
+        wipeBuf();
         opmode = mode;
         if (mode == Cipher.ENCRYPT_MODE || mode == Cipher.WRAP_MODE) {
             if (!(key instanceof PublicKey)) throw new InvalidKeyException("fastsm2: SM2 encrypts with a public key");
-            if (pub == null || key != lastKey) pub = SM2.toSM2PublicKey(key);
+            if (pubKey == null || key != lastKey) {
+                pubKey = SM2.toSM2PublicKey(key);
+                pub = KEYS.ref(pubKey);
+            }
             priv = null;
+            privKey = null;
         } else if (mode == Cipher.DECRYPT_MODE || mode == Cipher.UNWRAP_MODE) {
             if (!(key instanceof PrivateKey)) throw new InvalidKeyException("fastsm2: SM2 decrypts with a private key");
-            if (priv == null || key != lastKey || priv.isDestroyed()) priv = SM2.toSM2PrivateKey(key);
+            if (privKey == null || key != lastKey || privKey.isDestroyed()) {
+                privKey = SM2.toSM2PrivateKey(key);
+                priv = KEYS.ref(privKey);
+            }
             pub = null;
+            pubKey = null;
         } else {
             throw new InvalidKeyException("fastsm2: unknown mode " + mode);
         }
@@ -136,39 +155,36 @@ public final class SM2Cipher extends CipherSpi {
 
     @Override
     protected byte[] engineDoFinal(byte[] in, int off, int len) throws IllegalBlockSizeException, BadPaddingException {
-        if (in != null) buf.write(in, off, len);
-        byte[] data = buf.toByteArray();
-        wipeBuf();
+        if (pub == null && priv == null) throw new IllegalStateException("fastsm2: Cipher not initialised");
+        byte[] data;
+        int dataOff, dataLen;
+        if (buf.size() == 0 && in != null) { // one-shot: no copy
+            data = in;
+            dataOff = off;
+            dataLen = len;
+        } else {
+            if (in != null) buf.write(in, off, len);
+            data = buf.toByteArray();
+            dataOff = 0;
+            dataLen = data.length;
+            wipeBuf();
+        }
         try {
-            if (pub != null) {
-                if (data.length == 0) throw new IllegalBlockSizeException("fastsm2: SM2 cannot encrypt an empty message");
-                long h = pub.acquire();
-                try {
-                    return Native.encrypt(h, data, 0, data.length, flags);
-                } finally {
-                    pub.release();
-                }
+            if (pub != null) return Native.encrypt(pub.use(), data, dataOff, dataLen, flags);
+            long stamp;
+            try {
+                stamp = priv.acquire();
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("fastsm2: the key was destroyed", e);
             }
-            if (priv != null) {
-                long h;
-                try {
-                    h = priv.acquire();
-                } catch (IllegalStateException e) {
-                    throw new IllegalStateException("fastsm2: the key was destroyed", e);
-                }
-                try {
-                    return Native.decrypt(h, data, 0, data.length, flags);
-                } finally {
-                    priv.release();
-                }
+            try {
+                // malformed input, C1 off the curve, or C3 mismatch: no plaintext is released
+                return Native.decrypt(priv, data, dataOff, dataLen, flags);
+            } finally {
+                priv.release(stamp);
             }
-            throw new IllegalStateException("fastsm2: Cipher not initialised");
-        } catch (NativeException e) {
-            if (pub != null) throw new IllegalBlockSizeException("fastsm2: " + e.getMessage());
-            // malformed input, C1 off the curve, or C3 mismatch: no plaintext is released
-            throw new BadPaddingException("fastsm2: " + e.getMessage());
         } finally {
-            java.util.Arrays.fill(data, (byte) 0);
+            if (data != in) Arrays.fill(data, (byte) 0);
         }
     }
 
@@ -188,11 +204,11 @@ public final class SM2Cipher extends CipherSpi {
             throw new ShortBufferException("fastsm2: need " + need + " bytes");
         byte[] r = engineDoFinal(in, off, len);
         if (out.length - outOff < r.length) {
-            java.util.Arrays.fill(r, (byte) 0);
+            Arrays.fill(r, (byte) 0);
             throw new ShortBufferException("fastsm2: need " + r.length + " bytes");
         }
         System.arraycopy(r, 0, out, outOff, r.length);
-        java.util.Arrays.fill(r, (byte) 0);
+        Arrays.fill(r, (byte) 0);
         return r.length;
     }
 
@@ -205,7 +221,7 @@ public final class SM2Cipher extends CipherSpi {
         } catch (BadPaddingException e) {
             throw new InvalidKeyException(e);
         } finally {
-            java.util.Arrays.fill(enc, (byte) 0);
+            Arrays.fill(enc, (byte) 0);
         }
     }
 
@@ -225,7 +241,7 @@ public final class SM2Cipher extends CipherSpi {
         } catch (java.security.spec.InvalidKeySpecException e) {
             throw new InvalidKeyException(e);
         } finally {
-            java.util.Arrays.fill(enc, (byte) 0);
+            Arrays.fill(enc, (byte) 0);
         }
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.security.InvalidKeyException;
 import java.security.Key;
@@ -13,62 +13,68 @@ import java.security.spec.KeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
+import org.fastsm2.SM2;
+import org.fastsm2.SM2Curve;
+import org.fastsm2.SM2PrivateKey;
+import org.fastsm2.SM2PublicKey;
+import org.fastsm2.internal.KeyAccess;
+import org.fastsm2.internal.Native;
 
 /**
  * KeyFactory "SM2": X509EncodedKeySpec (SPKI, id-ecPublicKey or the SM2
  * OID), PKCS8EncodedKeySpec (PKCS#8; SEC1 too), ECPublicKeySpec and
  * ECPrivateKeySpec on sm2p256v1; DER parsed by the library (strict).
  */
-public final class SM2KeyFactory extends KeyFactorySpi {
+public final class SM2KeyFactorySpi extends KeyFactorySpi {
+    private static final KeyAccess KEYS = KeyAccess.get();
+
     @Override
     protected PublicKey engineGeneratePublic(KeySpec spec) throws InvalidKeySpecException {
-        try {
-            if (spec instanceof X509EncodedKeySpec) {
-                // DER SubjectPublicKeyInfo only (the library would also take
-                // PEM or a bare point: SM2.loadPublicKey does)
-                byte[] enc = ((X509EncodedKeySpec) spec).getEncoded();
-                if (enc.length == 0 || enc[0] != 0x30) throw new InvalidKeySpecException("fastsm2: not a DER SubjectPublicKeyInfo");
-                return new SM2PublicKey(Native.pubParse(enc, 1));
+        if (spec instanceof X509EncodedKeySpec) {
+            // DER SubjectPublicKeyInfo only (the library would also take
+            // PEM or a bare point: SM2.loadPublicKey does)
+            byte[] enc = ((X509EncodedKeySpec) spec).getEncoded();
+            if (enc.length == 0 || enc[0] != 0x30) throw new InvalidKeySpecException("fastsm2: not a DER SubjectPublicKeyInfo");
+            return KEYS.publicKey(Native.pubParse(enc, Native.PUB_FILE));
+        }
+        if (spec instanceof ECPublicKeySpec) {
+            ECPublicKeySpec s = (ECPublicKeySpec) spec;
+            if (!SM2Curve.isSM2(s.getParams())) throw new InvalidKeySpecException("fastsm2: not sm2p256v1");
+            try {
+                return SM2PublicKey.fromPoint(SM2Curve.encodePoint(s.getW()));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidKeySpecException("fastsm2: " + e.getMessage(), e);
             }
-            if (spec instanceof ECPublicKeySpec) {
-                ECPublicKeySpec s = (ECPublicKeySpec) spec;
-                if (!SM2Curve.isSM2(s.getParams())) throw new InvalidKeySpecException("fastsm2: not sm2p256v1");
-                return SM2PublicKey.fromPoint(s.getW());
-            }
-        } catch (NativeException e) {
-            throw SM2.keySpec(e);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidKeySpecException("fastsm2: " + e.getMessage(), e);
         }
         throw new InvalidKeySpecException("fastsm2: unsupported key spec " + (spec == null ? "null" : spec.getClass().getName()));
     }
 
     @Override
     protected PrivateKey engineGeneratePrivate(KeySpec spec) throws InvalidKeySpecException {
-        try {
-            if (spec instanceof PKCS8EncodedKeySpec) {
-                byte[] enc = ((PKCS8EncodedKeySpec) spec).getEncoded();
-                try {
-                    if (enc.length == 0 || enc[0] != 0x30) throw new InvalidKeySpecException("fastsm2: not a DER private key");
-                    return new SM2PrivateKey(Native.privParse(enc, null));
-                } finally {
-                    Arrays.fill(enc, (byte) 0);
-                }
+        if (spec instanceof PKCS8EncodedKeySpec) {
+            byte[] enc = ((PKCS8EncodedKeySpec) spec).getEncoded();
+            try {
+                if (enc.length == 0 || enc[0] != 0x30) throw new InvalidKeySpecException("fastsm2: not a DER private key");
+                return KEYS.privateKey(Native.privParse(enc, null));
+            } finally {
+                Arrays.fill(enc, (byte) 0);
             }
-            if (spec instanceof ECPrivateKeySpec) {
-                ECPrivateKeySpec s = (ECPrivateKeySpec) spec;
-                if (!SM2Curve.isSM2(s.getParams())) throw new InvalidKeySpecException("fastsm2: not sm2p256v1");
-                byte[] d = SM2Curve.to32(s.getS());
-                try {
-                    return SM2PrivateKey.fromBytes(d);
-                } finally {
-                    Arrays.fill(d, (byte) 0);
-                }
+        }
+        if (spec instanceof ECPrivateKeySpec) {
+            ECPrivateKeySpec s = (ECPrivateKeySpec) spec;
+            if (!SM2Curve.isSM2(s.getParams())) throw new InvalidKeySpecException("fastsm2: not sm2p256v1");
+            if (s.getS().signum() < 0 || s.getS().bitLength() > 256)
+                throw new InvalidKeySpecException("fastsm2: d out of range");
+            byte[] d = new byte[32];
+            byte[] b = s.getS().toByteArray();
+            int n = Math.min(b.length, 32);
+            System.arraycopy(b, b.length - n, d, 32 - n, n);
+            Arrays.fill(b, (byte) 0);
+            try {
+                return SM2PrivateKey.fromBytes(d);
+            } finally {
+                Arrays.fill(d, (byte) 0);
             }
-        } catch (NativeException e) {
-            throw SM2.keySpec(e);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidKeySpecException("fastsm2: " + e.getMessage(), e);
         }
         throw new InvalidKeySpecException("fastsm2: unsupported key spec " + (spec == null ? "null" : spec.getClass().getName()));
     }

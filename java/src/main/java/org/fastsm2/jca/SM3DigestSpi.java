@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.security.DigestException;
 import java.security.MessageDigestSpi;
+import org.fastsm2.internal.Native;
 
 /** MessageDigest "SM3" (GB/T 32905): the state lives in a Java array that
  *  each native call copies in and out (no native memory to free). */
-public final class SM3Digest extends MessageDigestSpi implements Cloneable {
+public final class SM3DigestSpi extends MessageDigestSpi implements Cloneable {
     private static final int STATE = Native.sm3StateSize();
     private byte[] st = new byte[STATE];
     private boolean started;
@@ -55,13 +56,8 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
 
     @Override
     public Object clone() throws CloneNotSupportedException {
-        SM3Digest c = (SM3Digest) super.clone();
+        SM3DigestSpi c = (SM3DigestSpi) super.clone();
         c.st = st.clone();
         return c;
-    }
-
-    /** One-shot SM3 (one native call). */
-    public static byte[] sm3(byte[] data) {
-        return Native.sm3(data, 0, data.length);
     }
 }

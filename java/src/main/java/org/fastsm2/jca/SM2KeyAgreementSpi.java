@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
@@ -14,11 +14,14 @@ import javax.crypto.KeyAgreementSpi;
 import javax.crypto.SecretKey;
 import javax.crypto.ShortBufferException;
 import javax.crypto.spec.SecretKeySpec;
+import org.fastsm2.SM2Curve;
+import org.fastsm2.SM2KeyExchange;
+import org.fastsm2.SM2KeyExchangeSpec;
 
 /** KeyAgreement "SM2" (GB/T 32918.3): init(own static private key,
  *  {@link SM2KeyExchangeSpec}), doPhase(peer's ephemeral public key, true),
  *  generateSecret() = K. */
-public final class SM2KeyAgreement extends KeyAgreementSpi {
+public final class SM2KeyAgreementSpi extends KeyAgreementSpi {
     private SM2KeyExchange kx;
     private int klen;
     private byte[] secret;
@@ -37,8 +40,9 @@ public final class SM2KeyAgreement extends KeyAgreementSpi {
         SM2KeyExchangeSpec s = (SM2KeyExchangeSpec) params;
         if (kx != null) kx.close();
         wipe();
-        kx = new SM2KeyExchange(s.initiator, (PrivateKey) key, s.ownId, s.peer, s.peerId, s.ephemeral);
-        klen = s.keyLength;
+        kx = new SM2KeyExchange(s.isInitiator(), (PrivateKey) key, s.getOwnId(), s.getPeerKey(), s.getPeerId(),
+                s.getEphemeralKey());
+        klen = s.getKeyLength();
     }
 
     @Override
@@ -49,7 +53,13 @@ public final class SM2KeyAgreement extends KeyAgreementSpi {
         ECPublicKey p = (ECPublicKey) key;
         if (!SM2Curve.isSM2(p.getParams())) throw new InvalidKeyException("fastsm2: not an sm2p256v1 key");
         wipe();
-        secret = kx.computeKey(p, klen);
+        byte[] point;
+        try {
+            point = SM2Curve.encodePoint(p.getW());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidKeyException("fastsm2: " + e.getMessage(), e);
+        }
+        secret = kx.computeKey(point, klen);
         return null;
     }
 

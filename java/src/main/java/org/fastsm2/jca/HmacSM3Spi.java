@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
@@ -7,10 +7,11 @@ import java.security.Key;
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.Arrays;
 import javax.crypto.MacSpi;
+import org.fastsm2.internal.Native;
 
 /** Mac "HmacSM3" (RFC 2104 with SM3): any key length; the state (which
  *  holds the key's pads) is wiped by reset and doFinal. */
-public final class HmacSM3 extends MacSpi implements Cloneable {
+public final class HmacSM3Spi extends MacSpi implements Cloneable {
     private byte[] st = new byte[Native.hmacStateSize()];
     private byte[] key;
     private boolean fresh;
@@ -68,7 +69,7 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
 
     @Override
     public Object clone() throws CloneNotSupportedException {
-        HmacSM3 c = (HmacSM3) super.clone();
+        HmacSM3Spi c = (HmacSM3Spi) super.clone();
         c.st = st.clone();
         c.key = key == null ? null : key.clone();
         return c;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.fastsm2;
+package org.fastsm2.jca;
 
 import java.lang.reflect.Method;
 import java.security.InvalidAlgorithmParameterException;
@@ -12,6 +12,14 @@ import java.security.SignatureException;
 import java.security.SignatureSpi;
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.Arrays;
+import org.fastsm2.SM2;
+import org.fastsm2.SM2ParameterSpec;
+import org.fastsm2.SM2PrivateKey;
+import org.fastsm2.SM2PublicKey;
+import org.fastsm2.internal.KeyAccess;
+import org.fastsm2.internal.Native;
+import org.fastsm2.internal.PrivateKeyRef;
+import org.fastsm2.internal.PublicKeyRef;
 
 /**
  * Signature "SM3withSM2" (GB/T 32918.2): e = SM3(Z_A || M), DER signature
@@ -21,27 +29,31 @@ import java.util.Arrays;
  * call); past 64 KiB it is hashed as it comes. One user at a time (as the
  * JCA defines Signature); the key may be shared by many Signatures.
  */
-public class SM2Signature extends SignatureSpi {
+public class SM2SignatureSpi extends SignatureSpi {
     private static final int BUFFER_MAX = 64 * 1024;
+    private static final KeyAccess KEYS = KeyAccess.get();
 
     private final boolean raw;
-    private SM2PrivateKey priv;
-    private SM2PublicKey pub;
+    private PrivateKeyRef priv;
+    private SM2PrivateKey privKey;
+    private PublicKeyRef pub;
+    private SM2PublicKey pubKey;
     private java.security.Key lastKey; // the caller's key object last converted
     private byte[] id; // null: the default ID
     private byte[] buf = new byte[256];
     private int len;
     private byte[] sm3; // streaming state once the message outgrew buf
 
-    public SM2Signature() {
+    public SM2SignatureSpi() {
         this(false);
     }
 
-    SM2Signature(boolean raw) {
+    SM2SignatureSpi(boolean raw) {
         this.raw = raw;
     }
 
-    public static final class Raw extends SM2Signature {
+    /** "SM3withSM2/raw": r || s, 64 bytes. */
+    public static final class Raw extends SM2SignatureSpi {
         public Raw() {
             super(true);
         }
@@ -54,23 +66,27 @@ public class SM2Signature extends SignatureSpi {
 
     @Override
     protected void engineInitSign(PrivateKey key, SecureRandom random) throws InvalidKeyException {
-        if (key == null) throw new InvalidKeyException("null key");
-        if (priv == null || key != lastKey || priv.isDestroyed()) {
-            priv = SM2.toSM2PrivateKey(key);
+        if (key == null) throw new InvalidKeyException("fastsm2: null key");
+        if (privKey == null || key != lastKey || privKey.isDestroyed()) {
+            privKey = SM2.toSM2PrivateKey(key);
+            priv = KEYS.ref(privKey);
             lastKey = key;
         }
         pub = null;
+        pubKey = null;
         reset();
     }
 
     @Override
     protected void engineInitVerify(PublicKey key) throws InvalidKeyException {
-        if (key == null) throw new InvalidKeyException("null key");
-        if (pub == null || key != lastKey) {
-            pub = SM2.toSM2PublicKey(key);
+        if (key == null) throw new InvalidKeyException("fastsm2: null key");
+        if (pubKey == null || key != lastKey) {
+            pubKey = SM2.toSM2PublicKey(key);
+            pub = KEYS.ref(pubKey);
             lastKey = key;
         }
         priv = null;
+        privKey = null;
         reset();
     }
 
@@ -90,8 +106,8 @@ public class SM2Signature extends SignatureSpi {
             try {
                 Method m = params.getClass().getMethod("getID");
                 byte[] v = (byte[]) m.invoke(params);
-                if (v == null) throw new InvalidAlgorithmParameterException("null ID");
-                if (v.length > 8191) throw new InvalidAlgorithmParameterException("SM2 ID longer than 8191 bytes");
+                if (v == null) throw new InvalidAlgorithmParameterException("fastsm2: null ID");
+                if (v.length > 8191) throw new InvalidAlgorithmParameterException("fastsm2: SM2 ID longer than 8191 bytes");
                 id = v.clone();
             } catch (ReflectiveOperationException e) {
                 throw new InvalidAlgorithmParameterException("cannot read the ID of " + params.getClass().getName(), e);
@@ -132,7 +148,7 @@ public class SM2Signature extends SignatureSpi {
     @Override
     protected void engineUpdate(byte[] b, int off, int n) throws SignatureException {
         check();
-        if (off < 0 || n < 0 || off > b.length - n) throw new IllegalArgumentException("bad offset or length");
+        if (off < 0 || n < 0 || off > b.length - n) throw new IllegalArgumentException("fastsm2: bad offset or length");
         if (sm3 == null && len + n <= BUFFER_MAX) {
             if (len + n > buf.length) buf = Arrays.copyOf(buf, Math.max(len + n, Math.min(2 * buf.length, BUFFER_MAX)));
             System.arraycopy(b, off, buf, len, n);
@@ -140,12 +156,7 @@ public class SM2Signature extends SignatureSpi {
             return;
         }
         if (sm3 == null) { // switch to streaming: SM3(Z || buffered || ...)
-            byte[] z;
-            try {
-                z = SM2.zOf(priv != null ? priv.getPublicKey() : pub, id);
-            } catch (InvalidKeyException e) {
-                throw new SignatureException(e.getMessage(), e);
-            }
+            byte[] z = Native.computeZ(priv != null ? KEYS.ref(privKey.getPublicKey()) : pub, id);
             sm3 = new byte[Native.sm3StateSize()];
             Native.sm3Init(sm3);
             Native.sm3Update(sm3, z, 0, 32);
@@ -160,27 +171,20 @@ public class SM2Signature extends SignatureSpi {
     protected byte[] engineSign() throws SignatureException {
         check();
         if (priv == null) throw new SignatureException("fastsm2: initialised for verification");
-        byte[] sig;
-        long h;
+        long stamp;
         try {
-            h = priv.acquire();
+            stamp = priv.acquire();
         } catch (IllegalStateException e) {
+            reset();
             throw new SignatureException(e.getMessage(), e);
         }
         try {
-            if (sm3 != null) {
-                sig = Native.signDigest(h, Native.sm3Final(sm3));
-                if (!raw) sig = Native.sigToDer(sig);
-            } else {
-                sig = Native.sign(h, id, buf, 0, len, !raw); // DER made in the same call
-            }
-        } catch (NativeException e) {
-            throw new SignatureException("fastsm2: " + e.getMessage(), e);
+            return sm3 != null ? Native.signDigest(priv, Native.sm3Final(sm3), !raw)
+                    : Native.sign(priv, id, buf, 0, len, !raw); // DER made in the same call
         } finally {
-            priv.release();
+            priv.release(stamp);
             reset();
         }
-        return sig;
     }
 
     @Override
@@ -188,34 +192,9 @@ public class SM2Signature extends SignatureSpi {
         check();
         if (pub == null) throw new SignatureException("fastsm2: initialised for signing");
         try {
-            if (sigBytes == null) throw new SignatureException("fastsm2: null signature");
-            if (raw && sigBytes.length != 64) throw new SignatureException("fastsm2: a raw SM2 signature is 64 bytes");
-            int rc;
-            long h = pub.acquire();
-            try {
-                if (sm3 != null) {
-                    byte[] sig = sigBytes;
-                    if (!raw) {
-                        try {
-                            sig = Native.sigFromDer(sigBytes, 0, sigBytes.length);
-                        } catch (NativeException e) {
-                            if (e.code() == NativeException.ERR_SIG_RANGE) return false;
-                            throw new SignatureException("fastsm2: malformed DER signature: " + e.getMessage(), e);
-                        }
-                    }
-                    rc = Native.verifyDigest(h, Native.sm3Final(sm3), sig);
-                } else {
-                    rc = Native.verify(h, id, buf, 0, len, sigBytes, !raw); // DER decoded in the same call
-                }
-            } catch (NativeException e) {
-                throw new SignatureException("fastsm2: " + e.getMessage(), e);
-            } finally {
-                pub.release();
-            }
-            if (rc == NativeException.ERR_DER)
-                throw new SignatureException("fastsm2: malformed DER signature (" + Native.errorName(rc) + ")");
-            if (rc == NativeException.ERR_ID) throw new SignatureException("fastsm2: ID rejected by the library");
-            return rc == 1; // FASTSM2_ERR_SIG_RANGE, FASTSM2_ERR_BAD_SIGNATURE: false
+            PublicKeyRef k = pub.use();
+            return sm3 != null ? Native.verifyDigest(k, Native.sm3Final(sm3), sigBytes, !raw)
+                    : Native.verify(k, id, buf, 0, len, sigBytes, !raw); // DER decoded in the same call
         } finally {
             reset();
         }
