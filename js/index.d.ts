@@ -71,8 +71,10 @@ export declare function hmacSm3 (key: Uint8Array, data: Uint8Array): Uint8Array
 /** Many operations; with the addon on a worker thread over all cores. */
 export declare function signBatch (key: PrivateKey, msgs: Uint8Array[], opts?: { id?: SignerId, format?: SignatureFormat }): Promise<Uint8Array[]>
 export declare function verifyBatch (key: PublicKey, msgs: Uint8Array[], sigs: Uint8Array[], opts?: { id?: SignerId, format?: SignatureFormat }): Promise<boolean[]>
-export declare function signDigestBatch (key: PrivateKey, digests: Uint8Array[] | Uint8Array, opts?: { format?: SignatureFormat }): Promise<Uint8Array[]>
-export declare function verifyDigestBatch (key: PublicKey, digests: Uint8Array[] | Uint8Array, sigs: Uint8Array[], opts?: { format?: SignatureFormat }): Promise<boolean[]>
+export declare function signDigestBatch (key: PrivateKey, digests: Uint8Array[] | Uint8Array, opts?: { format?: SignatureFormat, packed?: false }): Promise<Uint8Array[]>
+/** { packed: true }: one Uint8Array of n raw signatures (64 bytes each). */
+export declare function signDigestBatch (key: PrivateKey, digests: Uint8Array[] | Uint8Array, opts: { format?: 'raw', packed: true }): Promise<Uint8Array>
+export declare function verifyDigestBatch (key: PublicKey, digests: Uint8Array[] | Uint8Array, sigs: Uint8Array[] | Uint8Array, opts?: { format?: SignatureFormat }): Promise<boolean[]>
 
 declare const api: {
   engine: typeof engine, backend: string, version: string, PrivateKey: typeof PrivateKey, PublicKey: typeof PublicKey,

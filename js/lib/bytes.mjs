@@ -58,7 +58,9 @@ function binary (v, what) {
   return bytes(v, what)
 }
 
-function concat (...parts) {
+// One Uint8Array of the parts in order (an array, of any length: never
+// spread into arguments, whose count the engines limit).
+function concat (parts) {
   let n = 0
   for (const p of parts) n += p.length
   const out = new Uint8Array(n)
@@ -67,4 +69,11 @@ function concat (...parts) {
   return out
 }
 
-export { toHex, fromHex, utf8, fromUtf8, bytes, binary, concat }
+// An options argument: undefined or null are no options.
+function opts (o) {
+  if (o === undefined || o === null) return {}
+  if (typeof o !== 'object') fail('ARG', 'options must be an object')
+  return o
+}
+
+export { toHex, fromHex, utf8, fromUtf8, bytes, binary, concat, opts }

@@ -14,7 +14,7 @@
 // an empty message cannot be encrypted (FASTSM2_ERR_LENGTH, GB/T 32918.4
 // A5); doDecrypt also takes a ciphertext that keeps the 04 prefix.
 import { FastSM2Error, fail } from './errors.mjs'
-import { toHex, fromHex, utf8, fromUtf8, bytes } from './bytes.mjs'
+import { toHex, fromHex, utf8, fromUtf8, bytes, opts } from './bytes.mjs'
 import { digestOfInteger } from './api.mjs'
 
 const C1C2C3 = 0
@@ -115,7 +115,7 @@ function makeSmCrypto (api) {
     return toHex(asn1 ? ct : ct.subarray(1)) // no 04 prefix, as sm-crypto
   }
 
-  function doDecrypt (encryptData, privateKey, cipherMode = 1, { output = 'string', asn1 = false } = {}) {
+  function doDecrypt (encryptData, privateKey, cipherMode = 1, options_) { const { output = 'string', asn1 = false } = opts(options_);
     if (asn1 && cipherMode === C1C2C3) fail('UNSUPPORTED', 'asn1 with cipherMode 0 (a non-standard SEQUENCE order)')
     const key = privHandle(privateKey)
     const ct = fromHex(encryptData, 'ciphertext')
@@ -155,7 +155,7 @@ function makeSmCrypto (api) {
     return { m, pub: publicKey ? pubHandle(publicKey) : null }
   }
 
-  function doSignature (msg, privateKey, { der, hash = true, publicKey, userId } = {}) {
+  function doSignature (msg, privateKey, options_) { const { der, hash = true, publicKey, userId } = opts(options_);
     const key = privHandle(privateKey)
     const e = eOf(msg, publicKey, hash)
     let sig
@@ -172,7 +172,7 @@ function makeSmCrypto (api) {
     return toHex(der ? engine.sigToDer(sig) : sig)
   }
 
-  function doVerifySignature (msg, signHex, publicKey, { der, hash = true, userId } = {}) {
+  function doVerifySignature (msg, signHex, publicKey, options_) { const { der, hash = true, userId } = opts(options_);
     const pub = tryPub(publicKey)
     if (pub === null) return false
     let sig
@@ -216,11 +216,15 @@ function makeSmCrypto (api) {
     return toHex(engine.sm3(data))
   }
 
-  const utf8ToHex = (s) => toHex(utf8(s))
-  const arrayToHex = (arr) => toHex(Uint8Array.from(arr))
-  const arrayToUtf8 = (arr) => fromUtf8(Uint8Array.from(arr))
-  const hexToArray = (s) => Array.from(fromHex(s.length & 1 ? '0' + s : s))
-  const leftPad = (s, n) => s.padStart(n, '0')
+  const str = (s, what) => { if (typeof s !== 'string') fail('ARG', what + ' must be a string'); return s }
+  const utf8ToHex = (s) => toHex(utf8(str(s, 'input')))
+  const arrayToHex = (arr) => toHex(bytes(arr, 'array'))
+  const arrayToUtf8 = (arr) => fromUtf8(bytes(arr, 'array'))
+  const hexToArray = (s) => { str(s, 'hex'); return Array.from(fromHex(s.length & 1 ? '0' + s : s, 'hex')) }
+  const leftPad = (s, n) => {
+    if (!Number.isSafeInteger(n) || n < 0) fail('ARG', 'length must be a non-negative integer')
+    return str(s, 'input').padStart(n, '0')
+  }
 
   const sm2 = {
     generateKeyPairHex,

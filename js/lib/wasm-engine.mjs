@@ -27,7 +27,10 @@ function wasmImports (state, getRandomValues) {
           return -1
         }
       },
-      emscripten_notify_memory_growth () {}
+      emscripten_notify_memory_growth () {},
+      // emscripten's raise() for an installed handler: the library installs
+      // none (its batch pool's pthread_sigmask links it in)
+      __call_sighandler () {}
     },
     wasi_snapshot_preview1: {
       // no environment: FASTSM2_CPU is not read in WebAssembly
@@ -40,6 +43,11 @@ function wasmImports (state, getRandomValues) {
       environ_get () { return 0 }
     }
   }
+}
+
+// Lets the event loop run (other tasks, rendering) between chunks of a batch.
+function nextTask () {
+  return new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)))
 }
 
 function defaultRandom () {
@@ -98,16 +106,26 @@ function makeEngine (instance, state) {
   const readSize = (p) => new DataView(x.memory.buffer).getUint32(p, true)
   const writeSize = (p, v) => new DataView(x.memory.buffer).setUint32(p, v, true)
 
+  // A key: { ptr, priv, uses } in the module's memory, with a count of
+  // its uses (the handle's, one per running batch), as the addon's keys.
+  // A handle: { key } (null once freed). The last use wipes and frees the key.
   const registry = typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((k) => freeKey(k))
+    ? new FinalizationRegistry((h) => freeHandle(h))
     : null
 
-  function freeKey (k) {
-    if (!k.ptr) return
+  function release (k) {
+    if (--k.uses > 0) return
     if (k.priv) x.fastsm2_privkey_clear(k.ptr)
     mem().fill(0, k.ptr, k.ptr + (k.priv ? PRIV : PUB))
     x.free(k.ptr)
     k.ptr = 0
+  }
+
+  function freeHandle (h) {
+    const k = h.key
+    if (!k) return
+    h.key = null
+    release(k)
   }
 
   function newKey (priv, init) {
@@ -115,23 +133,25 @@ function makeEngine (instance, state) {
     const p = x.malloc(size)
     if (!p) fail('NO_MEMORY')
     mem().fill(0, p, p + size)
-    const k = { ptr: p, priv }
+    const k = { ptr: p, priv, uses: 1 }
     try {
       check(init(p))
     } catch (e) {
-      freeKey(k)
+      release(k)
       throw e
     }
-    return k
+    return { key: k }
   }
 
-  function priv (k) {
-    if (!k || !k.priv || !k.ptr) fail('ARG', 'not a private key')
+  function priv (h) {
+    const k = h && h.key
+    if (!k || !k.priv) fail('ARG', 'not a private key')
     return k.ptr
   }
 
-  function pub (k) {
-    if (!k || k.priv !== false || !k.ptr) fail('ARG', 'not a public key')
+  function pub (h) {
+    const k = h && h.key
+    if (!k || k.priv !== false) fail('ARG', 'not a public key')
     return k.ptr
   }
 
@@ -142,8 +162,13 @@ function makeEngine (instance, state) {
     memory: x.memory, // for the tests that look for secrets left behind
     version: () => cstr(x.fastsm2_version()),
     backend: () => cstr(x.fastsm2_backend_name()),
-    track (obj, k) { if (registry) registry.register(obj, k, k) },
-    keyFree (k) { if (registry) registry.unregister(k); freeKey(k) },
+    track (obj, h) { if (registry) registry.register(obj, h, h) },
+    keyFree (h) { if (registry) registry.unregister(h); freeHandle(h) },
+    keyShare (h) {
+      if (!h || !h.key) fail('ARG', 'not a key')
+      h.key.uses++
+      return { key: h.key }
+    },
 
     privGenerate: () => newKey(true, (p) => x.fastsm2_privkey_generate(p)),
     privFromBytes (d) {
@@ -248,18 +273,30 @@ function makeEngine (instance, state) {
     }),
     sigFromDer: (der) => call((alloc, put) => { const o = alloc(64); check(x.fastsm2_sig_from_der(o, put(der), der.length)); return read(o, 64) }),
 
-    // No threads in this build: batches run here, one item after another.
+    // No threads in this build: a batch runs in the calling thread, a
+    // chunk (batchChunk items) at a time, letting other tasks run between
+    // chunks (lib/api.mjs splits batches into chunks).
+    batchChunk: 4096,
     async signDigestBatch (k, digests) {
-      const out = new Uint8Array(digests.length * 2)
-      for (let i = 0; i < digests.length; i += 32) out.set(engine.signDigest(k, digests.subarray(i, i + 32)), i * 2)
-      return out
+      if (digests.length % 32) check(-5)
+      await nextTask()
+      const n = digests.length / 32
+      return call((alloc, put) => {
+        const o = alloc(64 * n)
+        check(x.fastsm2_sign_digest_batch(o, priv(k), 1, put(digests), n, 0))
+        return read(o, 64 * n)
+      })
     },
     async verifyDigestBatch (k, digests, sigs) {
-      const out = new Uint8Array(digests.length / 32)
-      for (let i = 0; i < out.length; i++) {
-        out[i] = engine.verifyDigest(k, digests.subarray(32 * i, 32 * i + 32), sigs.subarray(64 * i, 64 * i + 64)) === 1 ? 1 : 0
-      }
-      return out
+      if (digests.length % 32 || sigs.length !== 2 * digests.length) check(-5)
+      await nextTask()
+      const n = digests.length / 32
+      return call((alloc, put) => {
+        const o = alloc(4 * n)
+        check(x.fastsm2_verify_digest_batch(o, pub(k), 1, put(digests), put(sigs), n, 0))
+        const r = new Int32Array(x.memory.buffer, o, n)
+        return Uint8Array.from(r, (v) => (v === 1 ? 1 : 0))
+      })
     }
   }
   return engine

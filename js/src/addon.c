@@ -1,11 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fastsm2's Node-API addon: a thin skin over the public C API
- * (include/fastsm2.h). Keys live in C memory behind napi_external values and
- * are wiped (fastsm2_privkey_clear) when the garbage collector frees them or
- * when JavaScript calls free(). Errors are thrown as instances of the
- * FastSM2Error class that lib/errors.js registers through setErrorClass(),
- * with the library's status code and its name (FASTSM2_ERR_POINT, ...).
+ * (include/fastsm2.h).
+ *
+ * Keys live in C memory (fs2js_key) with a count of their uses: one for
+ * the JavaScript handle while it is alive, one for each batch running with
+ * the key. The handle is a napi_external of a small fs2js_handle that
+ * points to the key; keyFree() (JavaScript's destroy()) drops the handle's
+ * use at once, and the garbage collector's finalizer does it for a handle
+ * never destroyed. The last use wipes the key (fastsm2_privkey_clear, then
+ * every byte) and frees it: a batch on another thread keeps its key whole
+ * until it ends, and destroy() frees a key's memory at once when no batch
+ * holds it. Uses are counted on the JavaScript thread of the key's
+ * environment only (napi_create_async_work's complete callback runs there),
+ * so the count needs no atomics; a key never leaves its environment.
+ *
+ * Everything the addon keeps between calls is per Node-API environment
+ * (main thread, each worker_thread): the FastSM2Error class that
+ * lib/errors registers through setErrorClass(), in napi_set_instance_data.
+ * Errors are thrown as instances of that class, with the library's status
+ * code and its name (FASTSM2_ERR_POINT, ...).
+ *
  * Batches run as napi_async_work off the JavaScript thread, spread over the
  * library's own thread pool (fastsm2_*_batch).
  */
@@ -16,18 +31,27 @@
 
 #include "fastsm2.h"
 
-#define KEY_PRIV 0x5032u /* tags of the externals: a key of the wrong kind is FASTSM2_ERR_ARG */
+#define KEY_PRIV 0x5032u /* tags of the keys: a key of the wrong kind is FASTSM2_ERR_ARG */
 #define KEY_PUB  0x5055u
 
 typedef struct {
     unsigned tag;
+    unsigned uses; /* the handle's (until destroyed or collected) + one per running batch */
     union {
         fastsm2_privkey priv;
         fastsm2_pubkey pub;
     } u;
 } fs2js_key;
 
-static napi_ref error_class;
+/* What a napi_external holds: NULL once destroy() ran. */
+typedef struct {
+    fs2js_key *key;
+} fs2js_handle;
+
+/* Per-environment state (napi_set_instance_data). */
+typedef struct {
+    napi_ref error_class;
+} fs2js_env;
 
 /* Wipes through a volatile pointer: the compiler may not drop it. */
 static void wipe(void *p, size_t n)
@@ -37,20 +61,42 @@ static void wipe(void *p, size_t n)
         *v++ = 0;
 }
 
+static fs2js_env *env_state(napi_env env)
+{
+    void *d = NULL;
+    if (napi_get_instance_data(env, &d) != napi_ok)
+        return NULL;
+    return d;
+}
+
+/* new FastSM2Error(status, name, message) of this environment (a plain
+ * Error with code = the name before setErrorClass ran). */
+static napi_value make_error(napi_env env, int status)
+{
+    napi_value ctor = NULL, args[3], err = NULL;
+    fs2js_env *st = env_state(env);
+    napi_create_int32(env, status, &args[0]);
+    napi_create_string_utf8(env, fastsm2_error_name(status), NAPI_AUTO_LENGTH, &args[1]);
+    napi_create_string_utf8(env, fastsm2_strerror(status), NAPI_AUTO_LENGTH, &args[2]);
+    if (st && st->error_class && napi_get_reference_value(env, st->error_class, &ctor) == napi_ok && ctor &&
+        napi_new_instance(env, ctor, 3, args, &err) == napi_ok)
+        return err;
+    if (napi_create_error(env, args[1], args[2], &err) != napi_ok)
+        return NULL;
+    return err;
+}
+
 /* Throw new FastSM2Error(status, name, message); returns NULL for the caller. */
 static napi_value throw_status(napi_env env, int status)
 {
-    napi_value ctor, args[3], err;
-    if (error_class && napi_get_reference_value(env, error_class, &ctor) == napi_ok && ctor) {
-        napi_create_int32(env, status, &args[0]);
-        napi_create_string_utf8(env, fastsm2_error_name(status), NAPI_AUTO_LENGTH, &args[1]);
-        napi_create_string_utf8(env, fastsm2_strerror(status), NAPI_AUTO_LENGTH, &args[2]);
-        if (napi_new_instance(env, ctor, 3, args, &err) == napi_ok) {
-            napi_throw(env, err);
-            return NULL;
-        }
-    }
-    napi_throw_error(env, fastsm2_error_name(status), fastsm2_strerror(status));
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending)
+        return NULL; /* a JavaScript exception is already on its way */
+    napi_value err = make_error(env, status);
+    if (err)
+        napi_throw(env, err);
+    else
+        napi_throw_error(env, fastsm2_error_name(status), fastsm2_strerror(status));
     return NULL;
 }
 
@@ -105,16 +151,23 @@ static int get_id(napi_env env, napi_value v, const unsigned char **p, size_t *l
     return get_bytes(env, v, p, len);
 }
 
-static fs2js_key *get_key(napi_env env, napi_value v, unsigned tag)
+static fs2js_handle *get_handle(napi_env env, napi_value v)
 {
     napi_valuetype t;
     void *data = NULL;
     if (napi_typeof(env, v, &t) != napi_ok || t != napi_external)
         return NULL;
-    if (napi_get_value_external(env, v, &data) != napi_ok || !data)
+    if (napi_get_value_external(env, v, &data) != napi_ok)
         return NULL;
-    fs2js_key *k = data;
-    return k->tag == tag ? k : NULL;
+    return data;
+}
+
+static fs2js_key *get_key(napi_env env, napi_value v, unsigned tag)
+{
+    fs2js_handle *h = get_handle(env, v);
+    if (!h || !h->key)
+        return NULL; /* not a key, or destroyed */
+    return h->key->tag == tag ? h->key : NULL;
 }
 
 #define PRIV(idx, k)                                  \
@@ -126,27 +179,55 @@ static fs2js_key *get_key(napi_env env, napi_value v, unsigned tag)
     if (!k)                                          \
     return throw_status(env, FASTSM2_ERR_ARG)
 
-static void key_finalize(napi_env env, void *data, void *hint)
-{
-    (void)env;
-    (void)hint;
-    wipe(data, sizeof(fs2js_key));
-    free(data);
-}
+/* The memory a key holds, told to the garbage collector (napi_adjust_external_memory)
+ * so that handles nobody destroys are collected in time. */
+#define KEY_MEMORY ((int64_t)sizeof(fs2js_key))
 
-static fs2js_key *key_alloc(unsigned tag)
+static fs2js_key *key_alloc(napi_env env, unsigned tag)
 {
     fs2js_key *k = calloc(1, sizeof *k);
-    if (k)
+    if (k) {
+        int64_t total;
         k->tag = tag;
+        k->uses = 1;
+        napi_adjust_external_memory(env, KEY_MEMORY, &total);
+    }
     return k;
 }
 
+/* Drop one use; the last wipes and frees the key. */
+static void key_release(napi_env env, fs2js_key *k)
+{
+    if (!k || --k->uses > 0)
+        return;
+    if (k->tag == KEY_PRIV)
+        fastsm2_privkey_clear(&k->u.priv);
+    wipe(k, sizeof *k);
+    free(k);
+    int64_t total;
+    napi_adjust_external_memory(env, -KEY_MEMORY, &total);
+}
+
+static void handle_finalize(napi_env env, void *data, void *hint)
+{
+    (void)hint;
+    fs2js_handle *h = data;
+    key_release(env, h->key); /* NULL if destroy() ran */
+    free(h);
+}
+
+/* A handle for a new key (whose one use it takes over). */
 static napi_value key_wrap(napi_env env, fs2js_key *k)
 {
     napi_value out;
-    if (napi_create_external(env, k, key_finalize, NULL, &out) != napi_ok) {
-        key_finalize(env, k, NULL);
+    fs2js_handle *h = malloc(sizeof *h);
+    if (!h) {
+        key_release(env, k);
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    }
+    h->key = k;
+    if (napi_create_external(env, h, handle_finalize, NULL, &out) != napi_ok) {
+        handle_finalize(env, h, NULL);
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     }
     return out;
@@ -186,12 +267,18 @@ static int get_int(napi_env env, napi_value v, int *out)
 
 /* ---- functions ------------------------------------------------------------ */
 
+/* setErrorClass(FastSM2Error): the class of this environment's errors. */
 static napi_value js_set_error_class(napi_env env, napi_callback_info info)
 {
     ARGS(1);
-    if (error_class)
-        napi_delete_reference(env, error_class);
-    CHECK_NAPI(napi_create_reference(env, argv[0], 1, &error_class));
+    fs2js_env *st = env_state(env);
+    if (!st)
+        return throw_status(env, FASTSM2_ERR_STATE);
+    napi_ref ref;
+    CHECK_NAPI(napi_create_reference(env, argv[0], 1, &ref));
+    if (st->error_class)
+        napi_delete_reference(env, st->error_class);
+    st->error_class = ref;
     return NULL;
 }
 
@@ -219,12 +306,12 @@ static napi_value js_error_name(napi_env env, napi_callback_info info)
 static napi_value js_priv_generate(napi_env env, napi_callback_info info)
 {
     (void)info;
-    fs2js_key *k = key_alloc(KEY_PRIV);
+    fs2js_key *k = key_alloc(env, KEY_PRIV);
     if (!k)
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     int st = fastsm2_privkey_generate(&k->u.priv);
     if (st != FASTSM2_OK) {
-        key_finalize(env, k, NULL);
+        key_release(env, k);
         return throw_status(env, st);
     }
     return key_wrap(env, k);
@@ -236,12 +323,12 @@ static napi_value js_priv_from_bytes(napi_env env, napi_callback_info info)
     BYTES(0, d, dlen);
     if (dlen != 32)
         return throw_status(env, FASTSM2_ERR_LENGTH);
-    fs2js_key *k = key_alloc(KEY_PRIV);
+    fs2js_key *k = key_alloc(env, KEY_PRIV);
     if (!k)
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     int st = fastsm2_privkey_from_bytes(&k->u.priv, d);
     if (st != FASTSM2_OK) {
-        key_finalize(env, k, NULL);
+        key_release(env, k);
         return throw_status(env, st);
     }
     return key_wrap(env, k);
@@ -255,13 +342,13 @@ static napi_value js_priv_parse(napi_env env, napi_callback_info info)
     size_t pwlen;
     if (!get_id(env, argv[1], &pw, &pwlen))
         return throw_status(env, FASTSM2_ERR_ARG);
-    fs2js_key *k = key_alloc(KEY_PRIV);
+    fs2js_key *k = key_alloc(env, KEY_PRIV);
     if (!k)
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     int st = pw ? fastsm2_privkey_parse_encrypted(&k->u.priv, in, inlen, pw, pwlen)
                 : fastsm2_privkey_parse(&k->u.priv, in, inlen);
     if (st != FASTSM2_OK) {
-        key_finalize(env, k, NULL);
+        key_release(env, k);
         return throw_status(env, st);
     }
     return key_wrap(env, k);
@@ -301,28 +388,42 @@ static napi_value js_priv_pub(napi_env env, napi_callback_info info)
 {
     ARGS(1);
     PRIV(0, k);
-    fs2js_key *p = key_alloc(KEY_PUB);
+    fs2js_key *p = key_alloc(env, KEY_PUB);
     if (!p)
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     int st = fastsm2_privkey_pubkey(&p->u.pub, &k->u.priv);
     if (st != FASTSM2_OK) {
-        key_finalize(env, p, NULL);
+        key_release(env, p);
         return throw_status(env, st);
     }
     return key_wrap(env, p);
 }
 
+/* keyFree(handle): the handle's use of the key ends now (destroy()); the
+ * key is wiped and freed unless a batch still holds it, then when the
+ * last such batch ends. The handle refuses every later call. */
 static napi_value js_key_free(napi_env env, napi_callback_info info)
 {
     ARGS(1);
-    napi_valuetype t;
-    void *data = NULL;
-    if (napi_typeof(env, argv[0], &t) == napi_ok && t == napi_external &&
-        napi_get_value_external(env, argv[0], &data) == napi_ok && data) {
-        fs2js_key *k = data;
-        wipe(k, sizeof *k); /* tag 0: no key any more; the memory itself goes with the external */
+    fs2js_handle *h = get_handle(env, argv[0]);
+    if (h && h->key) {
+        fs2js_key *k = h->key;
+        h->key = NULL;
+        key_release(env, k);
     }
     return NULL;
+}
+
+/* keyShare(handle) -> a second handle of the same key (one more use):
+ * what a batch holds while it runs, freed with keyFree. */
+static napi_value js_key_share(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    fs2js_handle *h = get_handle(env, argv[0]);
+    if (!h || !h->key)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    h->key->uses++;
+    return key_wrap(env, h->key);
 }
 
 static napi_value js_pub_from_bytes(napi_env env, napi_callback_info info)
@@ -331,12 +432,12 @@ static napi_value js_pub_from_bytes(napi_env env, napi_callback_info info)
     BYTES(0, in, inlen);
     bool parse = false;
     napi_get_value_bool(env, argv[1], &parse);
-    fs2js_key *p = key_alloc(KEY_PUB);
+    fs2js_key *p = key_alloc(env, KEY_PUB);
     if (!p)
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     int st = parse ? fastsm2_pubkey_parse(&p->u.pub, in, inlen) : fastsm2_pubkey_from_bytes(&p->u.pub, in, inlen);
     if (st != FASTSM2_OK) {
-        key_finalize(env, p, NULL);
+        key_release(env, p);
         return throw_status(env, st);
     }
     return key_wrap(env, p);
@@ -549,12 +650,12 @@ static napi_value js_sig_from_der(napi_env env, napi_callback_info info)
  * signDigestBatch(priv, digests) and verifyDigestBatch(pub, digests, sigs)
  * return Promises; the work runs on a libuv worker thread, which hands it
  * to the library's pool (all cores). The inputs are copied, so the caller
- * may reuse its arrays at once; the keys are held by references. */
+ * may reuse its arrays at once; the job holds a use of its key, so the key
+ * stays whole while the job runs even if JavaScript destroys it. */
 typedef struct {
     napi_async_work work;
     napi_deferred deferred;
-    napi_ref keyref;
-    fs2js_key *key;
+    fs2js_key *key; /* one use of it, dropped when the job completes */
     unsigned char *digests, *sigs;
     int *results;
     size_t n;
@@ -596,16 +697,11 @@ static void batch_complete(napi_env env, napi_status status, void *data)
         napi_resolve_deferred(env, j->deferred, result);
     } else {
         int st = j->status == FASTSM2_OK ? FASTSM2_ERR_NO_MEMORY : j->status;
-        napi_value ctor, args[3], err;
-        napi_create_int32(env, st, &args[0]);
-        napi_create_string_utf8(env, fastsm2_error_name(st), NAPI_AUTO_LENGTH, &args[1]);
-        napi_create_string_utf8(env, fastsm2_strerror(st), NAPI_AUTO_LENGTH, &args[2]);
-        if (!(error_class && napi_get_reference_value(env, error_class, &ctor) == napi_ok &&
-              napi_new_instance(env, ctor, 3, args, &err) == napi_ok))
-            napi_create_error(env, args[1], args[2], &err);
-        napi_reject_deferred(env, j->deferred, err);
+        napi_value err = make_error(env, st);
+        if (err)
+            napi_reject_deferred(env, j->deferred, err);
     }
-    napi_delete_reference(env, j->keyref);
+    key_release(env, j->key);
     napi_delete_async_work(env, j->work);
     free(j->digests);
     free(j->sigs);
@@ -613,7 +709,7 @@ static void batch_complete(napi_env env, napi_status status, void *data)
     free(j);
 }
 
-static napi_value start_batch(napi_env env, napi_value keyv, fs2js_key *key, const unsigned char *digests, size_t dlen,
+static napi_value start_batch(napi_env env, fs2js_key *key, const unsigned char *digests, size_t dlen,
                               const unsigned char *sigs, size_t slen, int verify)
 {
     if (dlen % 32 != 0 || (verify && slen != dlen * 2))
@@ -641,11 +737,17 @@ static napi_value start_batch(napi_env env, napi_value keyv, fs2js_key *key, con
         memcpy(j->sigs, sigs, slen);
     napi_value promise, name;
     napi_create_string_utf8(env, "fastsm2.batch", NAPI_AUTO_LENGTH, &name);
-    if (napi_create_reference(env, keyv, 1, &j->keyref) != napi_ok ||
-        napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
-        napi_create_async_work(env, NULL, name, batch_execute, batch_complete, j, &j->work) != napi_ok ||
-        napi_queue_async_work(env, j->work) != napi_ok) {
-        /* not reached in practice; the job leaks rather than risk a double free */
+    if (napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
+        napi_create_async_work(env, NULL, name, batch_execute, batch_complete, j, &j->work) != napi_ok) {
+        free(j->digests);
+        free(j->sigs);
+        free(j->results);
+        free(j);
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    }
+    key->uses++;
+    if (napi_queue_async_work(env, j->work) != napi_ok) {
+        /* not reached in practice; the job and its use of the key leak rather than risk a double free */
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     }
     return promise;
@@ -656,7 +758,7 @@ static napi_value js_sign_digest_batch(napi_env env, napi_callback_info info)
     ARGS(2);
     PRIV(0, k);
     BYTES(1, d, dlen);
-    return start_batch(env, argv[0], k, d, dlen, NULL, 0, 0);
+    return start_batch(env, k, d, dlen, NULL, 0, 0);
 }
 
 static napi_value js_verify_digest_batch(napi_env env, napi_callback_info info)
@@ -665,7 +767,7 @@ static napi_value js_verify_digest_batch(napi_env env, napi_callback_info info)
     PUB(0, p);
     BYTES(1, d, dlen);
     BYTES(2, s, slen);
-    return start_batch(env, argv[0], p, d, dlen, s, slen, 1);
+    return start_batch(env, p, d, dlen, s, slen, 1);
 }
 
 #define FN(name, fn)                                            \
@@ -673,8 +775,23 @@ static napi_value js_verify_digest_batch(napi_env env, napi_callback_info info)
         name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL \
     }
 
+static void env_finalize(napi_env env, void *data, void *hint)
+{
+    (void)hint;
+    fs2js_env *st = data;
+    if (st->error_class)
+        napi_delete_reference(env, st->error_class);
+    free(st);
+}
+
 static napi_value init(napi_env env, napi_value exports)
 {
+    fs2js_env *st = calloc(1, sizeof *st);
+    if (!st || napi_set_instance_data(env, st, env_finalize, NULL) != napi_ok) {
+        free(st);
+        napi_throw_error(env, "FASTSM2_ERR_NO_MEMORY", "fastsm2: no memory for the addon's state");
+        return NULL;
+    }
     napi_property_descriptor props[] = {
         FN("setErrorClass", js_set_error_class),
         FN("version", js_version),
@@ -687,6 +804,7 @@ static napi_value init(napi_env env, napi_value exports)
         FN("privSerialize", js_priv_serialize),
         FN("privPub", js_priv_pub),
         FN("keyFree", js_key_free),
+        FN("keyShare", js_key_share),
         FN("pubFromBytes", js_pub_from_bytes),
         FN("pubToBytes", js_pub_to_bytes),
         FN("pubSerialize", js_pub_serialize),

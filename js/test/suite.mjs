@@ -62,6 +62,33 @@ function derCiphertext (x, y, c3, c2) {
   return Uint8Array.from([0x30, ...len(body.length), ...body])
 }
 
+// The GB/T 32905 / 32918 examples through both APIs: after a corpus of bad
+// input, the engine must still give these.
+function knownAnswers (api, smc, V) {
+  const S = V.sign[0]
+  const E = V.encrypt[0]
+  for (const r of V.sm3) eq(hex(api.sm3(enc.encode(r.msg_ascii))), r.digest.toLowerCase(), 'SM3 ' + r.msg_ascii)
+  const k = api.PrivateKey.fromHex(S.d)
+  eq(k.publicKey.toHex(), ('04' + S.Px + S.Py).toLowerCase(), 'P = dG')
+  eq(hex(k.publicKey.computeZ({ id: S.id_ascii })), S.ZA.toLowerCase(), 'Z_A')
+  const sig = unhex((S.r + S.s).toLowerCase())
+  const msg = enc.encode(S.msg_ascii)
+  assert(k.publicKey.verify(msg, sig), 'the example signature')
+  const bad = sig.slice(); bad[5] ^= 0x10
+  assert(!k.publicKey.verify(msg, bad), 'a changed signature')
+  const C1 = unhex(E.C1.toLowerCase()); const C2 = unhex(E.C2.toLowerCase()); const C3 = unhex(E.C3.toLowerCase())
+  const ct = new Uint8Array(C1.length + C2.length + C3.length)
+  ct.set(C1); ct.set(C3, C1.length); ct.set(C2, C1.length + C3.length)
+  eq(dec.decode(k.decrypt(ct)), E.msg_ascii, 'the example ciphertext')
+  eq(smc.sm3(V.sm3[0].msg_ascii), V.sm3[0].digest.toLowerCase(), 'sm-crypto sm3')
+  assert(smc.sm2.doVerifySignature(S.msg_ascii, (S.r + S.s).toLowerCase(), '04' + S.Px + S.Py), 'sm-crypto verifies the example')
+  eq(smc.sm2.getPublicKeyFromPrivateKey(S.d), ('04' + S.Px + S.Py).toLowerCase(), 'sm-crypto P = dG')
+  const m = enc.encode('round trip')
+  assert(k.publicKey.verify(m, k.sign(m)), 'sign and verify')
+  eq(k.decrypt(k.publicKey.encrypt(m)), m, 'encrypt and decrypt')
+  k.destroy()
+}
+
 function cases ({ api, smc, vectors, refs }) {
   const list = []
   const t = (name, fn) => list.push({ name, fn })
@@ -281,6 +308,122 @@ function cases ({ api, smc, vectors, refs }) {
     const m = enc.encode('still fine')
     assert(k.publicKey.verify(m, k.sign(m)), 'sign/verify after errors')
     eq(k.decrypt(k.publicKey.encrypt(m)), m, 'encrypt/decrypt after errors')
+  })
+
+  // ---- a corpus of bad input, then the known answers (issue 41) -----------
+  // Every call either returns what its contract says for bad input (false,
+  // '' or []) or throws a FastSM2Error with a status name; nothing else
+  // (no TypeError from inside, no crash), and afterwards the engine still
+  // gives the GB/T 32905 / 32918 answers.
+  t('bad-input corpus, then the known answers still come out right', () => {
+    const rnd = (n, seed) => { const u = new Uint8Array(n); let x = seed | 0 || 1; for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; u[i] = x & 255 } return u }
+    const k = PrivateKey.fromHex(S.d)
+    const P = k.publicKey
+    const Phex = '04' + S.Px + S.Py
+    const spki = P.toPem()
+    const values = [undefined, null, true, false, 0, -1, 1.5, NaN, Infinity, 2 ** 53, 10n, '', 'zz', 'abc', '0x12', ' 04',
+      '04' + '00'.repeat(64), 'ff'.repeat(32), 'ff'.repeat(33), '00'.repeat(32), {}, [], [256], [-1], [1.5], ['a'], { length: 3 },
+      new Uint16Array(4), new Float64Array(2), new ArrayBuffer(3), new DataView(new ArrayBuffer(4)), () => 0, new Date(0),
+      new Uint8Array(0), rnd(1, 1), rnd(31, 2), rnd(32, 3), rnd(33, 4), rnd(64, 5), rnd(65, 6), rnd(97, 7), rnd(200, 8),
+      rnd(5000, 9), Uint8Array.of(0x30, 0x82, 0xff, 0xff), Uint8Array.of(0x30, 0x80, 0, 0), Uint8Array.of(0x30, 0x03, 0x30, 0x01, 0x30),
+      Uint8Array.of(4, ...rnd(64, 10)), Uint8Array.of(2, ...rnd(32, 11)), Uint8Array.of(0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00),
+      '-----BEGIN PRIVATE KEY-----\n', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', spki,
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END ENCRYPTED PRIVATE KEY-----\n', 'x'.repeat(70000)]
+    const optsList = [undefined, null, {}, { format: 'pem' }, { format: 1 }, { id: 5 }, { id: {} }, { id: new Uint8Array(9000) }, { password: 5 },
+      { compressed: 'yes' }, { output: 'bytes' }, { der: 'x', hash: 'y', userId: 77, publicKey: 'zz' }, { asn1: true }, { padding: 'x' }]
+    let calls = 0
+    let named = 0
+    const wrong = []
+    const guard = (what, fn) => {
+      calls++
+      try {
+        fn()
+      } catch (e) {
+        if (e && e.name === 'FastSM2Error' && /^FASTSM2_ERR_[A-Z_0-9]+$/.test(e.code) && Number.isInteger(e.status) && e.status < 0) { named++; return }
+        wrong.push(what + ': ' + (e && e.name) + ' ' + (e && e.message))
+      }
+    }
+    const name = (v) => { try { return typeof v === 'string' ? JSON.stringify(v.slice(0, 20)) : v instanceof Uint8Array ? 'u8[' + v.length + ']' : typeof v === 'bigint' ? String(v) + 'n' : Object.prototype.toString.call(v) } catch (e) { return '?' } }
+    const sm = smc.sm2
+    for (const v of values) {
+      const w = name(v)
+      guard('PrivateKey.fromBytes ' + w, () => PrivateKey.fromBytes(v).destroy())
+      guard('PrivateKey.fromHex ' + w, () => PrivateKey.fromHex(v).destroy())
+      guard('PrivateKey.fromPem ' + w, () => PrivateKey.fromPem(v).destroy())
+      guard('PrivateKey.fromDer ' + w, () => PrivateKey.fromDer(v).destroy())
+      guard('PrivateKey.fromPem password ' + w, () => PrivateKey.fromPem(v, { password: 'pw' }).destroy())
+      guard('PublicKey.fromBytes ' + w, () => PublicKey.fromBytes(v).destroy())
+      guard('PublicKey.fromHex ' + w, () => PublicKey.fromHex(v).destroy())
+      guard('PublicKey.fromPem ' + w, () => PublicKey.fromPem(v).destroy())
+      guard('PublicKey.fromDer ' + w, () => PublicKey.fromDer(v).destroy())
+      guard('sign ' + w, () => k.sign(v))
+      guard('signDigest ' + w, () => k.signDigest(v))
+      guard('decrypt ' + w, () => k.decrypt(v))
+      guard('decrypt der ' + w, () => k.decrypt(v, { format: 'der' }))
+      guard('verify msg ' + w, () => P.verify(v, new Uint8Array(64)))
+      guard('verify sig ' + w, () => { if (P.verify(msgS, v) !== false) throw new Error('verify true') })
+      guard('verify der sig ' + w, () => { if (P.verify(msgS, v, { format: 'der' }) !== false) throw new Error('verify true') })
+      guard('verifyDigest ' + w, () => P.verifyDigest(v, new Uint8Array(64)))
+      guard('encrypt ' + w, () => P.encrypt(v))
+      guard('computeZ ' + w, () => P.computeZ({ id: v }))
+      guard('sm3 ' + w, () => api.sm3(v))
+      guard('hmacSm3 ' + w, () => api.hmacSm3(v, v))
+      guard('sm2.generateKeyPairHex ' + w, () => sm.generateKeyPairHex(v))
+      guard('sm2.doEncrypt msg ' + w, () => sm.doEncrypt(v, Phex))
+      guard('sm2.doEncrypt key ' + w, () => sm.doEncrypt('m', v))
+      guard('sm2.doEncrypt mode ' + w, () => sm.doEncrypt('m', Phex, v))
+      guard('sm2.doDecrypt ' + w, () => { const r = sm.doDecrypt(v, S.d); if (r !== '') throw new Error('decrypted garbage: ' + r) })
+      guard('sm2.doDecrypt key ' + w, () => sm.doDecrypt('00'.repeat(120), v))
+      guard('sm2.doDecrypt array ' + w, () => { const r = sm.doDecrypt(v, S.d, 1, { output: 'array' }); if (r.length !== 0) throw new Error('decrypted garbage') })
+      guard('sm2.doSignature msg ' + w, () => sm.doSignature(v, S.d))
+      guard('sm2.doSignature key ' + w, () => sm.doSignature('m', v))
+      guard('sm2.doSignature hash false ' + w, () => sm.doSignature(v, S.d, { hash: false }))
+      guard('sm2.doVerifySignature msg ' + w, () => sm.doVerifySignature(v, '00'.repeat(64), Phex))
+      guard('sm2.doVerifySignature sig ' + w, () => { if (sm.doVerifySignature('m', v, Phex) !== false) throw new Error('true') })
+      guard('sm2.doVerifySignature der ' + w, () => { if (sm.doVerifySignature('m', v, Phex, { der: true }) !== false) throw new Error('true') })
+      guard('sm2.doVerifySignature key ' + w, () => { if (sm.doVerifySignature('m', '00'.repeat(64), v) !== false) throw new Error('true') })
+      guard('sm2.getPublicKeyFromPrivateKey ' + w, () => sm.getPublicKeyFromPrivateKey(v))
+      guard('sm2.compressPublicKeyHex ' + w, () => sm.compressPublicKeyHex(v))
+      guard('sm2.verifyPublicKey ' + w, () => { if (sm.verifyPublicKey(v) !== false) throw new Error('true') })
+      guard('sm2.comparePublicKeyHex ' + w, () => { if (sm.comparePublicKeyHex(v, Phex) !== false) throw new Error('true') })
+      guard('sm2.getHash ' + w, () => sm.getHash(v, Phex))
+      guard('sm2.getHash key ' + w, () => sm.getHash('00', v))
+      guard('sm2.getZ ' + w, () => sm.getZ(v))
+      guard('sm2.utf8ToHex ' + w, () => sm.utf8ToHex(v))
+      guard('sm2.arrayToHex ' + w, () => sm.arrayToHex(v))
+      guard('sm2.arrayToUtf8 ' + w, () => sm.arrayToUtf8(v))
+      guard('sm2.hexToArray ' + w, () => sm.hexToArray(v))
+      guard('sm2.leftPad ' + w, () => sm.leftPad(v, 64))
+      guard('sm3 module ' + w, () => smc.sm3(v))
+      guard('sm3 module hmac ' + w, () => smc.sm3('m', { key: v }))
+    }
+    for (const o of optsList) {
+      const w = JSON.stringify(o, (key, x) => (x instanceof Uint8Array ? 'u8[' + x.length + ']' : x))
+      guard('sign opts ' + w, () => k.sign(msgS, o))
+      guard('signDigest opts ' + w, () => k.signDigest(new Uint8Array(32), o))
+      guard('toPem opts ' + w, () => k.toPem(o))
+      guard('toDer opts ' + w, () => k.toDer(o))
+      guard('publicKey.toBytes opts ' + w, () => P.toBytes(o))
+      guard('verify opts ' + w, () => P.verify(msgS, new Uint8Array(64), o))
+      guard('encrypt opts ' + w, () => P.encrypt(msgS, o))
+      guard('decrypt opts ' + w, () => k.decrypt(new Uint8Array(120), o))
+      guard('computeZ opts ' + w, () => P.computeZ(o))
+      guard('fromPem opts ' + w, () => PrivateKey.fromPem(k.toPem(), o).destroy())
+      guard('sm2.doSignature opts ' + w, () => sm.doSignature('m', S.d, o))
+      guard('sm2.doVerifySignature opts ' + w, () => sm.doVerifySignature('m', '00'.repeat(64), Phex, o))
+      guard('sm2.doEncrypt opts ' + w, () => sm.doEncrypt('m', Phex, 1, o))
+      guard('sm2.doDecrypt opts ' + w, () => sm.doDecrypt('00'.repeat(120), S.d, 1, o))
+      guard('sm3 opts ' + w, () => smc.sm3('m', o))
+    }
+    if (wrong.length) throw new Error(wrong.length + ' of ' + calls + ' calls ended otherwise than their contract says:\n  ' + wrong.slice(0, 40).join('\n  '))
+    assert(named > calls / 3, 'most of the corpus is refused with a named error (' + named + ' of ' + calls + ')')
+    // a public key where a private key belongs: FASTSM2_ERR_PUBLIC_KEY (-31), PEM and DER
+    const e1 = throwsCode(() => PrivateKey.fromPem(spki), 'FASTSM2_ERR_PUBLIC_KEY', 'SPKI PEM as a private key')
+    eq(e1.status, -31, 'status of FASTSM2_ERR_PUBLIC_KEY')
+    assert(/public key/.test(e1.message), 'message says a public key: ' + e1.message)
+    throwsCode(() => PrivateKey.fromDer(P.toDer()), 'FASTSM2_ERR_PUBLIC_KEY', 'SPKI DER as a private key')
+    // the known answers, after all of that
+    knownAnswers(api, smc, V)
   })
 
   if (api.engine === 'wasm') {

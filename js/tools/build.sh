@@ -76,7 +76,7 @@ exports=(malloc free fs2js_privkey_size fs2js_pubkey_size fastsm2_version fastsm
   fastsm2_pubkey_parse fastsm2_pubkey_to_bytes fastsm2_pubkey_serialize fastsm2_pubkey_precompute
   fastsm2_compute_z fastsm2_sign fastsm2_sign_digest fastsm2_verify_status
   fastsm2_verify_digest_status fastsm2_encrypt fastsm2_decrypt fastsm2_ciphertext_size fastsm2_sm3
-  fastsm2_hmac_sm3 fastsm2_sig_to_der fastsm2_sig_from_der)
+  fastsm2_hmac_sm3 fastsm2_sig_to_der fastsm2_sig_from_der fastsm2_sign_digest_batch fastsm2_verify_digest_batch)
 list=$(printf '_%s,' "${exports[@]}")
 emcmake cmake -S "$root" -B build/wasm -G "Unix Makefiles" "${lib_opts[@]}" -DFASTSM2_RANDOM=getentropy \
   -DFASTSM2_NO_INT128=ON -DCMAKE_HAVE_LIBC_PTHREAD=1 ${FASTSM2_WASM_CMAKE_ARGS:-} >/dev/null

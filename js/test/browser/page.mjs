@@ -90,7 +90,7 @@ async function bare () {
   const t0 = performance.now()
   const noop = () => 0
   await WebAssembly.instantiateStreaming(fetch('../../fastsm2.wasm'), {
-    env: { getentropy: noop, emscripten_notify_memory_growth: noop },
+    env: { getentropy: noop, emscripten_notify_memory_growth: noop, __call_sighandler: noop },
     wasi_snapshot_preview1: { environ_sizes_get: noop, environ_get: noop }
   })
   return { bareMs: performance.now() - t0 }
