@@ -13,9 +13,8 @@ import os from 'node:os'
 
 const require = createRequire(import.meta.url)
 const MS = Number(process.env.BENCH_MS || 1000)
-const { makeApi } = require('../dist/cjs/api.js')
-const { makeSmCrypto } = require('../dist/cjs/smcrypto.js')
-const engines = require('../node/engine.js')
+const { makeApi, makeSmCrypto, makeSmCryptoV2 } = require('../dist/cjs/lib.js')
+const engines = require('../dist/cjs/node.js')
 const v1 = require('sm-crypto')
 const v2 = require('sm-crypto-v2')
 

@@ -527,6 +527,23 @@ static napi_value js_sign_digest(napi_env env, napi_callback_info info)
     return make_buffer(env, sig, 64);
 }
 
+/* signDigestWithNonce(priv, e, k): GB/T 32918.2 6.1 A4-A7 with the caller's k
+ * (sm-crypto's pointPool). */
+static napi_value js_sign_digest_with_nonce(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    PRIV(0, k);
+    BYTES(1, e, elen);
+    BYTES(2, nonce, nlen);
+    if (elen != 32 || nlen != 32)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    unsigned char sig[64];
+    int st = fastsm2_sign_digest_with_nonce(sig, &k->u.priv, e, nonce);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    return make_buffer(env, sig, 64);
+}
+
 /* verify(pub, id, msg, sig) -> the status: 1 valid, or the negative reason
  * (the JavaScript layer turns it into a boolean or an error). */
 static napi_value js_verify(napi_env env, napi_callback_info info)
@@ -555,14 +572,21 @@ static napi_value js_verify_digest(napi_env env, napi_callback_info info)
     return make_int(env, fastsm2_verify_digest_status(&p->u.pub, e, sig));
 }
 
+/* encrypt(pub, msg, flags[, k]): k given, fastsm2_encrypt_with_nonce. */
 static napi_value js_encrypt(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ARGS(4);
     PUB(0, p);
     BYTES(1, msg, msglen);
     int flags;
     if (!get_int(env, argv[2], &flags))
         return throw_status(env, FASTSM2_ERR_ARG);
+    const unsigned char *nonce = NULL;
+    size_t nlen = 0;
+    if (!get_id(env, argv[3], &nonce, &nlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    if (nonce && nlen != 32)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
     size_t cap = fastsm2_ciphertext_size(msglen, flags);
     if (cap == 0)
         return throw_status(env, FASTSM2_ERR_ARG);
@@ -571,8 +595,10 @@ static napi_value js_encrypt(napi_env env, napi_callback_info info)
     if (!out)
         return throw_status(env, FASTSM2_ERR_NO_MEMORY);
     size_t len = cap;
-    int st = fastsm2_encrypt(out, &len, &p->u.pub, msg, msglen, flags);
+    int st = nonce ? fastsm2_encrypt_with_nonce(out, &len, &p->u.pub, msg, msglen, flags, nonce)
+                   : fastsm2_encrypt(out, &len, &p->u.pub, msg, msglen, flags);
     napi_value ret = st == FASTSM2_OK ? make_buffer(env, out, len) : throw_status(env, st);
+    wipe(out, cap);
     if (out != stackbuf)
         free(out);
     return ret;
@@ -597,6 +623,74 @@ static napi_value js_decrypt(napi_env env, napi_callback_info info)
     wipe(out, cap);
     if (out != stackbuf)
         free(out);
+    return ret;
+}
+
+/* ecdh(priv, peer): fastsm2_ecdh, x of [d]P. */
+static napi_value js_ecdh(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    PRIV(0, k);
+    BYTES(1, peer, peerlen);
+    unsigned char x[32];
+    int st = fastsm2_ecdh(x, &k->u.priv, peer, peerlen);
+    if (st != FASTSM2_OK)
+        return throw_status(env, st);
+    napi_value out = make_buffer(env, x, 32);
+    wipe(x, sizeof x);
+    return out;
+}
+
+/* keyExchange(role, priv, id, peer, peerId, r, peerR, klen): GB/T 32918.3 6.1
+ * with the caller's r (sm-crypto-v2's calculateSharedKey gives it): K. */
+static napi_value js_key_exchange(napi_env env, napi_callback_info info)
+{
+    ARGS(8);
+    int role, klen;
+    if (!get_int(env, argv[0], &role) || !get_int(env, argv[7], &klen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    PRIV(1, k);
+    const unsigned char *id, *peer_id;
+    size_t idlen, peer_idlen;
+    if (!get_id(env, argv[2], &id, &idlen) || !get_id(env, argv[4], &peer_id, &peer_idlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    PUB(3, peer);
+    BYTES(5, r, rlen);
+    BYTES(6, peer_r, peer_rlen);
+    if (rlen != 32 || klen < 1 || klen > 65536)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    unsigned char *key = malloc((size_t)klen);
+    if (!key)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    fastsm2_kx_ctx ctx;
+    unsigned char R[65];
+    int st = fastsm2_kx_init(&ctx, role, &k->u.priv, id, idlen, &peer->u.pub, peer_id, peer_idlen);
+    if (st == FASTSM2_OK)
+        st = fastsm2_kx_start_with_nonce(&ctx, R, r);
+    if (st == FASTSM2_OK)
+        st = fastsm2_kx_compute(&ctx, key, (size_t)klen, peer_r, peer_rlen);
+    fastsm2_kx_clear(&ctx);
+    napi_value ret = st == FASTSM2_OK ? make_buffer(env, key, (size_t)klen) : throw_status(env, st);
+    wipe(key, (size_t)klen);
+    free(key);
+    return ret;
+}
+
+/* kdf(z, outlen): fastsm2_kdf. */
+static napi_value js_kdf(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    BYTES(0, z, zlen);
+    int outlen;
+    if (!get_int(env, argv[1], &outlen) || outlen < 0)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    unsigned char *out = malloc(outlen ? (size_t)outlen : 1);
+    if (!out)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = outlen ? fastsm2_kdf(out, (size_t)outlen, z, zlen) : FASTSM2_OK;
+    napi_value ret = st == FASTSM2_OK ? make_buffer(env, out, (size_t)outlen) : throw_status(env, st);
+    wipe(out, (size_t)outlen);
+    free(out);
     return ret;
 }
 
@@ -812,9 +906,14 @@ static napi_value init(napi_env env, napi_value exports)
         FN("computeZ", js_compute_z),
         FN("sign", js_sign),
         FN("signDigest", js_sign_digest),
+        FN("signDigestWithNonce", js_sign_digest_with_nonce),
         FN("verify", js_verify),
         FN("verifyDigest", js_verify_digest),
         FN("encrypt", js_encrypt),
+        FN("encryptWithNonce", js_encrypt),
+        FN("ecdh", js_ecdh),
+        FN("keyExchange", js_key_exchange),
+        FN("kdf", js_kdf),
         FN("decrypt", js_decrypt),
         FN("sm3", js_sm3),
         FN("hmac", js_hmac),

@@ -17,3 +17,8 @@ __attribute__((visibility("default"))) size_t fs2js_pubkey_size(void)
 {
     return sizeof(fastsm2_pubkey);
 }
+
+__attribute__((visibility("default"))) size_t fs2js_kx_size(void)
+{
+    return sizeof(fastsm2_kx_ctx);
+}

@@ -5,22 +5,22 @@ import { test } from 'node:test'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cases } from './suite.mjs'
+import { compatCases } from './compat.mjs'
 
 const require = createRequire(import.meta.url)
-const { makeApi } = require('../dist/cjs/api.js')
-const { makeSmCrypto } = require('../dist/cjs/smcrypto.js')
-const engines = require('../node/engine.js')
+const { makeApi, makeSmCrypto, makeSmCryptoV2 } = require('../dist/cjs/lib.js')
+const engines = require('../dist/cjs/node.js')
 const vectors = readFileSync(new URL('../../tests/vectors/gbt32918-examples.txt', import.meta.url), 'utf8')
 const refs = { 'sm-crypto': require('sm-crypto'), 'sm-crypto-v2': require('sm-crypto-v2') }
 
 test('the addon loads here (a prebuild of this platform)', () => {
-  if (!engines.addon()) throw engines.addonError()
+  if (!engines.addon()) throw engines.lastAddonError()
 })
 
 test('require("fastsm2") picks the addon, FASTSM2_JS_ENGINE=wasm the WebAssembly engine', () => {
-  const api = require('../index.js')
+  const api = require('../dist/cjs/index.js')
   if (api.engine !== (process.env.FASTSM2_JS_ENGINE === 'wasm' ? 'wasm' : 'addon')) throw new Error('engine ' + api.engine)
-  if (require('../wasm.js').engine !== 'wasm' || require('../wasm.js').backend !== 'generic') throw new Error('wasm.js is not the generic WebAssembly build')
+  if (require('../dist/cjs/wasm.js').engine !== 'wasm' || require('../dist/cjs/wasm.js').backend !== 'generic') throw new Error('wasm.js is not the generic WebAssembly build')
 })
 
 for (const name of ['addon', 'wasm']) {
@@ -28,7 +28,8 @@ for (const name of ['addon', 'wasm']) {
   if (!engine) continue
   const api = makeApi(engine)
   const smc = makeSmCrypto(api)
-  for (const c of cases({ api, smc, vectors, refs })) {
+  const smc2 = makeSmCryptoV2(api)
+  for (const c of [...cases({ api, smc, vectors, refs }), ...compatCases({ api, v1: smc, v2: smc2, refs })]) {
     test(name + ': ' + c.name, async (t) => {
       const r = await c.fn()
       if (typeof r === 'string' && r.startsWith('skip: ')) t.skip(r.slice(6))

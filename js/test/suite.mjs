@@ -256,6 +256,18 @@ function cases ({ api, smc, vectors, refs }) {
     }
   })
 
+  t('ERROR_CODES is the library\'s table of status codes', () => {
+    const { engine } = api._internal
+    const codes = Object.entries(api.ERROR_CODES)
+    for (const [name, st] of codes) eq(engine.errorName(st), name, 'status ' + st)
+    const lowest = Math.min(...codes.map(([, st]) => st))
+    eq(engine.errorName(lowest - 1), 'FASTSM2_ERR_UNKNOWN', 'no code below ' + lowest + ' (a new one needs its name in src/errors.ts)')
+    eq(codes.length, -lowest, 'every code from -1 down')
+    const e = throwsCode(() => PrivateKey.fromHex('00'.repeat(32)), 'FASTSM2_ERR_PRIVATE_KEY', 'd = 0')
+    assert(e instanceof api.FastSM2Error && e instanceof Error, 'instanceof FastSM2Error')
+    eq(e.status, api.ERROR_CODES.FASTSM2_ERR_PRIVATE_KEY, 'status')
+  })
+
   // ---- bad input: named errors, and the engine still works after ----------
   t('bad input throws named errors', () => {
     const n = 'fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54123'

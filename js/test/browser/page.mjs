@@ -8,13 +8,22 @@ const q = new URLSearchParams(location.search)
 const mode = q.get('mode') || 'test'
 const out = document.getElementById('out')
 
+// sm-crypto (its dist scripts: globals) and sm-crypto-v2 (ES module) in this page
+async function references () {
+  const v2 = await import('/node_modules/sm-crypto-v2/dist/index.mjs')
+  return { 'sm-crypto': { sm2: globalThis.sm2, sm3: globalThis.sm3, sm4: globalThis.sm4 }, 'sm-crypto-v2': { sm2: v2.sm2, sm3: v2.sm3, sm4: v2.sm4, kdf: v2.kdf, hkdf: v2.hkdf } }
+}
+
 async function runTests () {
   const { cases } = await import('../suite.mjs')
-  const api = (await import('../../browser.mjs')).default
-  const smc = (await import('../../browser-sm-crypto.mjs')).default
+  const { compatCases } = await import('../compat.mjs')
+  const api = (await import('../../dist/esm/browser.js')).default
+  const smc = (await import('../../dist/esm/browser-sm-crypto.js')).default
+  const smc2 = (await import('../../dist/esm/browser-sm-crypto-v2.js')).default
   const vectors = await (await fetch('/vectors.txt')).text()
+  const refs = await references()
   const results = []
-  for (const c of cases({ api, smc, vectors })) {
+  for (const c of [...cases({ api, smc, vectors, refs }), ...compatCases({ api, v1: smc, v2: smc2, refs })]) {
     try { const r = await c.fn(); results.push({ name: c.name, ok: true, skip: typeof r === 'string' ? r : undefined }) } catch (e) { results.push({ name: c.name, ok: false, error: String(e && e.stack || e) }) }
   }
   // interop: Node's fixtures in, ours out
@@ -34,7 +43,7 @@ async function runTests () {
 
 async function firstEncryption () {
   const t0 = performance.now()
-  const api = (await import('../../browser.mjs')).default
+  const api = (await import('../../dist/esm/browser.js')).default
   const t1 = performance.now()
   const pub = api.PublicKey.fromHex(q.get('pub'))
   const ct = pub.encrypt(new TextEncoder().encode('password123'))
@@ -44,8 +53,8 @@ async function firstEncryption () {
 
 async function bench () {
   const minMs = Number(q.get('ms') || 1000)
-  const api = (await import('../../browser.mjs')).default
-  const smc = (await import('../../browser-sm-crypto.mjs')).default
+  const api = (await import('../../dist/esm/browser.js')).default
+  const smc = (await import('../../dist/esm/browser-sm-crypto.js')).default
   const v2 = await import('/node_modules/sm-crypto-v2/dist/index.mjs')
   const v1 = globalThis.sm2
   const kp = v2.sm2.generateKeyPairHex()

@@ -8,8 +8,8 @@
 const assert = require('node:assert')
 const engineName = process.argv[2]
 const N = Number(process.argv[3] || 110000)
-const engines = require('../../node/engine.js')
-const { makeApi } = require('../../dist/cjs/api.js')
+const engines = require('../../dist/cjs/node.js')
+const { makeApi } = require('../../dist/cjs/lib.js')
 const engine = engines[engineName]()
 if (!engine) { console.log('skip: no ' + engineName + ' engine'); process.exit(77) }
 const api = makeApi(engine)

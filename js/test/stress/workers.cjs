@@ -9,7 +9,7 @@
 const assert = require('node:assert')
 const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads')
 const path = require('node:path')
-const index = path.join(__dirname, '..', '..', 'index.js')
+const index = path.join(__dirname, '..', '..', 'dist', 'cjs', 'index.js')
 
 function throwMany (f, n) {
   let named = 0

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
+// The types every entry point of the modern API exports beside its values
+// (PrivateKey, PublicKey and FastSM2Error are declared in each entry point,
+// as types of the same names as its values).
+export type {
+  PrivateKeyConstructor, PublicKeyConstructor, SignatureFormat, CiphertextFormat, SignerId, BatchOptions, Api
+} from './api.js'
+export type { FastSM2ErrorCode } from './errors.js'
