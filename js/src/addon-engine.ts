@@ -41,6 +41,21 @@ export interface NativeAddon {
   sm3 (data: Uint8Array): Uint8Array
   hmac (key: Uint8Array, data: Uint8Array): Uint8Array
   kdf (z: Uint8Array, outlen: number): Uint8Array
+  sm4Backend (): string
+  sm4Key (raw: Uint8Array): KeyHandle
+  sm4Ecb (h: KeyHandle, enc: boolean, data: Uint8Array): Uint8Array
+  sm4Cbc (h: KeyHandle, enc: boolean, padding: number, iv: Uint8Array, data: Uint8Array): Uint8Array
+  sm4Ctr (h: KeyHandle, iv: Uint8Array, data: Uint8Array): Uint8Array
+  sm4AeadEncrypt (ccm: boolean, h: KeyHandle, iv: Uint8Array, aad: Uint8Array, data: Uint8Array, taglen: number): Uint8Array
+  sm4AeadDecrypt (ccm: boolean, h: KeyHandle, iv: Uint8Array, aad: Uint8Array, data: Uint8Array, tag: Uint8Array): Uint8Array
+  sm4Xts (h1: KeyHandle, h2: KeyHandle, standard: number, enc: boolean, tweak: Uint8Array, data: Uint8Array): Uint8Array
+  sm4StreamInit (mode: number, enc: boolean, padding: number, h: KeyHandle, iv: Uint8Array | null): KeyHandle
+  sm4StreamUpdate (ctx: KeyHandle, data: Uint8Array): Uint8Array
+  sm4StreamFinal (ctx: KeyHandle): Uint8Array
+  sm4GcmInit (enc: boolean, h: KeyHandle, iv: Uint8Array): KeyHandle
+  sm4GcmAad (ctx: KeyHandle, aad: Uint8Array): void
+  sm4GcmUpdate (ctx: KeyHandle, data: Uint8Array): Uint8Array
+  sm4GcmFinal (ctx: KeyHandle, tagOrLength: number | Uint8Array): Uint8Array | undefined
 }
 
 /** The addon's functions are the engine's, bound once; keys are freed by
@@ -84,6 +99,21 @@ export function addonEngine (native: NativeAddon, file: string): Engine & { read
     verifyDigestBatch: n.verifyDigestBatch,
     sm3: n.sm3,
     hmac: n.hmac,
-    kdf: n.kdf
+    kdf: n.kdf,
+    sm4Backend: n.sm4Backend,
+    sm4Key: n.sm4Key,
+    sm4Ecb: n.sm4Ecb,
+    sm4Cbc: n.sm4Cbc,
+    sm4Ctr: n.sm4Ctr,
+    sm4AeadEncrypt: n.sm4AeadEncrypt,
+    sm4AeadDecrypt: n.sm4AeadDecrypt,
+    sm4Xts: n.sm4Xts,
+    sm4StreamInit: n.sm4StreamInit,
+    sm4StreamUpdate: n.sm4StreamUpdate,
+    sm4StreamFinal: n.sm4StreamFinal,
+    sm4GcmInit: n.sm4GcmInit,
+    sm4GcmAad: n.sm4GcmAad,
+    sm4GcmUpdate: n.sm4GcmUpdate,
+    sm4GcmFinal: n.sm4GcmFinal
   }
 }

@@ -21,7 +21,7 @@ async function load (): Promise<Engine> {
 const api: Api = makeApi(await load())
 export default api
 export const {
-  engine, backend, version, PrivateKey, PublicKey, FastSM2Error, ERROR_CODES, sm3, hmacSm3, kdf,
+  engine, backend, version, PrivateKey, PublicKey, FastSM2Error, ERROR_CODES, sm3, hmacSm3, kdf, sm4,
   signBatch, verifyBatch, signDigestBatch, verifyDigestBatch
 } = api
 export type * from './types.js'

@@ -8,10 +8,9 @@
 // FastSM2Error for a negative status, except verify*, which return the
 // status (1 for a valid signature); ids are null for the key's own ID.
 
-/** An engine's handle of a key in C memory (opaque). */
+/** An engine's handle of a key in C memory: an SM2 private or public key,
+ *  an SM4 key, an SM4 or SM4-GCM streaming context (opaque). */
 export interface KeyHandle { readonly __fastsm2Key: unique symbol }
-/** An engine's handle of an SM4 key or streaming context (opaque). */
-export interface Sm4Handle { readonly __fastsm2Sm4: unique symbol }
 
 /** fastsm2_encrypt/decrypt flags: FASTSM2_CT_RAW = 1, FASTSM2_CT_C1C2C3 = 2. */
 export type CiphertextFlags = number
@@ -65,6 +64,31 @@ export interface Engine {
   signDigestBatch (h: KeyHandle, digests: Uint8Array): Promise<Uint8Array>
   /** One byte per item: 1 valid, 0 not. */
   verifyDigestBatch (h: KeyHandle, digests: Uint8Array, sigs: Uint8Array): Promise<Uint8Array>
+
+  // ---- SM4 (GB/T 32907): keys and contexts are KeyHandles too ---------------
+  /** fastsm2_sm4_backend_name. */
+  sm4Backend (): string
+  /** fastsm2_sm4_key_init of 16 bytes. */
+  sm4Key (raw: Uint8Array): KeyHandle
+  sm4Ecb (h: KeyHandle, enc: boolean, data: Uint8Array): Uint8Array
+  /** padding: FASTSM2_SM4_PAD_NONE (0) or _PKCS7 (1). */
+  sm4Cbc (h: KeyHandle, enc: boolean, padding: number, iv: Uint8Array, data: Uint8Array): Uint8Array
+  sm4Ctr (h: KeyHandle, iv: Uint8Array, data: Uint8Array): Uint8Array
+  /** GCM (ccm false) or CCM: ciphertext || tag (taglen bytes). */
+  sm4AeadEncrypt (ccm: boolean, h: KeyHandle, iv: Uint8Array, aad: Uint8Array, data: Uint8Array, taglen: number): Uint8Array
+  /** The plaintext, only if tag matches (FASTSM2_ERR_TAG otherwise). */
+  sm4AeadDecrypt (ccm: boolean, h: KeyHandle, iv: Uint8Array, aad: Uint8Array, data: Uint8Array, tag: Uint8Array): Uint8Array
+  /** standard: FASTSM2_SM4_XTS_GB (0) or _IEEE (1). */
+  sm4Xts (h1: KeyHandle, h2: KeyHandle, standard: number, enc: boolean, tweak: Uint8Array, data: Uint8Array): Uint8Array
+  /** fastsm2_sm4_init: mode FASTSM2_SM4_ECB (1) ... _CFB (5). */
+  sm4StreamInit (mode: number, enc: boolean, padding: number, h: KeyHandle, iv: Uint8Array | null): KeyHandle
+  sm4StreamUpdate (ctx: KeyHandle, data: Uint8Array): Uint8Array
+  sm4StreamFinal (ctx: KeyHandle): Uint8Array
+  sm4GcmInit (enc: boolean, h: KeyHandle, iv: Uint8Array): KeyHandle
+  sm4GcmAad (ctx: KeyHandle, aad: Uint8Array): void
+  sm4GcmUpdate (ctx: KeyHandle, data: Uint8Array): Uint8Array
+  /** Encrypting (a tag length): the tag; decrypting (the tag): nothing, or FASTSM2_ERR_TAG. */
+  sm4GcmFinal (ctx: KeyHandle, tagOrLength: number | Uint8Array): Uint8Array | undefined
 
   // ---- SM3 -----------------------------------------------------------------
   sm3 (data: Uint8Array): Uint8Array

@@ -8,3 +8,4 @@ export default m
 export const { sm2, sm3, sm4, kdf, hkdf, FastSM2Error } = m
 export type FastSM2Error = import('./errors.js').FastSM2Error
 export type { KeyPair, Point, PoolPoint, Rng, PrecomputedPublicKey, SignOptions, VerifyOptions, SmCryptoV2 } from './smcrypto.js'
+export type { Sm4Options, GCMResult } from './smcrypto-sm4.js'

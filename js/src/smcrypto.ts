@@ -266,7 +266,10 @@ function make (api: Api, flavor: Flavor): SmCrypto | SmCryptoV2 {
   }
 
   function pubEntry (hex: unknown): PubEntry {
-    if (hex === lastPubHex && lastPub) return lastPub
+    if (hex === lastPubHex && lastPub) {
+      if (lastPub.uses < 3 && ++lastPub.uses === 3) engine.pubPrecompute(lastPub.handle)
+      return lastPub
+    }
     if (typeof hex !== 'string') fail('ARG', 'public key must be a hex string')
     let e = pubCache.get(hex)
     if (e) {
@@ -277,7 +280,7 @@ function make (api: Api, flavor: Flavor): SmCrypto | SmCryptoV2 {
       pubCache.set(hex, e)
       evict(pubCache)
     }
-    if (++e.uses === 3) engine.pubPrecompute(e.handle) // worth it for a key used again and again
+    if (e.uses < 3 && ++e.uses === 3) engine.pubPrecompute(e.handle) // worth it for a key used again and again
     lastPubHex = hex
     lastPub = e
     return e

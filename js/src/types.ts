@@ -6,3 +6,6 @@ export type {
   PrivateKeyConstructor, PublicKeyConstructor, SignatureFormat, CiphertextFormat, SignerId, BatchOptions, Api
 } from './api.js'
 export type { FastSM2ErrorCode } from './errors.js'
+export type {
+  Sm4, Sm4Key, Sm4KeyConstructor, Sm4KeyInput, Sm4Cipher, Sm4GcmEncryptor, Sm4GcmDecryptor, Sm4Padding, Sm4StreamMode, AeadOptions
+} from './sm4.js'

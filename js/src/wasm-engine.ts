@@ -67,6 +67,34 @@ interface Exports {
   fastsm2_kdf (o: Ptr, n: number, z: Ptr, zn: number): number
   fastsm2_sig_to_der (o: Ptr, l: Ptr, sig: Ptr): number
   fastsm2_sig_from_der (sig: Ptr, der: Ptr, n: number): number
+  // a module built without SM4 has none of these
+  fs2js_sm4_key_size? (): number
+  fs2js_sm4_ctx_size? (): number
+  fs2js_sm4_gcm_size? (): number
+  fastsm2_sm4_backend_name (): Ptr
+  fastsm2_sm4_key_init (k: Ptr, raw: Ptr): number
+  fastsm2_sm4_key_clear (k: Ptr): void
+  fastsm2_sm4_ecb_encrypt (o: Ptr, k: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_ecb_decrypt (o: Ptr, k: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_cbc_encrypt (o: Ptr, l: Ptr, k: Ptr, iv: Ptr, pad: number, i: Ptr, n: number): number
+  fastsm2_sm4_cbc_decrypt (o: Ptr, l: Ptr, k: Ptr, iv: Ptr, pad: number, i: Ptr, n: number): number
+  fastsm2_sm4_ctr (o: Ptr, k: Ptr, iv: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_gcm_encrypt (o: Ptr, tag: Ptr, taglen: number, k: Ptr, iv: Ptr, ivlen: number, aad: Ptr, aadlen: number, i: Ptr, n: number): number
+  fastsm2_sm4_gcm_decrypt (o: Ptr, k: Ptr, iv: Ptr, ivlen: number, aad: Ptr, aadlen: number, i: Ptr, n: number, tag: Ptr, taglen: number): number
+  fastsm2_sm4_ccm_encrypt (o: Ptr, tag: Ptr, taglen: number, k: Ptr, iv: Ptr, ivlen: number, aad: Ptr, aadlen: number, i: Ptr, n: number): number
+  fastsm2_sm4_ccm_decrypt (o: Ptr, k: Ptr, iv: Ptr, ivlen: number, aad: Ptr, aadlen: number, i: Ptr, n: number, tag: Ptr, taglen: number): number
+  fastsm2_sm4_xts_encrypt (o: Ptr, k1: Ptr, k2: Ptr, std: number, tweak: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_xts_decrypt (o: Ptr, k1: Ptr, k2: Ptr, std: number, tweak: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_init (c: Ptr, mode: number, enc: number, pad: number, k: Ptr, iv: Ptr, ivlen: number): number
+  fastsm2_sm4_update (c: Ptr, o: Ptr, l: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_final (c: Ptr, o: Ptr, l: Ptr): number
+  fastsm2_sm4_ctx_clear (c: Ptr): void
+  fastsm2_sm4_gcm_init (c: Ptr, enc: number, k: Ptr, iv: Ptr, ivlen: number): number
+  fastsm2_sm4_gcm_aad (c: Ptr, aad: Ptr, n: number): number
+  fastsm2_sm4_gcm_update (c: Ptr, o: Ptr, i: Ptr, n: number): number
+  fastsm2_sm4_gcm_encrypt_final (c: Ptr, tag: Ptr, taglen: number): number
+  fastsm2_sm4_gcm_decrypt_final (c: Ptr, tag: Ptr, taglen: number): number
+  fastsm2_sm4_gcm_clear (c: Ptr): void
   fastsm2_sign_digest_batch (sigs: Ptr, keys: Ptr, nkeys: number, digests: Ptr, n: number, threads: number): number
   fastsm2_verify_digest_batch (res: Ptr, pubs: Ptr, npubs: number, digests: Ptr, sigs: Ptr, n: number, threads: number): number
 }
@@ -117,8 +145,10 @@ function nextTask (): Promise<void> {
   return new Promise((resolve) => (typeof si === 'function' ? si(resolve) : setTimeout(resolve, 0)))
 }
 
+/** What lives in the module's memory behind a handle: keys and SM4 contexts. */
+type Kind = 'priv' | 'pub' | 'sm4' | 'ctx' | 'gcm'
 /** A key in the module's memory, with a count of its handles (as the addon's). */
-interface WasmKey { ptr: Ptr, priv: boolean, uses: number }
+interface WasmKey { ptr: Ptr, kind: Kind, uses: number }
 /** A handle: its key, null once freed. */
 interface WasmHandle { key: WasmKey | null }
 
@@ -133,8 +163,7 @@ class WasmEngine implements Engine {
   /** For the tests that look for secrets left behind. */
   readonly memory: WebAssembly.Memory
   private readonly x: Exports
-  private readonly PRIV: number
-  private readonly PUB: number
+  private readonly size: Record<Kind, number>
   private readonly KX: number
   private readonly registry: FinalizationRegistry<WasmHandle> | null
 
@@ -144,8 +173,13 @@ class WasmEngine implements Engine {
     state.memory = x.memory
     this.memory = x.memory
     if (x._initialize) x._initialize()
-    this.PRIV = x.fs2js_privkey_size()
-    this.PUB = x.fs2js_pubkey_size()
+    this.size = {
+      priv: x.fs2js_privkey_size(),
+      pub: x.fs2js_pubkey_size(),
+      sm4: x.fs2js_sm4_key_size ? x.fs2js_sm4_key_size() : 0,
+      ctx: x.fs2js_sm4_ctx_size ? x.fs2js_sm4_ctx_size() : 0,
+      gcm: x.fs2js_sm4_gcm_size ? x.fs2js_sm4_gcm_size() : 0
+    }
     this.KX = x.fs2js_kx_size()
     this.registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((h) => this.freeHandle(h)) : null
   }
@@ -196,9 +230,13 @@ class WasmEngine implements Engine {
   // ---- keys ----------------------------------------------------------------
   private release (k: WasmKey): void {
     if (--k.uses > 0) return
-    if (k.priv) this.x.fastsm2_privkey_clear(k.ptr)
-    this.mem().fill(0, k.ptr, k.ptr + (k.priv ? this.PRIV : this.PUB))
-    this.x.free(k.ptr)
+    const x = this.x
+    if (k.kind === 'priv') x.fastsm2_privkey_clear(k.ptr)
+    else if (k.kind === 'sm4') x.fastsm2_sm4_key_clear(k.ptr)
+    else if (k.kind === 'ctx') x.fastsm2_sm4_ctx_clear(k.ptr)
+    else if (k.kind === 'gcm') x.fastsm2_sm4_gcm_clear(k.ptr)
+    this.mem().fill(0, k.ptr, k.ptr + this.size[k.kind])
+    x.free(k.ptr)
     k.ptr = 0
   }
 
@@ -209,12 +247,13 @@ class WasmEngine implements Engine {
     this.release(k)
   }
 
-  private newKey (priv: boolean, init: (p: Ptr) => number): KeyHandle {
-    const size = priv ? this.PRIV : this.PUB
+  private newKey (kind: Kind | boolean, init: (p: Ptr) => number): KeyHandle {
+    const kd: Kind = kind === true ? 'priv' : kind === false ? 'pub' : kind
+    const size = this.size[kd]
     const p = this.x.malloc(size)
     if (!p) fail('NO_MEMORY')
     this.mem().fill(0, p, p + size)
-    const k: WasmKey = { ptr: p, priv, uses: 1 }
+    const k: WasmKey = { ptr: p, kind: kd, uses: 1 }
     try {
       this.check(init(p))
     } catch (e) {
@@ -224,17 +263,14 @@ class WasmEngine implements Engine {
     return { key: k } as WasmHandle as unknown as KeyHandle
   }
 
-  private priv (h: KeyHandle): Ptr {
+  private ptrOf (h: KeyHandle, kind: Kind): Ptr {
     const k = (h as unknown as WasmHandle | null)?.key
-    if (!k || !k.priv) fail('ARG', 'not a private key')
+    if (!k || k.kind !== kind) fail('ARG', 'not a key of this kind (' + kind + ')')
     return k.ptr
   }
 
-  private pub (h: KeyHandle): Ptr {
-    const k = (h as unknown as WasmHandle | null)?.key
-    if (!k || k.priv) fail('ARG', 'not a public key')
-    return k.ptr
-  }
+  private priv (h: KeyHandle): Ptr { return this.ptrOf(h, 'priv') }
+  private pub (h: KeyHandle): Ptr { return this.ptrOf(h, 'pub') }
 
   private id (put: Put, v: Uint8Array | null): [Ptr, number] { return v === null ? [0, 0] : [put(v), v.length] }
 
@@ -457,6 +493,138 @@ class WasmEngine implements Engine {
       this.check(this.x.fastsm2_verify_digest_batch(o, this.pub(h), 1, put(digests), put(sigs), n, 0))
       const r = new Int32Array(this.x.memory.buffer, o, n)
       return Uint8Array.from(r, (v) => (v === 1 ? 1 : 0))
+    })
+  }
+
+  // ---- SM4 -------------------------------------------------------------------
+  sm4Backend (): string { return this.cstr(this.x.fastsm2_sm4_backend_name()) }
+
+  sm4Key (raw: Uint8Array): KeyHandle {
+    if (raw.length !== 16) this.check(-5)
+    return this.call((alloc, put) => this.newKey('sm4', (p) => this.x.fastsm2_sm4_key_init(p, put(raw))))
+  }
+
+  sm4Ecb (h: KeyHandle, enc: boolean, data: Uint8Array): Uint8Array {
+    return this.call((alloc, put) => {
+      const o = alloc(data.length)
+      const k = this.ptrOf(h, 'sm4')
+      this.check(enc ? this.x.fastsm2_sm4_ecb_encrypt(o, k, put(data), data.length) : this.x.fastsm2_sm4_ecb_decrypt(o, k, put(data), data.length))
+      return this.read(o, data.length)
+    })
+  }
+
+  sm4Cbc (h: KeyHandle, enc: boolean, padding: number, iv: Uint8Array, data: Uint8Array): Uint8Array {
+    if (iv.length !== 16) this.check(-30)
+    return this.call((alloc, put) => {
+      const cap = data.length + (enc ? 16 : 0)
+      const o = alloc(cap)
+      const l = alloc(4)
+      this.writeSize(l, cap)
+      const k = this.ptrOf(h, 'sm4')
+      this.check(enc ? this.x.fastsm2_sm4_cbc_encrypt(o, l, k, put(iv), padding, put(data), data.length)
+        : this.x.fastsm2_sm4_cbc_decrypt(o, l, k, put(iv), padding, put(data), data.length))
+      return this.read(o, this.readSize(l))
+    })
+  }
+
+  sm4Ctr (h: KeyHandle, iv: Uint8Array, data: Uint8Array): Uint8Array {
+    if (iv.length !== 16) this.check(-30)
+    return this.call((alloc, put) => {
+      const o = alloc(data.length)
+      this.check(this.x.fastsm2_sm4_ctr(o, this.ptrOf(h, 'sm4'), put(iv), put(data), data.length))
+      return this.read(o, data.length)
+    })
+  }
+
+  sm4AeadEncrypt (ccm: boolean, h: KeyHandle, iv: Uint8Array, aad: Uint8Array, data: Uint8Array, taglen: number): Uint8Array {
+    return this.call((alloc, put) => {
+      if (!(taglen >= 0 && taglen <= 16)) this.check(-5)
+      const o = alloc(data.length + taglen)
+      const f = ccm ? this.x.fastsm2_sm4_ccm_encrypt : this.x.fastsm2_sm4_gcm_encrypt
+      this.check(f(o, o + data.length, taglen, this.ptrOf(h, 'sm4'), put(iv), iv.length, put(aad), aad.length, put(data), data.length))
+      return this.read(o, data.length + taglen)
+    })
+  }
+
+  sm4AeadDecrypt (ccm: boolean, h: KeyHandle, iv: Uint8Array, aad: Uint8Array, data: Uint8Array, tag: Uint8Array): Uint8Array {
+    return this.call((alloc, put) => {
+      const o = alloc(data.length)
+      const f = ccm ? this.x.fastsm2_sm4_ccm_decrypt : this.x.fastsm2_sm4_gcm_decrypt
+      this.check(f(o, this.ptrOf(h, 'sm4'), put(iv), iv.length, put(aad), aad.length, put(data), data.length, put(tag), tag.length))
+      return this.read(o, data.length)
+    })
+  }
+
+  sm4Xts (h1: KeyHandle, h2: KeyHandle, standard: number, enc: boolean, tweak: Uint8Array, data: Uint8Array): Uint8Array {
+    if (tweak.length !== 16) this.check(-30)
+    return this.call((alloc, put) => {
+      const o = alloc(data.length)
+      const f = enc ? this.x.fastsm2_sm4_xts_encrypt : this.x.fastsm2_sm4_xts_decrypt
+      this.check(f(o, this.ptrOf(h1, 'sm4'), this.ptrOf(h2, 'sm4'), standard, put(tweak), put(data), data.length))
+      return this.read(o, data.length)
+    })
+  }
+
+  sm4StreamInit (mode: number, enc: boolean, padding: number, h: KeyHandle, iv: Uint8Array | null): KeyHandle {
+    return this.call((alloc, put) => {
+      const [ip, il] = this.id(put, iv)
+      const k = this.ptrOf(h, 'sm4')
+      return this.newKey('ctx', (c) => this.x.fastsm2_sm4_init(c, mode, enc ? 1 : 0, padding, k, ip, il))
+    })
+  }
+
+  sm4StreamUpdate (ctx: KeyHandle, data: Uint8Array): Uint8Array {
+    return this.call((alloc, put) => {
+      const cap = data.length + 15
+      const o = alloc(cap)
+      const l = alloc(4)
+      this.writeSize(l, cap)
+      this.check(this.x.fastsm2_sm4_update(this.ptrOf(ctx, 'ctx'), o, l, put(data), data.length))
+      return this.read(o, this.readSize(l))
+    })
+  }
+
+  sm4StreamFinal (ctx: KeyHandle): Uint8Array {
+    return this.call((alloc) => {
+      const o = alloc(16)
+      const l = alloc(4)
+      this.writeSize(l, 16)
+      this.check(this.x.fastsm2_sm4_final(this.ptrOf(ctx, 'ctx'), o, l))
+      return this.read(o, this.readSize(l))
+    })
+  }
+
+  sm4GcmInit (enc: boolean, h: KeyHandle, iv: Uint8Array): KeyHandle {
+    return this.call((alloc, put) => {
+      const k = this.ptrOf(h, 'sm4')
+      const ivp = put(iv)
+      return this.newKey('gcm', (c) => this.x.fastsm2_sm4_gcm_init(c, enc ? 1 : 0, k, ivp, iv.length))
+    })
+  }
+
+  sm4GcmAad (ctx: KeyHandle, aad: Uint8Array): void {
+    this.call((alloc, put) => this.check(this.x.fastsm2_sm4_gcm_aad(this.ptrOf(ctx, 'gcm'), put(aad), aad.length)))
+  }
+
+  sm4GcmUpdate (ctx: KeyHandle, data: Uint8Array): Uint8Array {
+    return this.call((alloc, put) => {
+      const o = alloc(data.length)
+      this.check(this.x.fastsm2_sm4_gcm_update(this.ptrOf(ctx, 'gcm'), o, put(data), data.length))
+      return this.read(o, data.length)
+    })
+  }
+
+  sm4GcmFinal (ctx: KeyHandle, tagOrLength: number | Uint8Array): Uint8Array | undefined {
+    return this.call((alloc, put) => {
+      const c = this.ptrOf(ctx, 'gcm')
+      if (typeof tagOrLength === 'number') {
+        if (!(tagOrLength >= 0 && tagOrLength <= 16)) this.check(-5)
+        const t = alloc(tagOrLength)
+        this.check(this.x.fastsm2_sm4_gcm_encrypt_final(c, t, tagOrLength))
+        return this.read(t, tagOrLength)
+      }
+      this.check(this.x.fastsm2_sm4_gcm_decrypt_final(c, put(tagOrLength), tagOrLength.length))
+      return undefined
     })
   }
 

@@ -6,7 +6,7 @@ import { wasm } from './node.js'
 const api: Api = makeApi(wasm())
 export default api
 export const {
-  engine, backend, version, PrivateKey, PublicKey, FastSM2Error, ERROR_CODES, sm3, hmacSm3, kdf,
+  engine, backend, version, PrivateKey, PublicKey, FastSM2Error, ERROR_CODES, sm3, hmacSm3, kdf, sm4,
   signBatch, verifyBatch, signDigestBatch, verifyDigestBatch
 } = api
 export type * from './types.js'
