@@ -268,6 +268,19 @@ function cases ({ api, smc, vectors, refs }) {
     eq(e.status, api.ERROR_CODES.FASTSM2_ERR_PRIVATE_KEY, 'status')
   })
 
+  t('UTF-8 of strings as TextEncoder writes it (the sm-crypto modules encode short strings themselves)', () => {
+    const samples = ['', 'a', 'hello', '中文消息 SM2 ✓', '\u0080\u07ff\u0800\uffff', '😀 emoji 𝄞', '\ud800', 'x\udc00y', '\ud83d', 'a\ud83d\ude00b\ud83d',
+      'é'.repeat(100), '中'.repeat(90), 'z'.repeat(256), 'z'.repeat(257) + '中']
+    let x = 7
+    for (let k = 0; k < 300; k++) {
+      let str = ''
+      const len = k % 40
+      for (let i = 0; i < len; i++) { x = (x * 1103515245 + 12345) >>> 0; str += String.fromCharCode([x % 128, x % 2048, x % 65536, 0xd800 + (x % 2048)][x % 4]) }
+      samples.push(str)
+    }
+    for (const str of samples) eq(smc.sm2.utf8ToHex(str), hex(enc.encode(str)), 'utf8 of ' + JSON.stringify(str).slice(0, 40))
+  })
+
   // ---- bad input: named errors, and the engine still works after ----------
   t('bad input throws named errors', () => {
     const n = 'fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54123'
