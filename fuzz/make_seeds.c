@@ -220,6 +220,55 @@ int main(int argc, char **argv)
         FZ_CHECK(fastsm2_pubkey_parse_certificate(&chk, buf, m) == FASTSM2_OK);
     }
 
+    /* SM4-GCM and SM4-CCM (fuzz_sm4_aead): sealed under its fixed key,
+     * the IV, tag and AAD lengths in front; fuzz_sm4_cbc: CBC ciphertexts
+     * of padded plaintexts under its fixed key */
+    {
+        fastsm2_sm4_key sk;
+        unsigned char k4[16], hdr[7];
+        for (int i = 0; i < 16; i++)
+            k4[i] = (unsigned char)(0xA0 + i);
+        FZ_CHECK(fastsm2_sm4_key_init(&sk, k4) == FASTSM2_OK);
+        static const unsigned char shapes[][4] = {/* ccm, ivlen, taglen, aadlen */
+                                                  {0, 12, 16, 20}, {0, 1, 4, 0}, {0, 60, 12, 33},
+                                                  {1, 12, 16, 20}, {1, 7, 4, 0}, {1, 13, 10, 3}};
+        for (unsigned c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+            unsigned char iv[64], aad[64], pt[200], ct[200], tag[16];
+            size_t n = 0, ptlen = 17 + 29 * c;
+            int ccm = shapes[c][0];
+            size_t ivlen = shapes[c][1], taglen = shapes[c][2], aadlen = shapes[c][3];
+            fill(iv, ivlen, 300 + c), fill(aad, aadlen, 400 + c), fill(pt, ptlen, 500 + c);
+            FZ_CHECK((ccm ? fastsm2_sm4_ccm_encrypt(ct, tag, taglen, &sk, iv, ivlen, aad, aadlen, pt, ptlen)
+                          : fastsm2_sm4_gcm_encrypt(ct, tag, taglen, &sk, iv, ivlen, aad, aadlen, pt, ptlen)) ==
+                     FASTSM2_OK);
+            hdr[0] = (unsigned char)ccm, hdr[1] = (unsigned char)ivlen, hdr[2] = (unsigned char)taglen;
+            hdr[3] = (unsigned char)aadlen, hdr[4] = (unsigned char)(7 * c), hdr[5] = 0, hdr[6] = (unsigned char)c;
+            memcpy(buf + n, hdr, 7), n += 7;
+            memcpy(buf + n, iv, ivlen), n += ivlen;
+            memcpy(buf + n, aad, aadlen), n += aadlen;
+            memcpy(buf + n, tag, taglen), n += taglen;
+            memcpy(buf + n, ct, ptlen), n += ptlen;
+            snprintf(name, sizeof name, "%s-%u", ccm ? "ccm" : "gcm", c);
+            put("sm4_aead", name, buf, n);
+        }
+        fastsm2_sm4_key_clear(&sk);
+        for (int i = 0; i < 16; i++)
+            k4[i] = (unsigned char)(0x30 + 7 * i);
+        FZ_CHECK(fastsm2_sm4_key_init(&sk, k4) == FASTSM2_OK);
+        for (unsigned c = 0; c < 5; c++) {
+            unsigned char pt[80];
+            size_t ptlen = 13 * c, n = 17;
+            fill(buf, 17, 600 + c); /* the piece seed and the IV */
+            fill(pt, ptlen, 700 + c);
+            size_t ctlen = sizeof buf - n;
+            FZ_CHECK(fastsm2_sm4_cbc_encrypt(buf + n, &ctlen, &sk, buf + 1, FASTSM2_SM4_PAD_PKCS7, pt, ptlen) ==
+                     FASTSM2_OK);
+            snprintf(name, sizeof name, "cbc-%u", c);
+            put("sm4_cbc", name, buf, n + ctlen);
+        }
+        fastsm2_sm4_key_clear(&sk);
+    }
+
     fastsm2_privkey_clear(&ka);
     fastsm2_privkey_clear(&kb);
     return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fastsm2 -- SM2 (GB/T 32918) and SM3 (GB/T 32905) in C11.
+ * fastsm2 -- SM2 (GB/T 32918), SM3 (GB/T 32905) and SM4 (GB/T 32907) in C11.
  *
  * Conventions (read these once, they hold for every function below):
  *  - Every function returns FASTSM2_OK (1) on success and a negative
@@ -664,6 +664,261 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_update(fastsm2_decryp
  *  the ciphertext authenticates; FASTSM2_ERR_DECRYPT otherwise (release no
  *  byte of the output), FASTSM2_ERR_LENGTH if C2 was not all given. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_decrypt_stream_final(fastsm2_decrypt_stream *s, const unsigned char c3[32]);
+
+/* ------------------------------------------------------------------------ */
+/* SM4, GB/T 32907-2016, and its modes of operation                          */
+/* ------------------------------------------------------------------------ */
+/* Conventions of this section, besides the file's:
+ *  - Lengths are in bytes. out may equal in (in-place) in every call below,
+ *    streaming calls included, whatever the lengths of earlier pieces; any
+ *    other overlap is undefined.
+ *  - Constant time: the key, the round keys, GCM's hash key and its powers,
+ *    and plaintexts never choose a branch, a memory address or a
+ *    variable-time instruction, on every backend; tags are compared in
+ *    constant time. What a call's status reveals (a bad tag, bad padding)
+ *    is public.
+ *  - On failure, every output is zeroed: out over the data length (or its
+ *    capacity, for (out, *outlen) calls), the tag; *outlen is 0. A one-shot
+ *    decryption whose tag or padding fails therefore releases no plaintext
+ *    (in-place, the ciphertext is zeroed too).
+ *  - Objects are opaque, fixed-size and hold no pointers (copy them with
+ *    memcpy); a key is immutable once made and may be used by many threads
+ *    at once. The *_clear functions wipe; every final wipes its context.
+ *  - The implementation is picked once per process from the CPU (AVX-512 or
+ *    AVX2 with GFNI, AES-NI through the S-box's affine isomorphism, ARMv8
+ *    SM4 instructions, NEON, portable bitsliced C; GHASH by VPCLMULQDQ,
+ *    PCLMULQDQ, PMULL or portable C): fastsm2_sm4_backend_name() says
+ *    which. FASTSM2_CPU=generic forces the portable code here too, and
+ *    FASTSM2_SM4=<name> forces one implementation this CPU can run
+ *    (fastsm2_sm4_backend_available lists them). Every implementation gives
+ *    the same bytes, and a key made under one works under any other. */
+
+#define FASTSM2_SM4_KEY_SIZE    16
+#define FASTSM2_SM4_BLOCK_SIZE  16
+/** GCM's recommended IV length (SP 800-38D 5.2.1.1; any length >= 1 works)
+ *  and its full tag length. */
+#define FASTSM2_SM4_GCM_IV_SIZE 12
+#define FASTSM2_SM4_TAG_SIZE    16
+
+/** An expanded SM4 key: the 32 round keys of GB/T 32907 clause 7.3 and the
+ *  GCM hash key H = E_K(0^128) with its powers (SP 800-38D 6.4), made once
+ *  by fastsm2_sm4_key_init. Secret; wipe it with fastsm2_sm4_key_clear. */
+typedef struct {
+    uint64_t opaque[72];
+} fastsm2_sm4_key;
+
+/** GB/T 32907 clause 7.3: expand a 16-byte key. FASTSM2_OK, or
+ *  FASTSM2_ERR_ARG (key zeroed). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_key_init(fastsm2_sm4_key *key, const unsigned char k[16]);
+/** Library utility: wipe a key (GB/T 32907 keys are secrets). NULL is fine. */
+FASTSM2_API void fastsm2_sm4_key_clear(fastsm2_sm4_key *key);
+
+/** Library utility: name of the SM4 implementation in use, e.g.
+ *  "avx512-gfni", "avx2-aesni", "armv8-sm4", "generic" (GB/T 32907 on this
+ *  CPU). Never NULL. */
+FASTSM2_API const char *fastsm2_sm4_backend_name(void);
+/** Library utility: name of the i-th SM4 implementation this CPU can run (i
+ *  = 0, 1, ...), NULL past the last: what FASTSM2_SM4 accepts here. */
+FASTSM2_API const char *fastsm2_sm4_backend_available(size_t i);
+
+/* ---- ECB, CBC, CTR: one-shot ---------------------------------------------- */
+
+/** GB/T 32907 clause 7.1 (encryption) on each 16-byte block of in (ECB):
+ *  len must be a multiple of 16 (0 is fine), else FASTSM2_ERR_LENGTH; out
+ *  gets len bytes. The standard's examples are single blocks. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_ecb_encrypt(unsigned char *out, const fastsm2_sm4_key *key,
+                                                            const unsigned char *in, size_t len);
+/** GB/T 32907 clause 7.2 (decryption) on each 16-byte block (ECB), as
+ *  fastsm2_sm4_ecb_encrypt. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_ecb_decrypt(unsigned char *out, const fastsm2_sm4_key *key,
+                                                            const unsigned char *in, size_t len);
+
+/** Padding of ECB and CBC: none (the data is whole blocks) or PKCS#7
+ *  (RFC 5652 6.3: 1 to 16 bytes, each the count; what OpenSSL, Java's
+ *  PKCS5Padding and sm-crypto add). */
+#define FASTSM2_SM4_PAD_NONE  0
+#define FASTSM2_SM4_PAD_PKCS7 1
+
+/** CBC encryption (SP 800-38A 6.2) with GB/T 32907 as the block cipher.
+ *  With FASTSM2_SM4_PAD_PKCS7 the output is (inlen / 16 + 1) * 16 bytes;
+ *  with FASTSM2_SM4_PAD_NONE it is inlen, which must be a multiple of 16
+ *  (FASTSM2_ERR_LENGTH). *outlen: capacity in, length out
+ *  (FASTSM2_ERR_BUFFER_TOO_SMALL). FASTSM2_ERR_ARG for another padding. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_cbc_encrypt(unsigned char *out, size_t *outlen,
+                                                            const fastsm2_sm4_key *key, const unsigned char iv[16],
+                                                            int padding, const unsigned char *in, size_t inlen);
+/** CBC decryption (SP 800-38A 6.2): inlen a multiple of 16 (non-zero with
+ *  PKCS#7), else FASTSM2_ERR_LENGTH; capacity at least inlen. With PKCS#7
+ *  the padding is checked in constant time and removed; a bad one is
+ *  FASTSM2_ERR_PADDING (out zeroed). CBC has no integrity: a padding error
+ *  tells an attacker who can submit ciphertexts something about the
+ *  plaintext (a padding oracle), so authenticate the ciphertext first or
+ *  use GCM or CCM. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_cbc_decrypt(unsigned char *out, size_t *outlen,
+                                                            const fastsm2_sm4_key *key, const unsigned char iv[16],
+                                                            int padding, const unsigned char *in, size_t inlen);
+
+/** CTR (SP 800-38A 6.5) with GB/T 32907 as the block cipher: the counter
+ *  block starts at iv and is incremented as one 128-bit big-endian number
+ *  (mod 2^128), as OpenSSL's SM4-CTR does; out = in XOR keystream, len any.
+ *  Encryption and decryption are this one call. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_ctr(unsigned char *out, const fastsm2_sm4_key *key,
+                                                    const unsigned char iv[16], const unsigned char *in, size_t len);
+
+/* ---- ECB, CBC, CTR, OFB, CFB: streaming ------------------------------------ */
+
+#define FASTSM2_SM4_ECB 1
+#define FASTSM2_SM4_CBC 2
+#define FASTSM2_SM4_CTR 3
+#define FASTSM2_SM4_OFB 4 /* SP 800-38A 6.4 */
+#define FASTSM2_SM4_CFB 5 /* SP 800-38A 6.3, CFB-128 (OpenSSL's SM4-CFB) */
+
+#define FASTSM2_SM4_DECRYPT 0
+#define FASTSM2_SM4_ENCRYPT 1
+
+/** A streaming ECB/CBC/CTR/OFB/CFB operation: its round keys, chaining
+ *  value or counter, and up to one partial block. Secret; wiped by final
+ *  and fastsm2_sm4_ctx_clear. */
+typedef struct {
+    uint64_t opaque[40];
+} fastsm2_sm4_ctx;
+
+/** Start a streaming operation (SP 800-38A 6.1-6.5) in mode (FASTSM2_SM4_ECB
+ *  ... _CFB) and direction (FASTSM2_SM4_ENCRYPT or _DECRYPT) under key
+ *  (copied: the key may be cleared afterwards). iv: ivlen 0 (iv may be NULL)
+ *  for ECB, 16 for the others (FASTSM2_ERR_IV). padding:
+ *  FASTSM2_SM4_PAD_NONE or _PKCS7 for ECB and CBC, _NONE for the stream
+ *  modes (FASTSM2_ERR_ARG otherwise, and for an unknown mode or direction). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_init(fastsm2_sm4_ctx *ctx, int mode, int enc, int padding,
+                                                     const fastsm2_sm4_key *key, const unsigned char *iv, size_t ivlen);
+/** The next inlen bytes (SP 800-38A 6.1-6.5), any size. CTR, OFB and CFB
+ *  write exactly inlen bytes; ECB and CBC write whole blocks and keep the
+ *  rest (and, when decrypting with PKCS#7, the last whole block, which final
+ *  unpads), so a capacity *outlen of inlen + 15 always suffices. *outlen:
+ *  capacity in, bytes written out. FASTSM2_ERR_BUFFER_TOO_SMALL (nothing
+ *  consumed), FASTSM2_ERR_STATE after final, FASTSM2_ERR_ARG. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_update(fastsm2_sm4_ctx *ctx, unsigned char *out, size_t *outlen,
+                                                       const unsigned char *in, size_t inlen);
+/** Finish (SP 800-38A 6.1-6.5; RFC 5652 6.3's padding) and wipe ctx. ECB/CBC
+ *  encryption with PKCS#7 writes the last, padded block (16 bytes);
+ *  decryption with PKCS#7 writes the last block without its padding (0-15
+ *  bytes; FASTSM2_ERR_PADDING, nothing written, for bad padding or no block
+ *  at all); without padding a partial block left is FASTSM2_ERR_LENGTH. The
+ *  stream modes write nothing. *outlen: capacity in (16 always suffices),
+ *  bytes written out. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_final(fastsm2_sm4_ctx *ctx, unsigned char *out, size_t *outlen);
+/** Library utility: wipe a streaming context (after an abandoned operation).
+ *  NULL is fine. */
+FASTSM2_API void fastsm2_sm4_ctx_clear(fastsm2_sm4_ctx *ctx);
+
+/* ---- GCM, NIST SP 800-38D ------------------------------------------------- */
+/* IVs of any length >= 1 (12 bytes is the fast and recommended case; other
+ * lengths are hashed, SP 800-38D 7.1 step 2); tags of 4 to 16 bytes (SP
+ * 800-38D 5.2.1.2 allows 4 and 8 only with limits on use: 12 to 16 is the
+ * safe range), else FASTSM2_ERR_LENGTH; ivlen 0 is FASTSM2_ERR_IV.
+ * Plaintexts up to 2^36 - 32 bytes (FASTSM2_ERR_LENGTH beyond). This is
+ * TLS 1.3's TLS_SM4_GCM_SM3 (RFC 8998) and OpenSSL's SM4-GCM. */
+
+/** Authenticated encryption (SP 800-38D 7.1): out gets inlen bytes of
+ *  ciphertext, tag taglen bytes; aad is authenticated, not encrypted (NULL
+ *  with aadlen 0 is fine, as is in NULL with inlen 0). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_encrypt(unsigned char *out, unsigned char *tag, size_t taglen,
+                                                            const fastsm2_sm4_key *key, const unsigned char *iv,
+                                                            size_t ivlen, const unsigned char *aad, size_t aadlen,
+                                                            const unsigned char *in, size_t inlen);
+/** Authenticated decryption (SP 800-38D 7.2): out gets inlen bytes of
+ *  plaintext only if tag (taglen bytes) matches; otherwise
+ *  FASTSM2_ERR_TAG and out is zeroed. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_decrypt(unsigned char *out, const fastsm2_sm4_key *key,
+                                                            const unsigned char *iv, size_t ivlen,
+                                                            const unsigned char *aad, size_t aadlen,
+                                                            const unsigned char *in, size_t inlen,
+                                                            const unsigned char *tag, size_t taglen);
+
+/** A streaming GCM operation: a copy of the key, the counter, the GHASH
+ *  state and up to one partial block. Secret; wiped by either final and by
+ *  fastsm2_sm4_gcm_clear. */
+typedef struct {
+    uint64_t opaque[96];
+} fastsm2_sm4_gcm_ctx;
+
+/** Start a GCM operation in direction enc (FASTSM2_SM4_ENCRYPT or
+ *  _DECRYPT) under key (copied) and iv (SP 800-38D 7.1 steps 1-2). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_init(fastsm2_sm4_gcm_ctx *ctx, int enc, const fastsm2_sm4_key *key,
+                                                         const unsigned char *iv, size_t ivlen);
+/** Authenticate len more bytes of AAD (SP 800-38D 7.1 step 5), in pieces of
+ *  any size, all before the first fastsm2_sm4_gcm_update (FASTSM2_ERR_STATE
+ *  after it). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_aad(fastsm2_sm4_gcm_ctx *ctx, const unsigned char *aad, size_t len);
+/** Encrypt or decrypt the next len bytes (SP 800-38D 7.1 steps 3-4), in
+ *  pieces of any size: out gets exactly len bytes. WHEN DECRYPTING, THE
+ *  OUTPUT IS NOT AUTHENTICATED until fastsm2_sm4_gcm_decrypt_final returns
+ *  FASTSM2_OK: keep it from any use (a temporary file, for instance) and
+ *  destroy it if final fails. FASTSM2_ERR_LENGTH past the length limit,
+ *  FASTSM2_ERR_STATE after final. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_update(fastsm2_sm4_gcm_ctx *ctx, unsigned char *out,
+                                                           const unsigned char *in, size_t len);
+/** Finish an encryption: write the first taglen bytes of the tag (SP
+ *  800-38D 7.1 steps 5-6) and wipe ctx. FASTSM2_ERR_STATE on a decryption. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_encrypt_final(fastsm2_sm4_gcm_ctx *ctx, unsigned char *tag,
+                                                                  size_t taglen);
+/** Finish a decryption (SP 800-38D 7.2 steps 7-8): FASTSM2_OK only if tag
+ *  (taglen bytes) matches, compared in constant time; FASTSM2_ERR_TAG
+ *  otherwise (destroy every byte update gave). Wipes ctx. FASTSM2_ERR_STATE
+ *  on an encryption. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_gcm_decrypt_final(fastsm2_sm4_gcm_ctx *ctx, const unsigned char *tag,
+                                                                  size_t taglen);
+/** Library utility: wipe a GCM context (after an abandoned operation). NULL
+ *  is fine. */
+FASTSM2_API void fastsm2_sm4_gcm_clear(fastsm2_sm4_gcm_ctx *ctx);
+
+/* ---- CCM, NIST SP 800-38C / RFC 3610 --------------------------------------- */
+/* Nonces of 7 to 13 bytes (FASTSM2_ERR_IV), tags of 4, 6, 8, 10, 12, 14 or
+ * 16 bytes (FASTSM2_ERR_LENGTH), plaintexts shorter than 2^(8 * (15 -
+ * noncelen)) bytes (FASTSM2_ERR_LENGTH). TLS 1.3's TLS_SM4_CCM_SM3 (RFC
+ * 8998) uses a 12-byte nonce and a 16-byte tag. CCM needs the lengths
+ * before the data, so it is one-shot only. */
+
+/** Authenticated encryption (SP 800-38C 6.1): out gets inlen bytes, tag
+ *  taglen bytes. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_ccm_encrypt(unsigned char *out, unsigned char *tag, size_t taglen,
+                                                            const fastsm2_sm4_key *key, const unsigned char *nonce,
+                                                            size_t noncelen, const unsigned char *aad, size_t aadlen,
+                                                            const unsigned char *in, size_t inlen);
+/** Authenticated decryption (SP 800-38C 6.2): out gets inlen bytes only if
+ *  the tag matches; otherwise FASTSM2_ERR_TAG and out is zeroed. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_ccm_decrypt(unsigned char *out, const fastsm2_sm4_key *key,
+                                                            const unsigned char *nonce, size_t noncelen,
+                                                            const unsigned char *aad, size_t aadlen,
+                                                            const unsigned char *in, size_t inlen,
+                                                            const unsigned char *tag, size_t taglen);
+
+/* ---- XTS, IEEE 1619-2018 and GB/T 17964-2021 ------------------------------ */
+/* One data unit per call: len from 16 bytes to 2^24 (16 MiB; IEEE 1619's
+ * 2^20 blocks), else FASTSM2_ERR_LENGTH; a length that is not a multiple
+ * of 16 uses ciphertext stealing. key1 encrypts the data, key2 the tweak
+ * (the first and second halves of OpenSSL's 32-byte SM4-XTS key). As in
+ * OpenSSL, encryption refuses key1 == key2 (FASTSM2_ERR_ARG); decryption
+ * accepts it. The two standards differ only in how the tweak advances from
+ * block to block (multiplication by alpha in GF(2^128)): GB/T 17964's bit
+ * order is OpenSSL's default for SM4-XTS (xts_standard "GB"), IEEE 1619's
+ * its "IEEE". */
+#define FASTSM2_SM4_XTS_GB   0
+#define FASTSM2_SM4_XTS_IEEE 1
+
+/** XTS encryption (IEEE 1619-2018 5.3) of one data unit of len bytes with
+ *  the 16-byte tweak (the data unit's number or IV) under standard
+ *  FASTSM2_SM4_XTS_GB or _IEEE (FASTSM2_ERR_ARG otherwise). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_xts_encrypt(unsigned char *out, const fastsm2_sm4_key *key1,
+                                                            const fastsm2_sm4_key *key2, int standard,
+                                                            const unsigned char tweak[16], const unsigned char *in,
+                                                            size_t len);
+/** XTS decryption (IEEE 1619-2018 5.4) of one data unit, as
+ *  fastsm2_sm4_xts_encrypt. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_sm4_xts_decrypt(unsigned char *out, const fastsm2_sm4_key *key1,
+                                                            const fastsm2_sm4_key *key2, int standard,
+                                                            const unsigned char tweak[16], const unsigned char *in,
+                                                            size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* GPU batches (CUDA). Built when nvcc is found; otherwise every call below  */

@@ -13,6 +13,10 @@ static uint32_t cpu_probe(void)
         return 0;
     __cpuid(1, a, b, c, d);
     int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    if (c & (1u << 25))
+        f |= FS2_CPU_X86_AESNI;
+    if (c & (1u << 1))
+        f |= FS2_CPU_X86_PCLMUL;
     uint64_t xcr0 = 0;
     if (osxsave) {
         unsigned lo, hi;
@@ -28,6 +32,14 @@ static uint32_t cpu_probe(void)
      * upper halves and ZMM16-31 (bits 5-7) */
     if (avx && (b & (1u << 5)) && (xcr0 & 6) == 6)
         f |= FS2_CPU_X86_AVX2;
+    /* leaf 7 ECX: GFNI (bit 8), VAES (9), VPCLMULQDQ (10); the wide forms
+     * with the AVX2 state */
+    if (c & (1u << 8))
+        f |= FS2_CPU_X86_GFNI;
+    if ((f & FS2_CPU_X86_AVX2) && (c & (1u << 9)))
+        f |= FS2_CPU_X86_VAES;
+    if ((f & FS2_CPU_X86_AVX2) && (c & (1u << 10)))
+        f |= FS2_CPU_X86_VPCLMUL;
     /* AVX-512 F (bit 16), BW (30), VL (31) */
     if ((f & FS2_CPU_X86_AVX2) && (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31)) && (xcr0 & 0xe6) == 0xe6)
         f |= FS2_CPU_X86_AVX512;
@@ -50,6 +62,15 @@ static uint32_t cpu_probe(void)
 #ifndef HWCAP_SM3
 #define HWCAP_SM3 (1UL << 18)
 #endif
+#ifndef HWCAP_AES
+#define HWCAP_AES (1UL << 3)
+#endif
+#ifndef HWCAP_PMULL
+#define HWCAP_PMULL (1UL << 4)
+#endif
+#ifndef HWCAP_SM4
+#define HWCAP_SM4 (1UL << 19)
+#endif
 
 static uint32_t cpu_probe(void)
 {
@@ -59,6 +80,12 @@ static uint32_t cpu_probe(void)
         f |= FS2_CPU_ARM_ASIMD;
     if (hw & HWCAP_SM3)
         f |= FS2_CPU_ARM_SM3;
+    if (hw & HWCAP_AES)
+        f |= FS2_CPU_ARM_AES;
+    if (hw & HWCAP_PMULL)
+        f |= FS2_CPU_ARM_PMULL;
+    if (hw & HWCAP_SM4)
+        f |= FS2_CPU_ARM_SM4;
     return f;
 }
 
@@ -78,6 +105,12 @@ static uint32_t cpu_probe(void)
     uint32_t f = FS2_CPU_ARM_ASIMD; /* every Apple arm64 CPU has it */
     if (cpu_sysctl_flag("hw.optional.arm.FEAT_SM3"))
         f |= FS2_CPU_ARM_SM3;
+    if (cpu_sysctl_flag("hw.optional.arm.FEAT_AES"))
+        f |= FS2_CPU_ARM_AES;
+    if (cpu_sysctl_flag("hw.optional.arm.FEAT_PMULL"))
+        f |= FS2_CPU_ARM_PMULL;
+    if (cpu_sysctl_flag("hw.optional.arm.FEAT_SM4"))
+        f |= FS2_CPU_ARM_SM4;
     return f;
 }
 

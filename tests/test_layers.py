@@ -43,6 +43,7 @@ FLOORS = [
     "field",  # arithmetic mod p and mod n (headers)
     "ec",  # the EC backends (one source, one build per field) and point checks
     "sm3",  # the SM3 compression functions, one table per CPU
+    "sm4",  # the SM4 block cipher and GHASH, one table per CPU, and their selection
     "backend",  # the selector: which EC table and SM3 table run
     "hash",  # the SM3 hash, the KDF, many messages at once
     "sym",  # SM4, AES, SHA-256, HMAC, PBKDF2, CBC

@@ -90,7 +90,8 @@ fi
 # The functions that implement no standard (names, versions, wiping): their
 # comment says "Library utility" instead of citing a clause.
 UTILITIES="fastsm2_strerror fastsm2_error_name fastsm2_version fastsm2_backend_name fastsm2_backend_available
-fastsm2_privkey_clear"
+fastsm2_privkey_clear fastsm2_sm4_backend_name fastsm2_sm4_backend_available fastsm2_sm4_key_clear
+fastsm2_sm4_ctx_clear fastsm2_sm4_gcm_clear"
 
 # For each FASTSM2_API declaration print: name, documented (0/1), cites a
 # standard and a clause (0/1), says "Library utility" (0/1).
@@ -107,10 +108,13 @@ function flat(s) {
     gsub(/[[:space:]]+/, " ", s)
     return s
 }
-# A standard (GB/T 32918.N, GB/T 32905, GM/T 00NN, with or without its
-# year) followed by a clause: "clause 6.1", "Annex A", or the number alone.
+# A standard (GB/T 32918.N, GB/T 32905, GB/T 32907, GB/T 17964, GM/T 00NN,
+# with or without its year) followed by a clause: "clause 6.1", "Annex A",
+# or the number alone; or NIST SP 800-38A..G, IEEE 1619 or an RFC with a
+# clause (the modes of SM4).
 function cites(s) {
-    return flat(s) ~ /(GB\/T 32918(\.[1-5])?|GB\/T 32905|GM\/T 00[0-9][0-9])(-[0-9][0-9][0-9][0-9])? (clause |Annex )?[0-9A-F][0-9]*(\.[0-9]+)*/
+    return flat(s) ~ /(GB\/T 32918(\.[1-5])?|GB\/T 32905|GB\/T 32907|GB\/T 17964|GM\/T 00[0-9][0-9])(-[0-9][0-9][0-9][0-9])? (clause |Annex )?[0-9A-F][0-9]*(\.[0-9]+)*/ ||
+           flat(s) ~ /(SP 800-38[A-G]|IEEE 1619(-[0-9][0-9][0-9][0-9])?|RFC [0-9]+) (clause |appendix |Annex )?[0-9A-F][0-9]*(\.[0-9]+)*/
 }
 {
     line = $0
@@ -153,6 +157,10 @@ FASTSM2_API int a4(void);
 /** Each item is GB/T 32918.2
  *  6.1 A3-A7. */
 FASTSM2_API int a5(void);
+/** GB/T 32907 clause 7.3: expand. */
+FASTSM2_API int a6(void);
+/** CBC (SP 800-38A 6.2). */
+FASTSM2_API int a7(void);
 /** Names a clause, but of nothing. */
 FASTSM2_API int r1(void);
 /** (Library utility: no GB/T clause.) */
@@ -161,12 +169,14 @@ FASTSM2_API int r2(void);
 FASTSM2_API int r3(void);
 /** GB/T clause 6.1 of some part. */
 FASTSM2_API int r4(void);
+/** GCM (SP 800-38D) without a clause. */
+FASTSM2_API int r5(void);
 HDR
 rule=$(awk -f "$T/doc.awk" "$T/rule.h" | awk '{printf "%s%s", $1, $3}')
-if [ "$rule" = "a11a21a31a41a51r10r20r30r40" ]; then
+if [ "$rule" = "a11a21a31a41a51a61a71r10r20r30r40r50" ]; then
     ok
 else
-    bad "the clause rule judges its own examples wrongly: $rule (want a11a21a31a41a51r10r20r30r40)"
+    bad "the clause rule judges its own examples wrongly: $rule (want a11a21a31a41a51a61a71r10r20r30r40r50)"
 fi
 
 headers=$(ls include/*.h 2>/dev/null)

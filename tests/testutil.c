@@ -110,10 +110,11 @@ void fs2t_rand_bytes(void *buf, size_t n)
     }
 }
 
-const char *fs2t_vector(const char *section, const char *key, int nth)
+/* The nth value of key in [section] of the vectors file at path (an empty
+ * value is ""), or NULL. */
+static const char *vector_in(const char *path, const char *section, const char *key, int nth)
 {
     static char value[1024];
-    const char *path = FS2T_VECTORS_FILE;
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot open test vectors %s\n", path);
@@ -133,8 +134,8 @@ const char *fs2t_vector(const char *section, const char *key, int nth)
         }
         if (strcmp(cur, section))
             continue;
-        char k[64], v[1024];
-        if (sscanf(s, "%63s = %1023[^\n]", k, v) == 2 && !strcmp(k, key)) {
+        char k[64], v[1024] = "";
+        if (sscanf(s, "%63s = %1023[^\n]", k, v) >= 1 && !strcmp(k, key)) {
             if (seen++ == nth) {
                 fclose(f);
                 size_t n = strlen(v);
@@ -146,8 +147,24 @@ const char *fs2t_vector(const char *section, const char *key, int nth)
         }
     }
     fclose(f);
-    fprintf(stderr, "vector [%s] %s #%d not found\n", section, key, nth);
-    exit(2);
+    return NULL;
+}
+
+const char *fs2t_vector(const char *section, const char *key, int nth)
+{
+    const char *v = vector_in(FS2T_VECTORS_FILE, section, key, nth);
+    if (v == NULL) {
+        fprintf(stderr, "vector [%s] %s #%d not found\n", section, key, nth);
+        exit(2);
+    }
+    return v;
+}
+
+const char *fs2t_vector_file(const char *file, const char *section, const char *key)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/vectors/%s", FS2T_SOURCE_DIR, file);
+    return vector_in(path, section, key, 0);
 }
 
 unsigned char *fs2t_read_file(const char *path, size_t *len)

@@ -101,6 +101,9 @@ size_t fs2t_wrong_id(unsigned char wid[40], const unsigned char *sid, size_t sid
  * FS2T_VECTORS_FILE); the nth (0-based) match.
  * Returns a static buffer, or aborts if missing. */
 const char *fs2t_vector(const char *section, const char *key, int nth);
+/* The value of key in [section] of tests/vectors/FILE ("" for an empty
+ * value), or NULL if the section or the key is not there. */
+const char *fs2t_vector_file(const char *file, const char *section, const char *key);
 
 /* Read a whole file (malloc'd); NULL on error. */
 unsigned char *fs2t_read_file(const char *path, size_t *len);

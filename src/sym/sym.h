@@ -1,32 +1,29 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The symmetric primitives that password-encrypted key files need (RFC 8018
- * PBES2): the block ciphers SM4 (GB/T 32907-2016) and AES-256 (FIPS 197),
- * the hash SHA-256 (FIPS 180-4), HMAC (RFC 2104) over SM3 or SHA-256, and
- * PBKDF2 (RFC 8018 clause 5.2). Internal to the library; only HMAC-SM3 is
- * public (include/fastsm2.h).
+ * The symmetric primitives of the library besides the public SM4 API
+ * (src/sym/sm4*.c, over the SM4 seam src/sm4/): what password-encrypted
+ * key files need (RFC 8018 PBES2): AES-256 (FIPS 197), the hash SHA-256
+ * (FIPS 180-4), HMAC (RFC 2104) over SM3 or SHA-256, PBKDF2 (RFC 8018
+ * clause 5.2), and CBC with PKCS#7 padding over SM4 or AES-256. Internal
+ * to the library; only HMAC-SM3 and SM4 are public (include/fastsm2.h).
  *
  * Constant time: keys, passwords and plaintexts are secrets. No branch and
- * no memory index depends on them. The S-boxes are computed, not looked up:
+ * no memory index depends on them. AES's S-box is computed, not looked up:
  * an inversion in GF(2^8) (as x^254, by masked shift-and-xor
  * multiplication, eight bytes at once in a 64-bit word) between two affine
- * maps, as GB/T 32907 and FIPS 197 define them. That is slow (a few
- * microseconds a block) and fine for key files, which hold a few blocks.
+ * maps, as FIPS 197 defines them. That is slow (a few microseconds a
+ * block) and fine for key files, which hold a few blocks.
  */
 #ifndef FS2_SYM_H
 #define FS2_SYM_H
 
 #include "internal.h"
 
-/* ---- SM4, GB/T 32907-2016 ------------------------------------------------ */
+/* ---- SM4-GCM --------------------------------------------------------------- */
 
-typedef struct {
-    uint32_t rk[32]; /* round keys (clause 7.3) */
-} fs2_sm4_key;
-
-FS2_HIDDEN void fs2_sm4_set_key(fs2_sm4_key *k, const unsigned char key[16]);
-FS2_HIDDEN void fs2_sm4_encrypt(const fs2_sm4_key *k, unsigned char out[16], const unsigned char in[16]);
-FS2_HIDDEN void fs2_sm4_decrypt(const fs2_sm4_key *k, unsigned char out[16], const unsigned char in[16]);
+/* For the tests of GCM's length limit (2^36 - 32 bytes of text): count len
+ * more bytes of text in a streaming context without processing any. */
+FS2_HIDDEN void fs2_sm4_gcm_skip_text(fastsm2_sm4_gcm_ctx *ctx, uint64_t len);
 
 /* ---- AES-256, FIPS 197 ----------------------------------------------------- */
 
@@ -46,7 +43,7 @@ FS2_HIDDEN void fs2_aes256_decrypt(const fs2_aes256_key *k, unsigned char out[16
 typedef struct {
     int cipher;
     union {
-        fs2_sm4_key sm4;
+        fastsm2_sm4_key sm4;
         fs2_aes256_key aes;
     } k;
 } fs2_block_key;
