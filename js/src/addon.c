@@ -31,8 +31,11 @@
 
 #include "fastsm2.h"
 
-#define KEY_PRIV 0x5032u /* tags of the keys: a key of the wrong kind is FASTSM2_ERR_ARG */
-#define KEY_PUB  0x5055u
+#define KEY_PRIV    0x5032u /* tags of the keys: a key of the wrong kind is FASTSM2_ERR_ARG */
+#define KEY_PUB     0x5055u
+#define KEY_SM4     0x5334u /* an SM4 key */
+#define KEY_SM4_CTX 0x5343u /* a streaming ECB/CBC/CTR/OFB/CFB operation */
+#define KEY_GCM_CTX 0x5347u /* a streaming GCM operation */
 
 typedef struct {
     unsigned tag;
@@ -40,6 +43,9 @@ typedef struct {
     union {
         fastsm2_privkey priv;
         fastsm2_pubkey pub;
+        fastsm2_sm4_key sm4;
+        fastsm2_sm4_ctx ctx;
+        fastsm2_sm4_gcm_ctx gcm;
     } u;
 } fs2js_key;
 
@@ -202,6 +208,12 @@ static void key_release(napi_env env, fs2js_key *k)
         return;
     if (k->tag == KEY_PRIV)
         fastsm2_privkey_clear(&k->u.priv);
+    else if (k->tag == KEY_SM4)
+        fastsm2_sm4_key_clear(&k->u.sm4);
+    else if (k->tag == KEY_SM4_CTX)
+        fastsm2_sm4_ctx_clear(&k->u.ctx);
+    else if (k->tag == KEY_GCM_CTX)
+        fastsm2_sm4_gcm_clear(&k->u.gcm);
     wipe(k, sizeof *k);
     free(k);
     int64_t total;
@@ -740,6 +752,306 @@ static napi_value js_sig_from_der(napi_env env, napi_callback_info info)
     return make_buffer(env, sig, 64);
 }
 
+/* ---- SM4 (GB/T 32907) and its modes ------------------------------------------
+ * Keys and streaming contexts are keys of this file (uses counted, wiped
+ * when the last handle goes). Outputs are written straight into a new
+ * ArrayBuffer; a failed call throws, and the library has zeroed what it
+ * wrote (no plaintext of a bad tag or bad padding leaves C). */
+
+#define SM4KEY(idx, k)                               \
+    fs2js_key *k = get_key(env, argv[idx], KEY_SM4); \
+    if (!k)                                          \
+    return throw_status(env, FASTSM2_ERR_ARG)
+
+/* A Uint8Array of len bytes over a new ArrayBuffer of cap bytes (cap >= len). */
+static int new_array(napi_env env, size_t cap, unsigned char **data, napi_value *ab)
+{
+    void *d;
+    if (napi_create_arraybuffer(env, cap ? cap : 1, &d, ab) != napi_ok)
+        return 0;
+    *data = d;
+    return 1;
+}
+
+static napi_value view_of(napi_env env, napi_value ab, size_t len)
+{
+    napi_value out;
+    if (napi_create_typedarray(env, napi_uint8_array, len, ab, 0, &out) != napi_ok)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    return out;
+}
+
+static int get_bool(napi_env env, napi_value v)
+{
+    bool b = false;
+    napi_get_value_bool(env, v, &b);
+    return b ? 1 : 0;
+}
+
+static napi_value js_sm4_backend(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    return make_string(env, fastsm2_sm4_backend_name());
+}
+
+/* sm4Key(k16) -> an expanded key */
+static napi_value js_sm4_key(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    BYTES(0, raw, rawlen);
+    if (rawlen != 16)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    fs2js_key *k = key_alloc(env, KEY_SM4);
+    if (!k)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_sm4_key_init(&k->u.sm4, raw);
+    if (st != FASTSM2_OK) {
+        key_release(env, k);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, k);
+}
+
+/* sm4Ecb(key, enc, data) */
+static napi_value js_sm4_ecb(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    SM4KEY(0, k);
+    int enc = get_bool(env, argv[1]);
+    BYTES(2, in, inlen);
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, inlen, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st =
+        enc ? fastsm2_sm4_ecb_encrypt(out, &k->u.sm4, in, inlen) : fastsm2_sm4_ecb_decrypt(out, &k->u.sm4, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, inlen) : throw_status(env, st);
+}
+
+/* sm4Cbc(key, enc, padding, iv, data) */
+static napi_value js_sm4_cbc(napi_env env, napi_callback_info info)
+{
+    ARGS(5);
+    SM4KEY(0, k);
+    int enc = get_bool(env, argv[1]), padding;
+    if (!get_int(env, argv[2], &padding))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    BYTES(3, iv, ivlen);
+    BYTES(4, in, inlen);
+    if (ivlen != 16)
+        return throw_status(env, FASTSM2_ERR_IV);
+    size_t cap = inlen + (enc ? 16 : 0), len = cap;
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, cap, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = enc ? fastsm2_sm4_cbc_encrypt(out, &len, &k->u.sm4, iv, padding, in, inlen)
+                 : fastsm2_sm4_cbc_decrypt(out, &len, &k->u.sm4, iv, padding, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, len) : throw_status(env, st);
+}
+
+/* sm4Ctr(key, iv, data) */
+static napi_value js_sm4_ctr(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    SM4KEY(0, k);
+    BYTES(1, iv, ivlen);
+    BYTES(2, in, inlen);
+    if (ivlen != 16)
+        return throw_status(env, FASTSM2_ERR_IV);
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, inlen, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_sm4_ctr(out, &k->u.sm4, iv, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, inlen) : throw_status(env, st);
+}
+
+/* sm4AeadEncrypt(ccm, key, iv, aad, data, taglen) -> ciphertext || tag */
+static napi_value js_sm4_aead_encrypt(napi_env env, napi_callback_info info)
+{
+    ARGS(6);
+    int ccm = get_bool(env, argv[0]), taglen;
+    SM4KEY(1, k);
+    BYTES(2, iv, ivlen);
+    BYTES(3, aad, aadlen);
+    BYTES(4, in, inlen);
+    if (!get_int(env, argv[5], &taglen) || taglen < 0 || taglen > 16)
+        return throw_status(env, FASTSM2_ERR_LENGTH);
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, inlen + (size_t)taglen, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st =
+        ccm ? fastsm2_sm4_ccm_encrypt(out, out + inlen, (size_t)taglen, &k->u.sm4, iv, ivlen, aad, aadlen, in, inlen)
+            : fastsm2_sm4_gcm_encrypt(out, out + inlen, (size_t)taglen, &k->u.sm4, iv, ivlen, aad, aadlen, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, inlen + (size_t)taglen) : throw_status(env, st);
+}
+
+/* sm4AeadDecrypt(ccm, key, iv, aad, data, tag) -> plaintext, only if the tag matches */
+static napi_value js_sm4_aead_decrypt(napi_env env, napi_callback_info info)
+{
+    ARGS(6);
+    int ccm = get_bool(env, argv[0]);
+    SM4KEY(1, k);
+    BYTES(2, iv, ivlen);
+    BYTES(3, aad, aadlen);
+    BYTES(4, in, inlen);
+    BYTES(5, tag, taglen);
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, inlen, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = ccm ? fastsm2_sm4_ccm_decrypt(out, &k->u.sm4, iv, ivlen, aad, aadlen, in, inlen, tag, taglen)
+                 : fastsm2_sm4_gcm_decrypt(out, &k->u.sm4, iv, ivlen, aad, aadlen, in, inlen, tag, taglen);
+    return st == FASTSM2_OK ? view_of(env, ab, inlen) : throw_status(env, st);
+}
+
+/* sm4Xts(key1, key2, standard, enc, tweak, data) */
+static napi_value js_sm4_xts(napi_env env, napi_callback_info info)
+{
+    ARGS(6);
+    SM4KEY(0, k1);
+    SM4KEY(1, k2);
+    int standard;
+    if (!get_int(env, argv[2], &standard))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    int enc = get_bool(env, argv[3]);
+    BYTES(4, tweak, tweaklen);
+    BYTES(5, in, inlen);
+    if (tweaklen != 16)
+        return throw_status(env, FASTSM2_ERR_IV);
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, inlen, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = enc ? fastsm2_sm4_xts_encrypt(out, &k1->u.sm4, &k2->u.sm4, standard, tweak, in, inlen)
+                 : fastsm2_sm4_xts_decrypt(out, &k1->u.sm4, &k2->u.sm4, standard, tweak, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, inlen) : throw_status(env, st);
+}
+
+/* sm4StreamInit(mode, enc, padding, key, iv | null) -> a context */
+static napi_value js_sm4_stream_init(napi_env env, napi_callback_info info)
+{
+    ARGS(5);
+    int mode, padding;
+    if (!get_int(env, argv[0], &mode) || !get_int(env, argv[2], &padding))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    int enc = get_bool(env, argv[1]);
+    SM4KEY(3, k);
+    const unsigned char *iv;
+    size_t ivlen;
+    if (!get_id(env, argv[4], &iv, &ivlen))
+        return throw_status(env, FASTSM2_ERR_ARG);
+    fs2js_key *c = key_alloc(env, KEY_SM4_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_sm4_init(&c->u.ctx, mode, enc ? FASTSM2_SM4_ENCRYPT : FASTSM2_SM4_DECRYPT, padding, &k->u.sm4, iv,
+                              ivlen);
+    if (st != FASTSM2_OK) {
+        key_release(env, c);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, c);
+}
+
+/* sm4StreamUpdate(ctx, data) -> what this piece completes */
+static napi_value js_sm4_stream_update(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    fs2js_key *c = get_key(env, argv[0], KEY_SM4_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    BYTES(1, in, inlen);
+    size_t cap = inlen + 15, len = cap;
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, cap, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_sm4_update(&c->u.ctx, out, &len, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, len) : throw_status(env, st);
+}
+
+/* sm4StreamFinal(ctx) -> the last bytes (the context is wiped) */
+static napi_value js_sm4_stream_final(napi_env env, napi_callback_info info)
+{
+    ARGS(1);
+    fs2js_key *c = get_key(env, argv[0], KEY_SM4_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    unsigned char buf[16];
+    size_t len = sizeof buf;
+    int st = fastsm2_sm4_final(&c->u.ctx, buf, &len);
+    napi_value ret = st == FASTSM2_OK ? make_buffer(env, buf, len) : throw_status(env, st);
+    wipe(buf, sizeof buf);
+    return ret;
+}
+
+/* sm4GcmInit(enc, key, iv) -> a GCM context */
+static napi_value js_sm4_gcm_init(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    int enc = get_bool(env, argv[0]);
+    SM4KEY(1, k);
+    BYTES(2, iv, ivlen);
+    fs2js_key *c = key_alloc(env, KEY_GCM_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_sm4_gcm_init(&c->u.gcm, enc ? FASTSM2_SM4_ENCRYPT : FASTSM2_SM4_DECRYPT, &k->u.sm4, iv, ivlen);
+    if (st != FASTSM2_OK) {
+        key_release(env, c);
+        return throw_status(env, st);
+    }
+    return key_wrap(env, c);
+}
+
+static napi_value js_sm4_gcm_aad(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    fs2js_key *c = get_key(env, argv[0], KEY_GCM_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    BYTES(1, aad, aadlen);
+    int st = fastsm2_sm4_gcm_aad(&c->u.gcm, aad, aadlen);
+    return st == FASTSM2_OK ? NULL : throw_status(env, st);
+}
+
+static napi_value js_sm4_gcm_update(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    fs2js_key *c = get_key(env, argv[0], KEY_GCM_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    BYTES(1, in, inlen);
+    unsigned char *out;
+    napi_value ab;
+    if (!new_array(env, inlen, &out, &ab))
+        return throw_status(env, FASTSM2_ERR_NO_MEMORY);
+    int st = fastsm2_sm4_gcm_update(&c->u.gcm, out, in, inlen);
+    return st == FASTSM2_OK ? view_of(env, ab, inlen) : throw_status(env, st);
+}
+
+/* sm4GcmFinal(ctx, taglen | tag): encrypting, the tag; decrypting, nothing
+ * or FASTSM2_ERR_TAG. */
+static napi_value js_sm4_gcm_final(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    fs2js_key *c = get_key(env, argv[0], KEY_GCM_CTX);
+    if (!c)
+        return throw_status(env, FASTSM2_ERR_ARG);
+    int taglen;
+    if (get_int(env, argv[1], &taglen)) {
+        unsigned char tag[16];
+        if (taglen < 0 || taglen > 16)
+            return throw_status(env, FASTSM2_ERR_LENGTH);
+        int st = fastsm2_sm4_gcm_encrypt_final(&c->u.gcm, tag, (size_t)taglen);
+        return st == FASTSM2_OK ? make_buffer(env, tag, (size_t)taglen) : throw_status(env, st);
+    }
+    BYTES(1, tag, tlen);
+    int st = fastsm2_sm4_gcm_decrypt_final(&c->u.gcm, tag, tlen);
+    return st == FASTSM2_OK ? NULL : throw_status(env, st);
+}
+
 /* ---- batches on worker threads ------------------------------------------------
  * signDigestBatch(priv, digests) and verifyDigestBatch(pub, digests, sigs)
  * return Promises; the work runs on a libuv worker thread, which hands it
@@ -919,6 +1231,21 @@ static napi_value init(napi_env env, napi_value exports)
         FN("hmac", js_hmac),
         FN("sigToDer", js_sig_to_der),
         FN("sigFromDer", js_sig_from_der),
+        FN("sm4Backend", js_sm4_backend),
+        FN("sm4Key", js_sm4_key),
+        FN("sm4Ecb", js_sm4_ecb),
+        FN("sm4Cbc", js_sm4_cbc),
+        FN("sm4Ctr", js_sm4_ctr),
+        FN("sm4AeadEncrypt", js_sm4_aead_encrypt),
+        FN("sm4AeadDecrypt", js_sm4_aead_decrypt),
+        FN("sm4Xts", js_sm4_xts),
+        FN("sm4StreamInit", js_sm4_stream_init),
+        FN("sm4StreamUpdate", js_sm4_stream_update),
+        FN("sm4StreamFinal", js_sm4_stream_final),
+        FN("sm4GcmInit", js_sm4_gcm_init),
+        FN("sm4GcmAad", js_sm4_gcm_aad),
+        FN("sm4GcmUpdate", js_sm4_gcm_update),
+        FN("sm4GcmFinal", js_sm4_gcm_final),
         FN("signDigestBatch", js_sign_digest_batch),
         FN("verifyDigestBatch", js_verify_digest_batch),
     };

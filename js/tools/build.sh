@@ -70,7 +70,8 @@ fi
 # the generic backend that WebAssembly runs: 64x64-bit products from
 # 32-bit halves, about 25% faster in WebAssembly than clang's __int128
 # (a call to __multi3 for each product).
-exports=(malloc free fs2js_privkey_size fs2js_pubkey_size fs2js_kx_size fastsm2_version fastsm2_backend_name
+exports=(malloc free fs2js_privkey_size fs2js_pubkey_size fs2js_kx_size fs2js_sm4_key_size fs2js_sm4_ctx_size
+  fs2js_sm4_gcm_size fastsm2_version fastsm2_backend_name
   fastsm2_error_name fastsm2_strerror fastsm2_privkey_generate fastsm2_privkey_from_bytes
   fastsm2_privkey_to_bytes fastsm2_privkey_pubkey fastsm2_privkey_clear fastsm2_privkey_parse
   fastsm2_privkey_parse_encrypted fastsm2_privkey_serialize fastsm2_pubkey_from_bytes
@@ -79,7 +80,11 @@ exports=(malloc free fs2js_privkey_size fs2js_pubkey_size fs2js_kx_size fastsm2_
   fastsm2_verify_digest_status fastsm2_encrypt fastsm2_decrypt fastsm2_ciphertext_size fastsm2_sm3
   fastsm2_hmac_sm3 fastsm2_sig_to_der fastsm2_sig_from_der fastsm2_sign_digest_batch fastsm2_verify_digest_batch
   fastsm2_sign_digest_with_nonce fastsm2_encrypt_with_nonce fastsm2_ecdh fastsm2_kx_init fastsm2_kx_start_with_nonce
-  fastsm2_kx_compute fastsm2_kx_clear fastsm2_kdf)
+  fastsm2_kx_compute fastsm2_kx_clear fastsm2_kdf fastsm2_sm4_backend_name fastsm2_sm4_key_init fastsm2_sm4_key_clear
+  fastsm2_sm4_ecb_encrypt fastsm2_sm4_ecb_decrypt fastsm2_sm4_cbc_encrypt fastsm2_sm4_cbc_decrypt fastsm2_sm4_ctr
+  fastsm2_sm4_gcm_encrypt fastsm2_sm4_gcm_decrypt fastsm2_sm4_ccm_encrypt fastsm2_sm4_ccm_decrypt fastsm2_sm4_xts_encrypt
+  fastsm2_sm4_xts_decrypt fastsm2_sm4_init fastsm2_sm4_update fastsm2_sm4_final fastsm2_sm4_ctx_clear fastsm2_sm4_gcm_init
+  fastsm2_sm4_gcm_aad fastsm2_sm4_gcm_update fastsm2_sm4_gcm_encrypt_final fastsm2_sm4_gcm_decrypt_final fastsm2_sm4_gcm_clear)
 list=$(printf '_%s,' "${exports[@]}")
 # Two builds: fastsm2.wasm (scalar: every WebAssembly engine) and
 # fastsm2-simd.wasm (-msimd128: the library's WebAssembly SIMD code, for
