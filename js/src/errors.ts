@@ -48,6 +48,7 @@ type Short = FastSM2ErrorCode extends `FASTSM2_ERR_${infer S}` ? S : never
 const TEXT: Partial<Record<Short, string>> = {
   ARG: 'meaningless argument',
   LENGTH: 'input of a wrong length',
+  PRIVATE_KEY: 'd = 0 or d >= n - 1',
   UNSUPPORTED: 'not provided',
   NO_MEMORY: 'allocation failed',
   RANDOM: 'no random source',

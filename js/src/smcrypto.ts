@@ -6,8 +6,8 @@
 // and observed behaviour; the tests check every function against both
 // packages in both directions.
 //
-// Conventions kept: keys are hex (private 64 digits, public '04'||x||y or
-// 02/03||x), strings are UTF-8, ciphertexts are hex WITHOUT the 04 prefix of
+// Conventions kept: keys are hex (private: the integer d, written as 64
+// digits, read from any number of digits; public '04'||x||y or 02/03||x), strings are UTF-8, ciphertexts are hex WITHOUT the 04 prefix of
 // C1, cipherMode 1 = C1C3C2 (default), 0 = C1C2C3; doSignature and
 // doVerifySignature hash with Z_A by default in sm-crypto (hash: true) and
 // not in sm-crypto-v2 (hash: false); doDecrypt returns '' (or [] with
@@ -145,6 +145,21 @@ function parseBigInt (s: string, radix: number): bigint {
   return neg ? -v : v
 }
 
+// A private key in hex is the integer d, as sm-crypto 0.5.8 (and OpenSSL's
+// BN_hex2bn) read it: any number of digits, odd or even, leading zeros not
+// counted ('abc', '0abc' and 61 zeros + 'abc' are one key); more than 64
+// significant digits is d >= 2^256 > n. One rule for every length, in both
+// modules and for every private key they take (keys, ECDH, ephemeral keys).
+function privBytes (hex: unknown, what = 'private key'): Uint8Array {
+  if (typeof hex !== 'string') fail('ARG', what + ' must be a hex string')
+  if (!/^[0-9a-fA-F]+$/.test(hex)) fail('ARG', what + ' is not hex')
+  let i = 0
+  while (i < hex.length - 1 && hex.charCodeAt(i) === 48) i++
+  const sig = hex.slice(i)
+  if (sig.length > 64) fail('PRIVATE_KEY', what + ' of ' + sig.length + ' significant hex digits, more than 256 bits')
+  return fromHex(sig.padStart(64, '0'), what)
+}
+
 const to32 = (v: bigint): Uint8Array => fromHex(v.toString(16).padStart(64, '0'))
 const bigOf = (u8: Uint8Array): bigint => BigInt('0x' + (toHex(u8) || '0'))
 
@@ -242,7 +257,7 @@ function make (api: Api, flavor: Flavor): SmCrypto | SmCryptoV2 {
       privCache.delete(hex)
       privCache.set(hex, e)
     } else {
-      const d = fromHex(hex.length < 64 ? hex.padStart(64, '0') : hex, 'private key')
+      const d = privBytes(hex)
       try {
         e = { handle: engine.privFromBytes(d), ownPub: null }
       } finally {
@@ -507,7 +522,7 @@ function make (api: Api, flavor: Flavor): SmCrypto | SmCryptoV2 {
     // the private key: hex, bytes or a bigint (noble's PrivKey)
     let d: Uint8Array
     if (typeof privateA === 'bigint') d = to32(privateA)
-    else if (typeof privateA === 'string') d = fromHex(privateA.padStart(64, '0'), 'private key')
+    else if (typeof privateA === 'string') d = privBytes(privateA)
     else d = Uint8Array.from(bytes(privateA, 'private key'))
     let key: KeyHandle
     try { key = engine.privFromBytes(d) } finally { d.fill(0) }
@@ -546,7 +561,7 @@ function make (api: Api, flavor: Flavor): SmCrypto | SmCryptoV2 {
     sharedKeyLength: number, isRecipient = false, idA = DEFAULT_ID, idB = DEFAULT_ID): Uint8Array {
     if (!keypairA || !ephemeralKeypairA) fail('ARG', 'key pairs must be { privateKey, publicKey }')
     if (!Number.isSafeInteger(sharedKeyLength) || sharedKeyLength < 1) fail('LENGTH', 'sharedKeyLength must be a positive integer')
-    const r = fromHex(str(ephemeralKeypairA.privateKey, 'ephemeral private key').padStart(64, '0'), 'ephemeral private key')
+    const r = privBytes(ephemeralKeypairA.privateKey, 'ephemeral private key')
     try {
       return engine.keyExchange(isRecipient ? 1 : 0, privHandle(keypairA.privateKey), utf8(str(idA, 'idA')),
         pubHandle(publicKeyB), utf8(str(idB, 'idB')), r, fromHex(ephemeralPublicKeyB, 'ephemeral public key'), sharedKeyLength)

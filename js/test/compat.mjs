@@ -193,6 +193,22 @@ function compatCases ({ api, v1, v2, refs }) {
     eq(api.kdf(enc.encode('abc'), 40), v2.kdf('abc', 40), 'modern kdf')
   })
 
+  t('a private key in hex is the integer d in both modules, for ecdh and key agreement too', () => {
+    const A = R2.sm2.generateKeyPairHex(); const eA = R2.sm2.generateKeyPairHex()
+    const B = R2.sm2.generateKeyPairHex(); const eB = R2.sm2.generateKeyPairHex()
+    const d = A.privateKey
+    for (const [name, ours] of [['sm-crypto', v1], ['sm-crypto-v2', v2]]) {
+      eq(ours.sm2.getPublicKeyFromPrivateKey('00' + d), A.publicKey, name + ': 66 digits')
+      eq(ours.sm2.getPublicKeyFromPrivateKey('abc'), R1.sm2.getPublicKeyFromPrivateKey('abc'), name + ': 3 digits')
+      throwsCode(() => ours.sm2.getPublicKeyFromPrivateKey('1' + d), 'FASTSM2_ERR_PRIVATE_KEY', name + ': 65 significant digits')
+    }
+    eq(v2.sm2.ecdh('0' + d, B.publicKey), R2.sm2.ecdh(d, B.publicKey), 'ecdh, 65 digits')
+    throwsCode(() => v2.sm2.ecdh('1' + d, B.publicKey), 'FASTSM2_ERR_PRIVATE_KEY', 'ecdh, 65 significant digits')
+    const want = R2.sm2.calculateSharedKey(A, eA, B.publicKey, eB.publicKey, 32)
+    eq(v2.sm2.calculateSharedKey({ ...A, privateKey: '0' + d }, { ...eA, privateKey: '000' + eA.privateKey }, B.publicKey, eB.publicKey, 32), want, 'key agreement, 65 and 67 digits')
+    throwsCode(() => v2.sm2.calculateSharedKey(A, { ...eA, privateKey: 'f' + eA.privateKey }, B.publicKey, eB.publicKey, 32), 'FASTSM2_ERR_PRIVATE_KEY', 'ephemeral key, 65 significant digits')
+  })
+
   t('asn1 ciphertexts with cipherMode 0 and 1, both ways', () => {
     const kp = R2.sm2.generateKeyPairHex()
     for (const mode of [0, 1]) {

@@ -285,6 +285,39 @@ function cases ({ api, smc, vectors, refs }) {
     for (const str of samples) eq(smc.sm2.utf8ToHex(str), hex(enc.encode(str)), 'utf8 of ' + JSON.stringify(str).slice(0, 40))
   })
 
+  // sm-crypto module: a private key in hex is the integer d, one rule for
+  // every length (odd lengths were taken below 64 digits and refused above)
+  t('sm-crypto module: private key hex of any length is the integer d', () => {
+    const ours = smc.sm2
+    const R = refs && refs['sm-crypto'] && refs['sm-crypto'].sm2 // 0.5.8 reads hex as an integer
+    // G of sm2p256v1 (GB/T 32918.5)
+    const G = '0432c4ae2c1f1981195f9904466a39c9948fe30bbff2660be1715a4589334c74c7' +
+      'bc3736a2f4f6779c59bdcee36b692153d0a9877cc62a474002df32e52139f0a0'
+    eq(ours.getPublicKeyFromPrivateKey('1').toLowerCase(), G, "d = '1' gives G")
+    const d = S.d.toLowerCase()
+    eq(ours.getPublicKeyFromPrivateKey('00' + d).toLowerCase(), ('04' + S.Px + S.Py).toLowerCase(), 'the example key, 66 digits')
+    const forms = ['0' + d, '000' + d, d.toUpperCase(), '0'.repeat(200) + d]
+    for (const f of forms) eq(ours.getPublicKeyFromPrivateKey(f), ours.getPublicKeyFromPrivateKey(d), 'leading zeros: ' + f.length + ' digits')
+    const abc = ours.getPublicKeyFromPrivateKey('abc')
+    eq(ours.getPublicKeyFromPrivateKey('0abc'), abc, "'abc' = '0abc'")
+    eq(ours.getPublicKeyFromPrivateKey('0'.repeat(61) + 'abc'), abc, "'abc' = 64 digits")
+    const sig = ours.doSignature('m', '0' + d)
+    assert(ours.doVerifySignature('m', sig, ours.getPublicKeyFromPrivateKey(d)), 'sign with 65 digits')
+    const ct = ours.doEncrypt('m', ours.getPublicKeyFromPrivateKey(d))
+    eq(ours.doDecrypt(ct, '00' + d), 'm', 'decrypt with 66 digits')
+    if (R) {
+      for (const f of ['1', 'abc', 'fff', '0' + d, '00' + d.slice(1)]) {
+        eq(ours.getPublicKeyFromPrivateKey(f), R.getPublicKeyFromPrivateKey(f), 'as sm-crypto: ' + f.slice(0, 8) + ' (' + f.length + ')')
+      }
+    }
+    throwsCode(() => ours.getPublicKeyFromPrivateKey('1' + d), 'FASTSM2_ERR_PRIVATE_KEY', '65 significant digits')
+    throwsCode(() => ours.doSignature('m', 'f'.repeat(64)), 'FASTSM2_ERR_PRIVATE_KEY', 'd >= n')
+    throwsCode(() => ours.doSignature('m', '000'), 'FASTSM2_ERR_PRIVATE_KEY', 'd = 0')
+    throwsCode(() => ours.doSignature('m', ''), 'FASTSM2_ERR_ARG', 'empty')
+    throwsCode(() => ours.doSignature('m', '0x' + d), 'FASTSM2_ERR_ARG', '0x prefix')
+    throwsCode(() => ours.doSignature('m', ' ' + d), 'FASTSM2_ERR_ARG', 'space')
+  })
+
   // ---- bad input: named errors, and the engine still works after ----------
   t('bad input throws named errors', () => {
     const n = 'fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54123'
