@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Which WebAssembly build to load: fastsm2-simd.wasm (SM3, SM4 and the
-// field arithmetic in simd128) where the engine validates a SIMD module,
+// Which WebAssembly build to load: fastsm2-simd.wasm (SM3's four lanes,
+// the field's column sums and table scans in simd128) where the engine validates a SIMD module,
 // else fastsm2.wasm (scalar). Both are the same C library and give the
 // same bytes.
 
