@@ -17,3 +17,23 @@ __attribute__((visibility("default"))) size_t fs2js_pubkey_size(void)
 {
     return sizeof(fastsm2_pubkey);
 }
+
+__attribute__((visibility("default"))) size_t fs2js_kx_size(void)
+{
+    return sizeof(fastsm2_kx_ctx);
+}
+
+__attribute__((visibility("default"))) size_t fs2js_sm4_key_size(void)
+{
+    return sizeof(fastsm2_sm4_key);
+}
+
+__attribute__((visibility("default"))) size_t fs2js_sm4_ctx_size(void)
+{
+    return sizeof(fastsm2_sm4_ctx);
+}
+
+__attribute__((visibility("default"))) size_t fs2js_sm4_gcm_size(void)
+{
+    return sizeof(fastsm2_sm4_gcm_ctx);
+}

@@ -242,6 +242,35 @@ API napi_status napi_delete_reference(napi_env e, void *ref)
     (void)ref;
     return 0;
 }
+static void *instance_data;
+API napi_status napi_set_instance_data(napi_env e, void *d, napi_finalize f, void *h)
+{
+    (void)e;
+    (void)f;
+    (void)h;
+    instance_data = d;
+    return 0;
+}
+API napi_status napi_get_instance_data(napi_env e, void **d)
+{
+    (void)e;
+    *d = instance_data;
+    return 0;
+}
+API napi_status napi_adjust_external_memory(napi_env e, int64_t change, int64_t *total)
+{
+    (void)e;
+    static int64_t sum;
+    sum += change;
+    *total = sum;
+    return 0;
+}
+API napi_status napi_is_exception_pending(napi_env e, bool *r)
+{
+    (void)e;
+    *r = false;
+    return 0;
+}
 /* promises and async work are not exercised here: refuse them */
 API napi_status napi_create_promise(napi_env e, void **d, napi_value *p)
 {
@@ -383,6 +412,20 @@ int main(int argc, char **argv)
     r = call("privFromBytes", 1, a);
     expect(r == NULL && thrown && thrown->code && strcmp(thrown->code, "FASTSM2_ERR_PRIVATE_KEY") == 0,
            "d = 0 throws FASTSM2_ERR_PRIVATE_KEY");
+    a[0] = pub;
+    napi_value pub2 = call("keyShare", 1, a);
+    a[0] = pub;
+    call("keyFree", 1, a);
+    a[0] = pub2;
+    a[1] = e;
+    a[2] = s2;
+    r = call("verifyDigest", 3, a);
+    expect(r && r->k == V_INT && r->i == 1, "a shared handle works after the first is freed");
+    a[0] = pub;
+    a[1] = e;
+    r = call("verifyDigest", 3, a);
+    expect(r == NULL && thrown && thrown->code && strcmp(thrown->code, "FASTSM2_ERR_ARG") == 0,
+           "a freed handle throws FASTSM2_ERR_ARG");
     a[0] = priv;
     r = call("backend", 0, a);
     printf("backend: %s\n", r && r->code ? r->code : "?");

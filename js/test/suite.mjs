@@ -62,6 +62,37 @@ function derCiphertext (x, y, c3, c2) {
   return Uint8Array.from([0x30, ...len(body.length), ...body])
 }
 
+// The GB/T 32905 / 32918 examples through both APIs: after a corpus of bad
+// input, the engine must still give these.
+function knownAnswers (api, smc, V) {
+  const S = V.sign[0]
+  const E = V.encrypt[0]
+  for (const r of V.sm3) eq(hex(api.sm3(enc.encode(r.msg_ascii))), r.digest.toLowerCase(), 'SM3 ' + r.msg_ascii)
+  const k = api.PrivateKey.fromHex(S.d)
+  eq(k.publicKey.toHex(), ('04' + S.Px + S.Py).toLowerCase(), 'P = dG')
+  eq(hex(k.publicKey.computeZ({ id: S.id_ascii })), S.ZA.toLowerCase(), 'Z_A')
+  const sig = unhex((S.r + S.s).toLowerCase())
+  const msg = enc.encode(S.msg_ascii)
+  assert(k.publicKey.verify(msg, sig), 'the example signature')
+  const bad = sig.slice(); bad[5] ^= 0x10
+  assert(!k.publicKey.verify(msg, bad), 'a changed signature')
+  const C1 = unhex(E.C1.toLowerCase()); const C2 = unhex(E.C2.toLowerCase()); const C3 = unhex(E.C3.toLowerCase())
+  const ct = new Uint8Array(C1.length + C2.length + C3.length)
+  ct.set(C1); ct.set(C3, C1.length); ct.set(C2, C1.length + C3.length)
+  eq(dec.decode(k.decrypt(ct)), E.msg_ascii, 'the example ciphertext')
+  eq(smc.sm3(V.sm3[0].msg_ascii), V.sm3[0].digest.toLowerCase(), 'sm-crypto sm3')
+  assert(smc.sm2.doVerifySignature(S.msg_ascii, (S.r + S.s).toLowerCase(), '04' + S.Px + S.Py), 'sm-crypto verifies the example')
+  eq(smc.sm2.getPublicKeyFromPrivateKey(S.d), ('04' + S.Px + S.Py).toLowerCase(), 'sm-crypto P = dG')
+  // GB/T 32907-2016 A.1: the key encrypts itself
+  const a1 = unhex('0123456789abcdeffedcba9876543210')
+  eq(hex(api.sm4.ecbEncrypt(a1, a1, { padding: 'none' })), '681edf34d206965e86b3e94f536e4246', 'SM4 A.1')
+  eq(smc.sm4.encrypt(a1, '0123456789abcdeffedcba9876543210', { padding: 'none' }), '681edf34d206965e86b3e94f536e4246', 'sm-crypto sm4 A.1')
+  const m = enc.encode('round trip')
+  assert(k.publicKey.verify(m, k.sign(m)), 'sign and verify')
+  eq(k.decrypt(k.publicKey.encrypt(m)), m, 'encrypt and decrypt')
+  k.destroy()
+}
+
 function cases ({ api, smc, vectors, refs }) {
   const list = []
   const t = (name, fn) => list.push({ name, fn })
@@ -229,6 +260,64 @@ function cases ({ api, smc, vectors, refs }) {
     }
   })
 
+  t('ERROR_CODES is the library\'s table of status codes', () => {
+    const { engine } = api._internal
+    const codes = Object.entries(api.ERROR_CODES)
+    for (const [name, st] of codes) eq(engine.errorName(st), name, 'status ' + st)
+    const lowest = Math.min(...codes.map(([, st]) => st))
+    eq(engine.errorName(lowest - 1), 'FASTSM2_ERR_UNKNOWN', 'no code below ' + lowest + ' (a new one needs its name in src/errors.ts)')
+    eq(codes.length, -lowest, 'every code from -1 down')
+    const e = throwsCode(() => PrivateKey.fromHex('00'.repeat(32)), 'FASTSM2_ERR_PRIVATE_KEY', 'd = 0')
+    assert(e instanceof api.FastSM2Error && e instanceof Error, 'instanceof FastSM2Error')
+    eq(e.status, api.ERROR_CODES.FASTSM2_ERR_PRIVATE_KEY, 'status')
+  })
+
+  t('UTF-8 of strings as TextEncoder writes it (the sm-crypto modules encode short strings themselves)', () => {
+    const samples = ['', 'a', 'hello', '中文消息 SM2 ✓', '\u0080\u07ff\u0800\uffff', '😀 emoji 𝄞', '\ud800', 'x\udc00y', '\ud83d', 'a\ud83d\ude00b\ud83d',
+      'é'.repeat(100), '中'.repeat(90), 'z'.repeat(256), 'z'.repeat(257) + '中']
+    let x = 7
+    for (let k = 0; k < 300; k++) {
+      let str = ''
+      const len = k % 40
+      for (let i = 0; i < len; i++) { x = (x * 1103515245 + 12345) >>> 0; str += String.fromCharCode([x % 128, x % 2048, x % 65536, 0xd800 + (x % 2048)][x % 4]) }
+      samples.push(str)
+    }
+    for (const str of samples) eq(smc.sm2.utf8ToHex(str), hex(enc.encode(str)), 'utf8 of ' + JSON.stringify(str).slice(0, 40))
+  })
+
+  // sm-crypto module: a private key in hex is the integer d, one rule for
+  // every length (odd lengths were taken below 64 digits and refused above)
+  t('sm-crypto module: private key hex of any length is the integer d', () => {
+    const ours = smc.sm2
+    const R = refs && refs['sm-crypto'] && refs['sm-crypto'].sm2 // 0.5.8 reads hex as an integer
+    // G of sm2p256v1 (GB/T 32918.5)
+    const G = '0432c4ae2c1f1981195f9904466a39c9948fe30bbff2660be1715a4589334c74c7' +
+      'bc3736a2f4f6779c59bdcee36b692153d0a9877cc62a474002df32e52139f0a0'
+    eq(ours.getPublicKeyFromPrivateKey('1').toLowerCase(), G, "d = '1' gives G")
+    const d = S.d.toLowerCase()
+    eq(ours.getPublicKeyFromPrivateKey('00' + d).toLowerCase(), ('04' + S.Px + S.Py).toLowerCase(), 'the example key, 66 digits')
+    const forms = ['0' + d, '000' + d, d.toUpperCase(), '0'.repeat(200) + d]
+    for (const f of forms) eq(ours.getPublicKeyFromPrivateKey(f), ours.getPublicKeyFromPrivateKey(d), 'leading zeros: ' + f.length + ' digits')
+    const abc = ours.getPublicKeyFromPrivateKey('abc')
+    eq(ours.getPublicKeyFromPrivateKey('0abc'), abc, "'abc' = '0abc'")
+    eq(ours.getPublicKeyFromPrivateKey('0'.repeat(61) + 'abc'), abc, "'abc' = 64 digits")
+    const sig = ours.doSignature('m', '0' + d)
+    assert(ours.doVerifySignature('m', sig, ours.getPublicKeyFromPrivateKey(d)), 'sign with 65 digits')
+    const ct = ours.doEncrypt('m', ours.getPublicKeyFromPrivateKey(d))
+    eq(ours.doDecrypt(ct, '00' + d), 'm', 'decrypt with 66 digits')
+    if (R) {
+      for (const f of ['1', 'abc', 'fff', '0' + d, '00' + d.slice(1)]) {
+        eq(ours.getPublicKeyFromPrivateKey(f), R.getPublicKeyFromPrivateKey(f), 'as sm-crypto: ' + f.slice(0, 8) + ' (' + f.length + ')')
+      }
+    }
+    throwsCode(() => ours.getPublicKeyFromPrivateKey('1' + d), 'FASTSM2_ERR_PRIVATE_KEY', '65 significant digits')
+    throwsCode(() => ours.doSignature('m', 'f'.repeat(64)), 'FASTSM2_ERR_PRIVATE_KEY', 'd >= n')
+    throwsCode(() => ours.doSignature('m', '000'), 'FASTSM2_ERR_PRIVATE_KEY', 'd = 0')
+    throwsCode(() => ours.doSignature('m', ''), 'FASTSM2_ERR_ARG', 'empty')
+    throwsCode(() => ours.doSignature('m', '0x' + d), 'FASTSM2_ERR_ARG', '0x prefix')
+    throwsCode(() => ours.doSignature('m', ' ' + d), 'FASTSM2_ERR_ARG', 'space')
+  })
+
   // ---- bad input: named errors, and the engine still works after ----------
   t('bad input throws named errors', () => {
     const n = 'fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54123'
@@ -283,35 +372,144 @@ function cases ({ api, smc, vectors, refs }) {
     eq(k.decrypt(k.publicKey.encrypt(m)), m, 'encrypt/decrypt after errors')
   })
 
-  // sm-crypto module: a private key in hex is the integer d, one rule for
-  // every length (odd lengths were taken below 64 digits and refused above)
-  t('sm-crypto module: private key hex of any length is the integer d', () => {
-    const ours = smc.sm2
-    const R = refs && refs['sm-crypto'] && refs['sm-crypto'].sm2 // 0.5.8 reads hex as an integer
-    // G of sm2p256v1 (GB/T 32918.5)
-    const G = '0432c4ae2c1f1981195f9904466a39c9948fe30bbff2660be1715a4589334c74c7' +
-      'bc3736a2f4f6779c59bdcee36b692153d0a9877cc62a474002df32e52139f0a0'
-    eq(ours.getPublicKeyFromPrivateKey('1').toLowerCase(), G, "d = '1' gives G")
-    const d = S.d.toLowerCase()
-    eq(ours.getPublicKeyFromPrivateKey('00' + d).toLowerCase(), ('04' + S.Px + S.Py).toLowerCase(), 'the example key, 66 digits')
-    const forms = ['0' + d, '000' + d, d.toUpperCase(), '0'.repeat(200) + d]
-    for (const f of forms) eq(ours.getPublicKeyFromPrivateKey(f), ours.getPublicKeyFromPrivateKey(d), 'leading zeros: ' + f.length + ' digits')
-    const abc = ours.getPublicKeyFromPrivateKey('abc')
-    eq(ours.getPublicKeyFromPrivateKey('0abc'), abc, "'abc' = '0abc'")
-    eq(ours.getPublicKeyFromPrivateKey('0'.repeat(61) + 'abc'), abc, "'abc' = 64 digits")
-    const sig = ours.doSignature('m', '0' + d)
-    assert(ours.doVerifySignature('m', sig, ours.getPublicKeyFromPrivateKey(d)), 'sign with 65 digits')
-    if (R) {
-      for (const f of ['1', 'abc', 'fff', '0' + d, '00' + d.slice(1)]) {
-        eq(ours.getPublicKeyFromPrivateKey(f), R.getPublicKeyFromPrivateKey(f), 'as sm-crypto: ' + f.slice(0, 8) + ' (' + f.length + ')')
+  // ---- a corpus of bad input, then the known answers (issue 41) -----------
+  // Every call either returns what its contract says for bad input (false,
+  // '' or []) or throws a FastSM2Error with a status name; nothing else
+  // (no TypeError from inside, no crash), and afterwards the engine still
+  // gives the GB/T 32905 / 32918 answers.
+  t('bad-input corpus, then the known answers still come out right', () => {
+    const rnd = (n, seed) => { const u = new Uint8Array(n); let x = seed | 0 || 1; for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; u[i] = x & 255 } return u }
+    const k = PrivateKey.fromHex(S.d)
+    const P = k.publicKey
+    const Phex = '04' + S.Px + S.Py
+    const spki = P.toPem()
+    const values = [undefined, null, true, false, 0, -1, 1.5, NaN, Infinity, 2 ** 53, 10n, '', 'zz', 'abc', '0x12', ' 04',
+      '04' + '00'.repeat(64), 'ff'.repeat(32), 'ff'.repeat(33), '00'.repeat(32), {}, [], [256], [-1], [1.5], ['a'], { length: 3 },
+      new Uint16Array(4), new Float64Array(2), new ArrayBuffer(3), new DataView(new ArrayBuffer(4)), () => 0, new Date(0),
+      new Uint8Array(0), rnd(1, 1), rnd(31, 2), rnd(32, 3), rnd(33, 4), rnd(64, 5), rnd(65, 6), rnd(97, 7), rnd(200, 8),
+      rnd(5000, 9), Uint8Array.of(0x30, 0x82, 0xff, 0xff), Uint8Array.of(0x30, 0x80, 0, 0), Uint8Array.of(0x30, 0x03, 0x30, 0x01, 0x30),
+      Uint8Array.of(4, ...rnd(64, 10)), Uint8Array.of(2, ...rnd(32, 11)), Uint8Array.of(0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00),
+      '-----BEGIN PRIVATE KEY-----\n', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', spki,
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END ENCRYPTED PRIVATE KEY-----\n', 'x'.repeat(70000)]
+    const optsList = [undefined, null, {}, { format: 'pem' }, { format: 1 }, { id: 5 }, { id: {} }, { id: new Uint8Array(9000) }, { password: 5 },
+      { compressed: 'yes' }, { output: 'bytes' }, { der: 'x', hash: 'y', userId: 77, publicKey: 'zz' }, { asn1: true }, { padding: 'x' }]
+    let calls = 0
+    let named = 0
+    const wrong = []
+    const guard = (what, fn) => {
+      calls++
+      try {
+        fn()
+      } catch (e) {
+        if (e && e.name === 'FastSM2Error' && /^FASTSM2_ERR_[A-Z_0-9]+$/.test(e.code) && Number.isInteger(e.status) && e.status < 0) { named++; return }
+        wrong.push(what + ': ' + (e && e.name) + ' ' + (e && e.message))
       }
     }
-    throwsCode(() => ours.getPublicKeyFromPrivateKey('1' + d), 'FASTSM2_ERR_PRIVATE_KEY', '65 significant digits')
-    throwsCode(() => ours.doSignature('m', 'f'.repeat(64)), 'FASTSM2_ERR_PRIVATE_KEY', 'd >= n')
-    throwsCode(() => ours.doSignature('m', '000'), 'FASTSM2_ERR_PRIVATE_KEY', 'd = 0')
-    throwsCode(() => ours.doSignature('m', ''), 'FASTSM2_ERR_ARG', 'empty')
-    throwsCode(() => ours.doSignature('m', '0x' + d), 'FASTSM2_ERR_ARG', '0x prefix')
-    throwsCode(() => ours.doSignature('m', ' ' + d), 'FASTSM2_ERR_ARG', 'space')
+    const name = (v) => { try { return typeof v === 'string' ? JSON.stringify(v.slice(0, 20)) : v instanceof Uint8Array ? 'u8[' + v.length + ']' : typeof v === 'bigint' ? String(v) + 'n' : Object.prototype.toString.call(v) } catch (e) { return '?' } }
+    const sm = smc.sm2
+    for (const v of values) {
+      const w = name(v)
+      guard('PrivateKey.fromBytes ' + w, () => PrivateKey.fromBytes(v).destroy())
+      guard('PrivateKey.fromHex ' + w, () => PrivateKey.fromHex(v).destroy())
+      guard('PrivateKey.fromPem ' + w, () => PrivateKey.fromPem(v).destroy())
+      guard('PrivateKey.fromDer ' + w, () => PrivateKey.fromDer(v).destroy())
+      guard('PrivateKey.fromPem password ' + w, () => PrivateKey.fromPem(v, { password: 'pw' }).destroy())
+      guard('PublicKey.fromBytes ' + w, () => PublicKey.fromBytes(v).destroy())
+      guard('PublicKey.fromHex ' + w, () => PublicKey.fromHex(v).destroy())
+      guard('PublicKey.fromPem ' + w, () => PublicKey.fromPem(v).destroy())
+      guard('PublicKey.fromDer ' + w, () => PublicKey.fromDer(v).destroy())
+      guard('sign ' + w, () => k.sign(v))
+      guard('signDigest ' + w, () => k.signDigest(v))
+      guard('decrypt ' + w, () => k.decrypt(v))
+      guard('decrypt der ' + w, () => k.decrypt(v, { format: 'der' }))
+      guard('verify msg ' + w, () => P.verify(v, new Uint8Array(64)))
+      guard('verify sig ' + w, () => { if (P.verify(msgS, v) !== false) throw new Error('verify true') })
+      guard('verify der sig ' + w, () => { if (P.verify(msgS, v, { format: 'der' }) !== false) throw new Error('verify true') })
+      guard('verifyDigest ' + w, () => P.verifyDigest(v, new Uint8Array(64)))
+      guard('encrypt ' + w, () => P.encrypt(v))
+      guard('computeZ ' + w, () => P.computeZ({ id: v }))
+      guard('sm3 ' + w, () => api.sm3(v))
+      guard('hmacSm3 ' + w, () => api.hmacSm3(v, v))
+      guard('sm2.generateKeyPairHex ' + w, () => sm.generateKeyPairHex(v))
+      guard('sm2.doEncrypt msg ' + w, () => sm.doEncrypt(v, Phex))
+      guard('sm2.doEncrypt key ' + w, () => sm.doEncrypt('m', v))
+      guard('sm2.doEncrypt mode ' + w, () => sm.doEncrypt('m', Phex, v))
+      guard('sm2.doDecrypt ' + w, () => { const r = sm.doDecrypt(v, S.d); if (r !== '') throw new Error('decrypted garbage: ' + r) })
+      guard('sm2.doDecrypt key ' + w, () => sm.doDecrypt('00'.repeat(120), v))
+      guard('sm2.doDecrypt array ' + w, () => { const r = sm.doDecrypt(v, S.d, 1, { output: 'array' }); if (r.length !== 0) throw new Error('decrypted garbage') })
+      guard('sm2.doSignature msg ' + w, () => sm.doSignature(v, S.d))
+      guard('sm2.doSignature key ' + w, () => sm.doSignature('m', v))
+      guard('sm2.doSignature hash false ' + w, () => sm.doSignature(v, S.d, { hash: false }))
+      guard('sm2.doVerifySignature msg ' + w, () => sm.doVerifySignature(v, '00'.repeat(64), Phex))
+      guard('sm2.doVerifySignature sig ' + w, () => { if (sm.doVerifySignature('m', v, Phex) !== false) throw new Error('true') })
+      guard('sm2.doVerifySignature der ' + w, () => { if (sm.doVerifySignature('m', v, Phex, { der: true }) !== false) throw new Error('true') })
+      guard('sm2.doVerifySignature key ' + w, () => { if (sm.doVerifySignature('m', '00'.repeat(64), v) !== false) throw new Error('true') })
+      guard('sm2.getPublicKeyFromPrivateKey ' + w, () => sm.getPublicKeyFromPrivateKey(v))
+      guard('sm2.compressPublicKeyHex ' + w, () => sm.compressPublicKeyHex(v))
+      guard('sm2.verifyPublicKey ' + w, () => { if (sm.verifyPublicKey(v) !== false) throw new Error('true') })
+      guard('sm2.comparePublicKeyHex ' + w, () => { if (sm.comparePublicKeyHex(v, Phex) !== false) throw new Error('true') })
+      guard('sm2.getHash ' + w, () => sm.getHash(v, Phex))
+      guard('sm2.getHash key ' + w, () => sm.getHash('00', v))
+      guard('sm2.getZ ' + w, () => sm.getZ(v))
+      guard('sm2.utf8ToHex ' + w, () => sm.utf8ToHex(v))
+      guard('sm2.arrayToHex ' + w, () => sm.arrayToHex(v))
+      guard('sm2.arrayToUtf8 ' + w, () => sm.arrayToUtf8(v))
+      guard('sm2.hexToArray ' + w, () => sm.hexToArray(v))
+      guard('sm2.leftPad ' + w, () => sm.leftPad(v, 64))
+      guard('sm3 module ' + w, () => smc.sm3(v))
+      guard('sm3 module hmac ' + w, () => smc.sm3('m', { key: v }))
+      const k16 = new Uint8Array(16).fill(1)
+      guard('sm4.Key.fromBytes ' + w, () => api.sm4.Key.fromBytes(v).destroy())
+      guard('sm4.cbcEncrypt key ' + w, () => api.sm4.cbcEncrypt(v, new Uint8Array(16), new Uint8Array(3)))
+      guard('sm4.cbcEncrypt iv ' + w, () => api.sm4.cbcEncrypt(k16, v, new Uint8Array(3)))
+      guard('sm4.cbcDecrypt ' + w, () => api.sm4.cbcDecrypt(k16, new Uint8Array(16), v))
+      guard('sm4.ecbDecrypt ' + w, () => api.sm4.ecbDecrypt(k16, v))
+      guard('sm4.ctr ' + w, () => api.sm4.ctr(k16, v, v))
+      guard('sm4.gcmEncrypt iv ' + w, () => api.sm4.gcmEncrypt(k16, v, new Uint8Array(3)))
+      guard('sm4.gcmDecrypt ' + w, () => api.sm4.gcmDecrypt(k16, new Uint8Array(12), v))
+      guard('sm4.gcmDecrypt aad ' + w, () => api.sm4.gcmDecrypt(k16, new Uint8Array(12), new Uint8Array(20), { aad: v }))
+      guard('sm4.ccmDecrypt ' + w, () => api.sm4.ccmDecrypt(k16, v, new Uint8Array(20)))
+      guard('sm4.xtsEncrypt ' + w, () => api.sm4.xtsEncrypt(k16, v, new Uint8Array(16), new Uint8Array(32)))
+      guard('sm4.createCipher ' + w, () => api.sm4.createCipher(v, k16, new Uint8Array(16)).final())
+      guard('sm4.createDecipher ' + w, () => { const d = api.sm4.createDecipher('cbc', k16, new Uint8Array(16)); d.update(v); d.final() })
+      guard('sm4.createGcmDecryptor ' + w, () => { const d = api.sm4.createGcmDecryptor(k16, new Uint8Array(12)); d.update(new Uint8Array(5)); d.final(v) })
+      guard('sm-crypto sm4.encrypt ' + w, () => smc.sm4.encrypt(v, '00'.repeat(16)))
+      guard('sm-crypto sm4.encrypt key ' + w, () => smc.sm4.encrypt('m', v))
+      guard('sm-crypto sm4.decrypt ' + w, () => smc.sm4.decrypt(v, '00'.repeat(16)))
+      guard('sm-crypto sm4.decrypt iv ' + w, () => smc.sm4.decrypt('00'.repeat(16), '00'.repeat(16), { mode: 'cbc', iv: v }))
+    }
+    for (const o of optsList) {
+      const w = JSON.stringify(o, (key, x) => (x instanceof Uint8Array ? 'u8[' + x.length + ']' : x))
+      guard('sign opts ' + w, () => k.sign(msgS, o))
+      guard('signDigest opts ' + w, () => k.signDigest(new Uint8Array(32), o))
+      guard('toPem opts ' + w, () => k.toPem(o))
+      guard('toDer opts ' + w, () => k.toDer(o))
+      guard('publicKey.toBytes opts ' + w, () => P.toBytes(o))
+      guard('verify opts ' + w, () => P.verify(msgS, new Uint8Array(64), o))
+      guard('encrypt opts ' + w, () => P.encrypt(msgS, o))
+      guard('decrypt opts ' + w, () => k.decrypt(new Uint8Array(120), o))
+      guard('computeZ opts ' + w, () => P.computeZ(o))
+      guard('fromPem opts ' + w, () => PrivateKey.fromPem(k.toPem(), o).destroy())
+      guard('sm2.doSignature opts ' + w, () => sm.doSignature('m', S.d, o))
+      guard('sm2.doVerifySignature opts ' + w, () => sm.doVerifySignature('m', '00'.repeat(64), Phex, o))
+      guard('sm2.doEncrypt opts ' + w, () => sm.doEncrypt('m', Phex, 1, o))
+      guard('sm2.doDecrypt opts ' + w, () => sm.doDecrypt('00'.repeat(120), S.d, 1, o))
+      guard('sm3 opts ' + w, () => smc.sm3('m', o))
+      guard('sm4.cbcEncrypt opts ' + w, () => api.sm4.cbcEncrypt(new Uint8Array(16), new Uint8Array(16), new Uint8Array(3), o))
+      guard('sm4.gcmEncrypt opts ' + w, () => api.sm4.gcmEncrypt(new Uint8Array(16), new Uint8Array(12), new Uint8Array(3), o))
+      guard('sm4.xtsEncrypt opts ' + w, () => api.sm4.xtsEncrypt(new Uint8Array(16), new Uint8Array(16).fill(2), new Uint8Array(16), new Uint8Array(16), o))
+      guard('sm-crypto sm4 opts ' + w, () => smc.sm4.encrypt('m', '00'.repeat(16), o))
+      guard('sm-crypto sm4 decrypt opts ' + w, () => smc.sm4.decrypt('00'.repeat(32), '00'.repeat(16), o))
+    }
+    if (wrong.length) throw new Error(wrong.length + ' of ' + calls + ' calls ended otherwise than their contract says:\n  ' + wrong.slice(0, 40).join('\n  '))
+    assert(named > calls / 3, 'most of the corpus is refused with a named error (' + named + ' of ' + calls + ')')
+    // a public key where a private key belongs: FASTSM2_ERR_PUBLIC_KEY (-31), PEM and DER
+    const e1 = throwsCode(() => PrivateKey.fromPem(spki), 'FASTSM2_ERR_PUBLIC_KEY', 'SPKI PEM as a private key')
+    eq(e1.status, -31, 'status of FASTSM2_ERR_PUBLIC_KEY')
+    assert(/public key/.test(e1.message), 'message says a public key: ' + e1.message)
+    throwsCode(() => PrivateKey.fromDer(P.toDer()), 'FASTSM2_ERR_PUBLIC_KEY', 'SPKI DER as a private key')
+    // the known answers, after all of that
+    knownAnswers(api, smc, V)
   })
 
   if (api.engine === 'wasm') {

@@ -14,7 +14,7 @@ const say = (m) => console.log('fastsm2: ' + m)
 
 function prebuildLoads () {
   try {
-    const e = require('../node/engine.js')
+    const e = require('../dist/cjs/node.js')
     return e.addon() !== null
   } catch (e) {
     return false

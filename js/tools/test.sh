@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # `make test-js`: build (js/tools/build.sh), then
 #   1. node --test: the suite (test/suite.mjs) on the addon and on
-#      WebAssembly, interop both ways with sm-crypto and sm-crypto-v2;
+#      WebAssembly, interop both ways with sm-crypto and sm-crypto-v2; then
+#      the stress tests (test/stress/: keys destroyed during batches,
+#      worker_threads, a batch of 1,000,000, a synchronous key loop);
 #   2. the linux-arm64 prebuild: what can be checked without an arm64 Node
 #      (test/arm64-check.sh);
 #   3. headless Chromium: the suite on WebAssembly in a page served on
@@ -17,6 +19,8 @@ t0=$(date +%s)
 bash tools/build.sh
 echo "== node --test (addon and WebAssembly)"
 node --test test/node.test.mjs
+echo "== stress: batches, workers, memory (child processes)"
+node --test test/stress.test.mjs
 echo "== linux-arm64 prebuild"
 bash test/arm64-check.sh
 echo "== headless Chromium"

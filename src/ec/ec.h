@@ -20,6 +20,7 @@
 #ifndef FS2_EC_H
 #define FS2_EC_H
 
+#include "field/wide.h"
 #include "internal.h"
 
 typedef struct {
@@ -105,6 +106,10 @@ FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_adx, fs2_ec_ops_avx2, fs2_ec_ops_a
 #endif
 #if defined(__aarch64__)
 FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_armv8;
+#endif
+#if !defined(FS2_HAVE_INT128)
+/* the field in 32-bit words (no 64 x 64 -> 128-bit product here) */
+FS2_HIDDEN extern const fs2_ec_ops fs2_ec_ops_w32;
 #endif
 
 /* Point validation and decompression (src/ec/point.c): public data, the

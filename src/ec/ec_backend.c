@@ -10,9 +10,11 @@
  *   FS2_EC_IFMA  1 for the AVX2 build whose batch slots run eight lanes of
  *                AVX-512 IFMA (src/ec/ifma/ec_ifma.h): avx512ifma;
  * and each build exports one table, fs2_ec_ops_<name>, with <name> the
- * backend's: generic, adx (x86 field), avx2 (x86 field, AVX2) or armv8
- * (AArch64 field, NEON table scans). A build for another architecture
- * compiles to nothing.
+ * backend's: generic, adx (x86 field), avx2 (x86 field, AVX2), armv8
+ * (AArch64 field, NEON table scans) or w32 (the field in 32-bit words,
+ * built only where the compiler has no 64 x 64 -> 128-bit product:
+ * WebAssembly, 32-bit targets, FASTSM2_NO_INT128). A build for another
+ * architecture compiles to nothing.
  *
  * Inside: the field (field/field.h), the point formulas (group_impl.h),
  * the table lookup (select_impl.h), the scalar multiplications
@@ -50,11 +52,21 @@
 #include "ec/ifma/ec_ifma1.h"
 #endif
 
-#if FS2_FIELD_HERE
+#if FS2_FIELD == FS2_FIELD_W32 && defined(FS2_HAVE_INT128)
+#define FS2_EC_BUILD 0 /* the generic field is faster here */
+#else
+#define FS2_EC_BUILD FS2_FIELD_HERE
+#endif
+
+#if FS2_EC_BUILD
 
 #if FS2_FIELD == FS2_FIELD_GENERIC
 #define FS2_EC_OPS   fs2_ec_ops_generic
 #define FS2_EC_NAME  "generic"
+#define FS2_EC_NEEDS 0
+#elif FS2_FIELD == FS2_FIELD_W32
+#define FS2_EC_OPS   fs2_ec_ops_w32
+#define FS2_EC_NAME  "w32"
 #define FS2_EC_NEEDS 0
 #elif FS2_FIELD == FS2_FIELD_X86 && FS2_EC_AVX2 && FS2_EC_IFMA
 #define FS2_EC_OPS   fs2_ec_ops_avx512ifma
@@ -393,7 +405,7 @@ const fs2_ec_ops FS2_EC_OPS = {
 #endif
 };
 
-#endif /* FS2_FIELD_HERE */
+#endif /* FS2_EC_BUILD */
 
 #if FS2_EC_AVX2 && defined(__x86_64__) && defined(__clang__)
 #pragma clang attribute pop

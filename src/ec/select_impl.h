@@ -9,7 +9,8 @@
  *
  * One version per build of the EC backend: AVX2 in the avx2 build
  * (FS2_EC_AVX2), NEON with the AArch64 field (every core the armv8 backend
- * runs on has ASIMD), portable C otherwise.
+ * runs on has ASIMD), WebAssembly SIMD in a build for it (-msimd128: the
+ * npm package's fastsm2-simd.wasm), portable C otherwise.
  */
 #ifndef FS2_SELECT_IMPL_H
 #define FS2_SELECT_IMPL_H
@@ -22,6 +23,8 @@
 #include <immintrin.h>
 #elif FS2_FIELD == FS2_FIELD_AARCH64 && defined(__aarch64__)
 #include <arm_neon.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 /* All-ones if a == b (small unsigned ints), else 0, without branching. */
@@ -152,6 +155,31 @@ static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned e
     vst1q_u64(o + 2, a1);
     vst1q_u64(o + 4, a2);
     vst1q_u64(o + 6, a3);
+}
+
+#elif defined(__wasm_simd128__)
+/* WebAssembly SIMD: every entry loaded as 128-bit vectors and ANDed with a
+ * mask that is all ones only for entry idx - 1: i64x2.eq of a running
+ * counter against idx (no address or branch depends on idx; engines compile
+ * the compare to PCMPEQQ or CMEQ, fixed-time instructions). */
+static inline void fs2_select_limbs(void *out, const uint64_t *table, unsigned entries, unsigned width, unsigned idx)
+{
+    v128_t acc[6];
+    unsigned vecs = width / 2;
+    for (unsigned l = 0; l < 6; l++)
+        acc[l] = wasm_i64x2_splat(0);
+    const v128_t want = wasm_i64x2_splat((int64_t)idx), one = wasm_i64x2_splat(1);
+    v128_t count = one;
+    for (unsigned j = 0; j < entries; j++) {
+        v128_t m = wasm_i64x2_eq(count, want);
+        count = wasm_i64x2_add(count, one);
+        const uint64_t *e = table + (size_t)width * j;
+        for (unsigned l = 0; l < vecs; l++)
+            acc[l] = wasm_v128_or(acc[l], wasm_v128_and(wasm_v128_load(e + 2 * l), m));
+    }
+    uint64_t *o = out;
+    for (unsigned l = 0; l < vecs; l++)
+        wasm_v128_store(o + 2 * l, acc[l]);
 }
 
 #else

@@ -15,7 +15,10 @@
  *                      (field_x86_impl.h; needs BMI2 and ADX at run time:
  *                      FS2_FIELD_CPU_NEEDS);
  *   FS2_FIELD_AARCH64  AArch64 inline assembly with MUL/UMULH
- *                      (field_aarch64_impl.h).
+ *                      (field_aarch64_impl.h);
+ *   FS2_FIELD_W32      portable C over 32-bit words (field_w32_impl.h), for
+ *                      targets whose widest product is 32 x 32 -> 64 bits
+ *                      (WebAssembly, 32-bit CPUs).
  * FS2_FIELD_HERE is 1 when the chosen one builds for this target (0: the
  * includer compiles to nothing, as the x86 field does on AArch64).
  *
@@ -38,10 +41,12 @@
 #define FS2_FIELD_GENERIC 1
 #define FS2_FIELD_X86     2
 #define FS2_FIELD_AARCH64 3
+#define FS2_FIELD_W32     4
 
 #if !defined(FS2_FIELD)
-#error "define FS2_FIELD (FS2_FIELD_GENERIC, FS2_FIELD_X86 or FS2_FIELD_AARCH64) before including field/field.h"
-#elif FS2_FIELD == FS2_FIELD_GENERIC
+#error \
+    "define FS2_FIELD (FS2_FIELD_GENERIC, FS2_FIELD_X86, FS2_FIELD_AARCH64 or FS2_FIELD_W32) before including field/field.h"
+#elif FS2_FIELD == FS2_FIELD_GENERIC || FS2_FIELD == FS2_FIELD_W32
 #define FS2_FIELD_HERE 1
 #elif FS2_FIELD == FS2_FIELD_X86 && defined(__x86_64__)
 #define FS2_FIELD_HERE 1

@@ -17,6 +17,8 @@
 #include "field/field_x86_impl.h"
 #elif FS2_FIELD == FS2_FIELD_AARCH64
 #include "field/field_aarch64_impl.h"
+#elif FS2_FIELD == FS2_FIELD_W32
+#include "field/field_w32_impl.h"
 #endif
 
 /* R^2 mod p as a field element: a R^2 R^-1 = a R. */

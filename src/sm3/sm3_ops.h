@@ -59,4 +59,10 @@ FS2_HIDDEN void fs2_sm3_x86_avx512vl(uint32_t state[8], const unsigned char *blo
 FS2_HIDDEN extern const fs2_sm3_ops fs2_sm3_ops_neon, fs2_sm3_ops_armv8_sm3;
 #endif
 
+#if defined(__wasm_simd128__)
+/* src/sm3/sm3_wasm.c: WebAssembly with SIMD: the portable C for one
+ * stream, 4 lanes in 128-bit vectors. */
+FS2_HIDDEN extern const fs2_sm3_ops fs2_sm3_ops_wasm_simd;
+#endif
+
 #endif
