@@ -11,8 +11,8 @@
 #    its declaration (a comment followed, without a blank line, by a run of
 #    declarations documents that run), and the comment names the standard
 #    and the clause it implements: "GB/T 32918.2 clause 6.1", "GB/T 32905
-#    5.3", "GB/T 32918.4-2016 5.4.3", "GM/T 0009 clause 7.2" (the word
-#    "clause" alone is not enough). The library's own utilities, which
+#    5.3", "GB/T 32918.4-2016 5.4.3", "GM/T 0009 clause 7.2", "RFC 5280
+#    4.1.2.2" (the word "clause" alone is not enough). The library's own utilities, which
 #    implement no standard, are listed by name below and say so with
 #    "Library utility" in their comment;
 #  - nothing under src/ includes an OpenSSL header (the library is libc only);
@@ -108,9 +108,10 @@ function flat(s) {
     return s
 }
 # A standard (GB/T 32918.N, GB/T 32905, GM/T 00NN, with or without its
-# year) followed by a clause: "clause 6.1", "Annex A", or the number alone.
+# year; an RFC) followed by a clause: "clause 6.1", "Annex A", or the
+# number alone.
 function cites(s) {
-    return flat(s) ~ /(GB\/T 32918(\.[1-5])?|GB\/T 32905|GM\/T 00[0-9][0-9])(-[0-9][0-9][0-9][0-9])? (clause |Annex )?[0-9A-F][0-9]*(\.[0-9]+)*/
+    return flat(s) ~ /(GB\/T 32918(\.[1-5])?|GB\/T 32905|GM\/T 00[0-9][0-9]|RFC [0-9][0-9][0-9][0-9]?)(-[0-9][0-9][0-9][0-9])? (clause |Annex )?[0-9A-F][0-9]*(\.[0-9]+)*/
 }
 {
     line = $0
