@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pki.h"
 
 typedef struct {
     const char *name;
@@ -59,6 +60,7 @@ static const cli_command commands[] = {
      "  --cert it prints e = SM3(Z_A || FILE) of GB/T 32918.2 for that key and\n"
      "  ID, the input of sign/verify --digest; --z prints Z_A alone. -c/--check\n"
      "  reads such lines from FILE and checks them, exiting 1 on a mismatch.\n"},
+    CLI_PKI_COMMANDS,
     {"speed", cmd_speed, "[--seconds S] [--json] [...]",
      "  Run the benchmark fastsm2-speed (next to this program) with these\n"
      "  arguments.\n"},
