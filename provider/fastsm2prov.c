@@ -3,7 +3,10 @@
  * The provider's entry point (provider-base(7)): OSSL_provider_init, the
  * algorithm tables, errors, and the OSSL_PARAM helpers of prov.h.
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,8 +277,14 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
     return NULL;
 }
 
+/* The provider's own parameter: which ID an operation with no distid
+ * hashes here, "1234567812345678" or "empty" (see OSSL_provider_init);
+ * also its configuration key. */
+#define FS2P_PARAM_NO_DISTID "no_distid"
+
 static const OSSL_PARAM prov_param_types[] = {
     {OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
+    {FS2P_PARAM_NO_DISTID, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
     {OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
     {OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
     {OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, sizeof(int), OSSL_PARAM_UNMODIFIED},
@@ -302,9 +311,12 @@ static int set_str(OSSL_PARAM *p, const char *s)
 
 static int prov_get_params(void *provctx, OSSL_PARAM params[])
 {
-    (void)provctx;
+    const fs2p_provctx *pc = provctx;
     static char buildinfo[64];
     OSSL_PARAM *p;
+    if ((p = fs2p_locate(params, FS2P_PARAM_NO_DISTID)) &&
+        !set_str(p, pc != NULL && pc->no_id_is_default ? FASTSM2_DEFAULT_ID : "empty"))
+        return 0;
     if ((p = fs2p_locate(params, OSSL_PROV_PARAM_NAME)) && !set_str(p, "fastsm2 provider"))
         return 0;
     if ((p = fs2p_locate(params, OSSL_PROV_PARAM_VERSION)) && !set_str(p, fastsm2_version()))
@@ -339,6 +351,35 @@ static const OSSL_DISPATCH prov_functions[] = {
     {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))prov_reason_strings},
     {0, NULL}};
 
+/*
+ * Tongsuo (Tongsuo-Project/Tongsuo, OpenSSL 3's fork with TLCP) reports
+ * OpenSSL's version numbers to providers (its 8.5 says 3.5.x), but its own
+ * SM2 code hashes GB/T 32918.2's default ID when none is set, on every
+ * release, as its certificate and TLCP code expect. It is told apart by a
+ * function only its libcrypto exports, Tongsuo_version_num, looked up in
+ * the object that holds the core's functions (libcrypto, or the program
+ * when that links it statically).
+ */
+static int host_is_tongsuo(void (*core_fn)(void))
+{
+    Dl_info info;
+    union {
+        void (*fn)(void);
+        void *p;
+    } u = {core_fn};
+    int found = 0;
+    if (core_fn == NULL || dladdr(u.p, &info) == 0 || info.dli_fname == NULL)
+        return 0;
+    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h != NULL) {
+        found = dlsym(h, "Tongsuo_version_num") != NULL;
+        dlclose(h);
+    }
+    if (!found) /* a program with libcrypto linked in and its symbols exported */
+        found = dlsym(RTLD_DEFAULT, "Tongsuo_version_num") != NULL;
+    return found;
+}
+
 __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                                                               const OSSL_DISPATCH **out, void **provctx);
 
@@ -358,11 +399,27 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
     if (pc == NULL)
         return 0;
     pc->handle = handle;
-    /* the host's version: "3.0.2", "4.0.3", ... */
-    char *ver = NULL;
-    OSSL_PARAM vp[2] = {{OSSL_PROV_PARAM_CORE_VERSION, OSSL_PARAM_UTF8_PTR, &ver, 0, 0}, {NULL, 0, NULL, 0, 0}};
+    /* The ID an operation with no distid hashes: the host's own SM2 code's
+     * choice, so that loading the provider never changes which signatures
+     * verify: the empty ID on OpenSSL 3.x, the default ID on OpenSSL 4.0 on
+     * (its core's "openssl-version", "3.0.2", "4.0.3", ...) and on Tongsuo.
+     * The configuration's "no_distid = 1234567812345678 | empty" in the
+     * provider's section decides instead (docs/PROVIDER.md; not the word
+     * "default", which OpenSSL reads as the name of the file's default
+     * section). */
+    char *ver = NULL, *conf = NULL;
+    OSSL_PARAM vp[3] = {{OSSL_PROV_PARAM_CORE_VERSION, OSSL_PARAM_UTF8_PTR, &ver, 0, 0},
+                        {FS2P_PARAM_NO_DISTID, OSSL_PARAM_UTF8_PTR, &conf, 0, 0},
+                        {NULL, 0, NULL, 0, 0}};
     if (c_get_params != NULL && c_get_params(handle, vp) && ver != NULL)
         pc->no_id_is_default = atoi(ver) >= 4;
+    pc->host_tongsuo = host_is_tongsuo((void (*)(void))c_get_params);
+    if (pc->host_tongsuo)
+        pc->no_id_is_default = 1;
+    if (conf != NULL && strcmp(conf, FASTSM2_DEFAULT_ID) == 0)
+        pc->no_id_is_default = 1;
+    else if (conf != NULL && strcasecmp(conf, "empty") == 0)
+        pc->no_id_is_default = 0;
     init_reason_strings();
     *provctx = pc;
     *out = prov_functions;

@@ -20,15 +20,19 @@ static void test_provider_params(void)
 {
     OSSL_PROVIDER *p = OSSL_PROVIDER_load(lc_ours, "fastsm2prov");
     CHECK(p != NULL);
-    const char *name = NULL, *version = NULL;
+    const char *name = NULL, *version = NULL, *no_distid = NULL;
     int status = 0;
     OSSL_PARAM q[] = {OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, &name, 0),
                       OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, &version, 0),
-                      OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, &status), OSSL_PARAM_END};
+                      OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, &status), OSSL_PARAM_utf8_ptr("no_distid", &no_distid, 0),
+                      OSSL_PARAM_END};
     CHECK(OSSL_PROVIDER_get_params(p, q) == 1);
     CHECK(name && strstr(name, "fastsm2") != NULL);
     CHECK(version && strcmp(version, fastsm2_version()) == 0);
     CHECK(status == 1);
+    /* the ID an operation with no distid hashes: the host's (OpenSSL 3.x:
+     * the empty one; 4.0: the default one) */
+    CHECK(no_distid && strcmp(no_distid, fs2t_ossl_no_id_is_default() ? "1234567812345678" : "empty") == 0);
     CHECK(OSSL_PROVIDER_available(lc_ours, "fastsm2prov") == 1);
     OSSL_PROVIDER_unload(p);
 }
