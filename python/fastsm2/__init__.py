@@ -17,14 +17,17 @@ b'secret'
 """
 from typing import List
 
-from . import gpu, hazmat
+from . import cms, gpu, hazmat, x509
 from ._batch import GPU_MIN_BATCH, batch_backend, sign_batch, sign_digest_batch, verify_batch, verify_digest_batch
 from ._errors import (ArgumentError, BadSignatureError, BufferTooSmallError, CiphertextError, ConfirmError,
                       DecryptError, DERError, FastSM2Error, IDError, KDFZeroError, KeyFormatError, LengthError,
                       NoMemoryError, PEMError, PointError, PrivateKeyError, RandomError, ScalarError,
                       SignatureRangeError, StateError, UnsupportedError, error_for_code, EncryptedKeyError,
                       PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError,
-                      IterationsError, TagError, PaddingError, IVError, PublicKeyError)
+                      IterationsError, TagError, PaddingError, IVError, PublicKeyError, NotYetValidError,
+                      ExpiredError, NotCAError, PathLengthError, KeyUsageError, IssuerError, ChainLoopError,
+                      CriticalExtensionError, BadNameError, AlgorithmError, DigestError, RecipientError,
+                      CertificateVerifyError)
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey, sig_from_der, sig_to_der
 from ._kx import KeyExchange, KeyExchangeInitiator, KeyExchangeResponder
 from ._native import ffi as _ffi
@@ -48,6 +51,9 @@ __all__ = [
     "EncryptedKeyError", "PasswordError", "KeyCipherError", "CurveError", "CertificateError", "TooLargeError",
     "IterationsError", "TagError", "PaddingError", "IVError", "PublicKeyError",
     "hmac_sm3", "HMACSM3",
+    "x509", "cms", "NotYetValidError", "ExpiredError", "NotCAError", "PathLengthError", "KeyUsageError",
+    "IssuerError", "ChainLoopError", "CriticalExtensionError", "BadNameError", "AlgorithmError", "DigestError",
+    "RecipientError", "CertificateVerifyError",
 ]
 
 
