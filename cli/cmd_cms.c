@@ -202,19 +202,14 @@ static int regular_output(const char *path)
 int cmd_cmssign(int argc, char **argv)
 {
     const char *key_path = NULL, *cert_path = NULL, *in_path = NULL, *out_path = NULL, *id_str = NULL;
-    int detached = 0, gm = 0, no_certs = 0, no_attrs = 0, pem = 0;
+    int detached = 0, gm = 0, no_certs = 0, no_attrs = 0, pem = 0, gmssl = 0;
     const cli_option opts[] = {
-        {"--key", &key_path, NULL},
-        {"--cert", &cert_path, NULL},
-        {"--in", &in_path, NULL},
-        {"--out", &out_path, NULL},
-        {"--detached", NULL, &detached},
-        {"--gm", NULL, &gm},
-        {"--no-certs", NULL, &no_certs},
-        {"--no-attributes", NULL, &no_attrs},
-        {"--pem", NULL, &pem},
-        {"--id", &id_str, NULL},
-        CLI_OPT_PASSIN,
+        {"--key", &key_path, NULL},      {"--cert", &cert_path, NULL},
+        {"--in", &in_path, NULL},        {"--out", &out_path, NULL},
+        {"--detached", NULL, &detached}, {"--gm", NULL, &gm},
+        {"--no-certs", NULL, &no_certs}, {"--no-attributes", NULL, &no_attrs},
+        {"--pem", NULL, &pem},           {"--id", &id_str, NULL},
+        {"--gmssl", NULL, &gmssl},       CLI_OPT_PASSIN,
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, NULL);
     if (rc == CLI_EXIT_OK)
@@ -225,7 +220,7 @@ int cmd_cmssign(int argc, char **argv)
         return rc;
     unsigned flags = (detached ? FASTSM2_CMS_DETACHED : 0) | (gm ? FASTSM2_CMS_GMT0010 : 0) |
                      (no_certs ? FASTSM2_CMS_NO_CERTS : 0) | (no_attrs ? FASTSM2_CMS_NO_ATTRIBUTES : 0) |
-                     (pem ? FASTSM2_CMS_PEM : 0);
+                     (pem ? FASTSM2_CMS_PEM : 0) | (gmssl ? FASTSM2_CMS_GMSSL : 0);
     cli_id id;
     cli_buf cert = {0};
     fastsm2_privkey key;
@@ -238,7 +233,7 @@ int cmd_cmssign(int argc, char **argv)
     /* streamed: a regular file in, a regular file out, DER with attributes */
     int fd = -1;
     struct stat st;
-    if (rc == CLI_EXIT_OK && !pem && !no_attrs && !cli_is_std(in_path) && regular_output(out_path)) {
+    if (rc == CLI_EXIT_OK && !pem && !no_attrs && !gmssl && !cli_is_std(in_path) && regular_output(out_path)) {
         fd = open(in_path, O_RDONLY | O_CLOEXEC);
         if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
             close(fd);
@@ -301,13 +296,13 @@ int cmd_cmsverify(int argc, char **argv)
 {
     const char *in_path = NULL, *ca_path = NULL, *content_path = NULL, *certs_path = NULL, *out_path = NULL,
                *id_str = NULL, *at = NULL;
-    int no_chain = 0, quiet = 0;
+    int no_chain = 0, quiet = 0, gmssl = 0;
     const cli_option opts[] = {
         {"--in", &in_path, NULL},        {"--ca-file", &ca_path, NULL},
         {"--no-chain", NULL, &no_chain}, {"--content", &content_path, NULL},
         {"--certs", &certs_path, NULL},  {"--out", &out_path, NULL},
         {"--id", &id_str, NULL},         {"--at", &at, NULL},
-        {"--quiet", NULL, &quiet},
+        {"--quiet", NULL, &quiet},       {"--gmssl", NULL, &gmssl},
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, NULL);
     if (rc == CLI_EXIT_OK && !ca_path && !no_chain)
@@ -352,7 +347,7 @@ int cmd_cmsverify(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK) {
         int st = fastsm2_cms_verify(cms.p, cms.len, content_path ? content.p : NULL, content_path ? content.len : 0,
-                                    certs.data, certs.len, id.ptr, id.len);
+                                    certs.data, certs.len, id.ptr, id.len, gmssl ? FASTSM2_CMS_GMSSL : 0);
         if (st != FASTSM2_OK)
             rc = cms_status(st, name);
     }
@@ -379,7 +374,7 @@ int cmd_cmsverify(int argc, char **argv)
                 signer.cap = len;
                 if (fastsm2_x509_bundle_get(signer.data, &len, (size_t)i, certs.data, certs.len) == FASTSM2_OK &&
                     fastsm2_cms_verify(cms.p, cms.len, content_path ? content.p : NULL, content_path ? content.len : 0,
-                                       signer.data, len, id.ptr, id.len) == FASTSM2_OK) {
+                                       signer.data, len, id.ptr, id.len, gmssl ? FASTSM2_CMS_GMSSL : 0) == FASTSM2_OK) {
                     signer.len = len;
                     st = FASTSM2_OK;
                 }
@@ -418,7 +413,7 @@ int cmd_cmsverify(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK && out_path && !info.detached) {
         size_t n = 0;
-        if (info.content_offset || info.content_len) {
+        if (cms.len > 0 && cms.p[0] == 0x30) { /* DER: the content in place */
             rc = cli_write_file(out_path, cms.p + info.content_offset, (size_t)info.content_len, 0);
         } else {
             /* PEM input: the content from the decoded message */

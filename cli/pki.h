@@ -110,14 +110,15 @@ const char *cli_chain_reason(int st);
          "  verify with the signer ID), or write it in DER or PEM.\n"},                                         \
         {"cmssign", cmd_cmssign,                                                                                \
          "--key KEY --cert CERT [--in FILE] [--out CMS] [--detached] [--gm] [--no-certs] [--no-attributes] "    \
-         "[--pem] [--id ID]",                                                                                   \
+         "[--pem] [--id ID] [--gmssl]",                                                                         \
          "  Sign FILE into CMS SignedData (RFC 5652; --gm: GM/T 0010's content types):\n"                       \
          "  the signer's CERT included (not with --no-certs), signed attributes with the\n"                     \
          "  content's SM3 (not with --no-attributes), the content inside unless\n"                              \
-         "  --detached. A regular file is read twice and never held in memory.\n"},                             \
+         "  --detached. A regular file is read twice and never held in memory. --gmssl\n"                       \
+         "  signs as GmSSL 3's cmssign does (its digest, no signer ID), for gmssl cmsverify.\n"},               \
         {"cmsverify", cmd_cmsverify,                                                                            \
          "[--in CMS] (--ca-file FILE | --no-chain) [--content FILE] [--certs FILE] [--out FILE] [--id ID] "     \
-         "[--at T] [--quiet]",                                                                                  \
+         "[--at T] [--quiet] [--gmssl]",                                                                        \
          "  Verify CMS SignedData: every signature with the signer ID, and the signer's\n"                      \
          "  certificate up to FILE's trust anchors (--no-chain: the certificate is not\n"                       \
          "  checked). --content gives a detached content, --certs certificates the\n"                           \

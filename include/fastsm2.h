@@ -1054,6 +1054,15 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pem_decode(unsigned char *out, size_
 #define FASTSM2_CMS_NO_CERTS      0x04u /* the signer's certificate is not included */
 #define FASTSM2_CMS_NO_ATTRIBUTES 0x08u /* sign the content itself (GM/T 0010 allows it), no attributes */
 #define FASTSM2_CMS_PEM           0x10u /* write PEM ("CMS"), not DER */
+/** GmSSL 3's signature (3.0 to 3.2, and its master as of 2026; a flaw its
+ *  author notes in its source): e = SM3(the encapsulated ContentInfo's DER
+ *  || the signed attributes' contents, if any), signed as a digest, with no
+ *  Z_A and so no signer ID. fastsm2_cms_sign writes such a signature (with
+ *  the GM/T 0010 content types, attached: GmSSL reads no other), and
+ *  fastsm2_cms_verify checks signatures that way (and only that way) with
+ *  it, so that GmSSL's cmssign and cmsverify interoperate. Prefer the
+ *  standard signature wherever the peer is not GmSSL. */
+#define FASTSM2_CMS_GMSSL         0x20u
 
 /** Sign content (contentlen bytes) into a SignedData (RFC 5652 clause 5,
  *  GM/T 0010 clause 8): one signer, identified by issuer and serial number
@@ -1070,7 +1079,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_sign(unsigned char *out, size_t 
 /** fastsm2_cms_sign for a content given as its SM3 digest (GB/T 32905 5.3) and
  *  its length, for contents too large to hold: the message is prefix, then
  *  the content's contentlen bytes (unless detached), then suffix, all DER
- *  (FASTSM2_CMS_PEM and FASTSM2_CMS_NO_ATTRIBUTES are FASTSM2_ERR_ARG).
+ *  (FASTSM2_CMS_PEM, FASTSM2_CMS_NO_ATTRIBUTES and FASTSM2_CMS_GMSSL are
+ *  FASTSM2_ERR_ARG).
  *  Both outputs follow the (out, *outlen) rule; the suffix needs at most
  *  FASTSM2_CMS_SUFFIX_MAX bytes and the prefix at most
  *  FASTSM2_CMS_PREFIX_MAX. */
@@ -1082,7 +1092,8 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_sign_digest(unsigned char *prefi
                                                             unsigned flags);
 
 /** Verify a SignedData (RFC 5652 5.6, GM/T 0010): every signer's
- *  signature, with the signer ID id (GB/T 32918.2 clause 7.1), over the
+ *  signature, with the signer ID id (GB/T 32918.2 clause 7.1; flags 0, or
+ *  FASTSM2_CMS_GMSSL for GmSSL 3's signatures), over the
  *  signed attributes (whose messageDigest must be SM3 of the content:
  *  FASTSM2_ERR_DIGEST) or, without them, over the content. The signer's
  *  certificate is looked for, by issuer and serial number or by
@@ -1097,7 +1108,7 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_sign_digest(unsigned char *prefi
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_verify(const unsigned char *cms, size_t cmslen,
                                                        const unsigned char *content, size_t contentlen,
                                                        const unsigned char *certs, size_t certslen, const void *id,
-                                                       size_t idlen);
+                                                       size_t idlen, unsigned flags);
 /** fastsm2_cms_verify of a detached message whose content is given as its
  *  SM3 digest (RFC 5652 5.4's message digest; a signer without signed
  *  attributes cannot be checked so: FASTSM2_ERR_ARG). */

@@ -158,6 +158,32 @@ for v in 3.1 3.2; do
     G=$SRC/tests/fixtures/gmssl/$v/cert.pem
     check "certverify gmssl $v" "$FS" certverify --in "$G" --ca-file "$G"
 done
+# what GmSSL 3.1 made (tests/fixtures/pki/gmssl-3.1, make-gmssl.sh): its CA,
+# request, leaf, and a leaf for fastsm2's request; its CMS signature (its
+# own digest: --gmssl); the verdicts it gave on fastsm2's files
+GM=$SRC/tests/fixtures/pki/gmssl-3.1
+check "certverify gmssl's leaf" "$FS" certverify --in "$GM/leaf.pem" --ca-file "$GM/ca.pem" --at 2027-01-01
+check "certverify gmssl's cert for fastsm2's request" "$FS" certverify --in "$GM/fastsm2-leaf.pem" \
+    --ca-file "$GM/ca.pem" --at 2027-01-01
+check "reqparse gmssl's request" "$FS" reqparse --in "$GM/leaf.csr"
+check "reqsign gmssl's request" "$FS" reqsign --in "$GM/leaf.csr" --ca-cert ca.pem --ca-key ca.key --out gm-leaf.pem
+check "openssl verifies it" openssl verify $V -CAfile ca.pem gm-leaf.pem
+check "cmsverify gmssl's cmssign" "$FS" cmsverify --gmssl --in "$GM/signed.cms" --ca-file "$GM/ca.pem" \
+    --at 2027-01-01 --out gm-msg.txt
+cmp -s gm-msg.txt "$GM/msg.txt" && ok || bad "gmssl's CMS content"
+expect_rc "gmssl's cmssign is not a standard signature" 1 "FASTSM2_ERR_BAD_SIGNATURE" "$FS" cmsverify \
+    --in "$GM/signed.cms" --no-chain
+has "gmssl certverify took fastsm2's chain" "$GM/verdicts.txt" "certverify fastsm2 chain: successes 2"
+has "gmssl cmsverify took fastsm2's --gmssl" "$GM/verdicts.txt" "cmsverify fastsm2 --gmssl: verify success"
+# fastsm2's own fixtures (tests/fixtures/pki/fastsm2, read by BouncyCastle's tests too)
+FX=$SRC/tests/fixtures/pki/fastsm2
+check "certverify the fastsm2 fixture" "$FS" certverify --in "$FX/leaf.pem" --chain "$FX/inter.pem" \
+    --ca-file "$FX/ca.pem"
+for m in signed signed-gm noattrs; do
+    check "cmsverify fixture $m" "$FS" cmsverify --in "$FX/$m.cms" --certs "$FX/inter.pem" --ca-file "$FX/ca.pem"
+done
+check "cmsverify fixture detached" "$FS" cmsverify --in "$FX/detached.cms" --content "$FX/msg.txt" \
+    --certs "$FX/inter.pem" --ca-file "$FX/ca.pem"
 
 # ---- refusals, each with its reason ---------------------------------------
 expect_rc "untrusted root" 1 "FASTSM2_ERR_ISSUER" "$FS" certverify --in leaf.pem --chain inter.pem --ca-file oca.pem
@@ -356,6 +382,13 @@ expect_rc "tampered content" 1 "the content is not the one signed" "$FS" cmsveri
 head -c 300 s.cms >trunc.cms
 expect_rc "truncated CMS" 1 "not a well-formed CMS message" "$FS" cmsverify --in trunc.cms --no-chain
 expect_rc "junk CMS" 1 "not a well-formed CMS message" "$FS" cmsverify --in junk.bin --no-chain
+# GmSSL's signature, both ways through fastsm2
+check "cmssign --gmssl" "$FS" cmssign --key leaf.key --cert leaf.pem --in msg.txt --gmssl --out gms.cms
+check "cmsverify --gmssl" "$FS" cmsverify --gmssl --in gms.cms --no-chain
+expect_rc "--gmssl is not standard" 1 "FASTSM2_ERR_BAD_SIGNATURE" "$FS" cmsverify --in gms.cms --no-chain
+expect_rc "standard is not --gmssl" 1 "FASTSM2_ERR_BAD_SIGNATURE" "$FS" cmsverify --gmssl --in s.cms --no-chain
+expect_rc "--gmssl needs the content inside" 2 "" "$FS" cmssign --key leaf.key --cert leaf.pem --in msg.txt \
+    --gmssl --detached --out x.cms
 # openssl reads our messages
 check "openssl cms -cmsout" openssl cms -cmsout -print -inform DER -in s.cms
 has "openssl sees signedData" check.out "contentType: pkcs7-signedData"

@@ -85,25 +85,25 @@ static void test_sign_verify(void)
         size_t extralen = flags & FASTSM2_CMS_NO_CERTS ? cn : 0;
         const unsigned char *c = detached ? content : NULL;
         size_t cl = detached ? len : 0;
-        CHECK_STATUS(fastsm2_cms_verify(m, n, c, cl, extra, extralen, NULL, 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_cms_verify(m, n, c, cl, extra, extralen, NULL, 0, 0), FASTSM2_OK);
         /* another ID */
-        CHECK_STATUS(fastsm2_cms_verify(m, n, c, cl, extra, extralen, "", 0), FASTSM2_ERR_BAD_SIGNATURE);
+        CHECK_STATUS(fastsm2_cms_verify(m, n, c, cl, extra, extralen, "", 0, 0), FASTSM2_ERR_BAD_SIGNATURE);
         /* the signer's certificate missing */
         if (flags & FASTSM2_CMS_NO_CERTS)
-            CHECK_STATUS(fastsm2_cms_verify(m, n, c, cl, NULL, 0, NULL, 0), FASTSM2_ERR_ISSUER);
+            CHECK_STATUS(fastsm2_cms_verify(m, n, c, cl, NULL, 0, NULL, 0, 0), FASTSM2_ERR_ISSUER);
         /* another content */
         if (detached && len > 0) {
             unsigned char changed[3000];
             memcpy(changed, content, len);
             changed[len / 2] ^= 0x20;
-            CHECK_STATUS(fastsm2_cms_verify(m, n, changed, len, extra, extralen, NULL, 0),
+            CHECK_STATUS(fastsm2_cms_verify(m, n, changed, len, extra, extralen, NULL, 0, 0),
                          flags & FASTSM2_CMS_NO_ATTRIBUTES ? FASTSM2_ERR_BAD_SIGNATURE : FASTSM2_ERR_DIGEST);
-            CHECK_STATUS(fastsm2_cms_verify(m, n, changed, len - 1, extra, extralen, NULL, 0),
+            CHECK_STATUS(fastsm2_cms_verify(m, n, changed, len - 1, extra, extralen, NULL, 0, 0),
                          flags & FASTSM2_CMS_NO_ATTRIBUTES ? FASTSM2_ERR_BAD_SIGNATURE : FASTSM2_ERR_DIGEST);
-            CHECK_STATUS(fastsm2_cms_verify(m, n, NULL, 0, extra, extralen, NULL, 0), FASTSM2_ERR_ARG);
+            CHECK_STATUS(fastsm2_cms_verify(m, n, NULL, 0, extra, extralen, NULL, 0, 0), FASTSM2_ERR_ARG);
         }
         if (!detached)
-            CHECK_STATUS(fastsm2_cms_verify(m, n, content, len, extra, extralen, NULL, 0), FASTSM2_ERR_ARG);
+            CHECK_STATUS(fastsm2_cms_verify(m, n, content, len, extra, extralen, NULL, 0, 0), FASTSM2_ERR_ARG);
         /* facts and parts */
         fastsm2_cms_info info;
         CHECK_STATUS(fastsm2_cms_get_info(&info, m, n), FASTSM2_OK);
@@ -143,11 +143,11 @@ static void test_sign_verify(void)
                     at = (size_t)info.content_offset + fs2t_rand_below(len);
                 memcpy(t, m, n);
                 t[at] ^= (unsigned char)(1u << fs2t_rand_below(8));
-                int r = fastsm2_cms_verify(t, n, c, cl, extra, extralen, NULL, 0);
+                int r = fastsm2_cms_verify(t, n, c, cl, extra, extralen, NULL, 0, 0);
                 CHECK(r != FASTSM2_OK && r < 0 && r >= FASTSM2_ERR_LAST);
             }
             for (size_t cut = 0; cut < n; cut += 1 + n / 97)
-                CHECK(fastsm2_cms_verify(m, cut, c, cl, extra, extralen, NULL, 0) != FASTSM2_OK);
+                CHECK(fastsm2_cms_verify(m, cut, c, cl, extra, extralen, NULL, 0, 0) != FASTSM2_OK);
             free(t);
         }
         free(m);
@@ -166,18 +166,61 @@ static void test_sign_verify(void)
         unsigned char bundle[2 * BIG];
         memcpy(bundle, ocert, ocn);
         bn = ocn;
-        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, bundle, bn, NULL, 0), FASTSM2_ERR_ISSUER);
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, bundle, bn, NULL, 0, 0), FASTSM2_ERR_ISSUER);
         memcpy(bundle + bn, cert, cn);
         bn += cn;
-        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, bundle, bn, NULL, 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, bundle, bn, NULL, 0, 0), FASTSM2_OK);
         free(m);
+    }
+    /* GmSSL 3's signature: SM3 of the encapsulated content (and attributes)
+     * signed as a digest, no Z_A; with and without attributes */
+    for (int na = 0; na < 2; na++) {
+        size_t mn;
+        unsigned f = FASTSM2_CMS_GMSSL | (na ? FASTSM2_CMS_NO_ATTRIBUTES : 0);
+        unsigned char *m = sign(&mn, content, 100, cert, cn, &key, NULL, 0, f);
+        fastsm2_cms_info gi;
+        CHECK_STATUS(fastsm2_cms_get_info(&gi, m, mn), FASTSM2_OK);
+        CHECK(gi.gmt0010 == 1 && !gi.detached);
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, NULL, 0, FASTSM2_CMS_GMSSL), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, "", 0, FASTSM2_CMS_GMSSL), FASTSM2_OK); /* no ID */
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, NULL, 0, 0), FASTSM2_ERR_BAD_SIGNATURE);
+        m[mn - 80] ^= 1; /* inside the signature or the attributes */
+        CHECK(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, NULL, 0, FASTSM2_CMS_GMSSL) != FASTSM2_OK);
+        free(m);
+        size_t mm = 0;
+        unsigned char *s2 = sign(&mm, content, 100, cert, cn, &key, NULL, 0, 0);
+        CHECK_STATUS(fastsm2_cms_verify(s2, mm, NULL, 0, NULL, 0, NULL, 0, FASTSM2_CMS_GMSSL),
+                     FASTSM2_ERR_BAD_SIGNATURE);
+        free(s2);
+    }
+    n = BIG;
+    CHECK_STATUS(
+        fastsm2_cms_sign(out, &n, content, 10, cert, cn, &key, NULL, 0, FASTSM2_CMS_GMSSL | FASTSM2_CMS_DETACHED),
+        FASTSM2_ERR_ARG);
+    CHECK_STATUS(fastsm2_cms_verify(out, 1, NULL, 0, NULL, 0, NULL, 0, 0x40), FASTSM2_ERR_ARG);
+    /* what GmSSL 3.1's cmssign made (tests/fixtures/pki/gmssl-3.1) */
+    {
+        size_t gl, ml;
+        unsigned char *g = fs2t_read_file(FS2T_SOURCE_DIR "/tests/fixtures/pki/gmssl-3.1/signed.cms", &gl);
+        unsigned char *msg = fs2t_read_file(FS2T_SOURCE_DIR "/tests/fixtures/pki/gmssl-3.1/msg.txt", &ml);
+        CHECK(g != NULL && msg != NULL);
+        if (g != NULL && msg != NULL) {
+            CHECK_STATUS(fastsm2_cms_verify(g, gl, NULL, 0, NULL, 0, NULL, 0, FASTSM2_CMS_GMSSL), FASTSM2_OK);
+            CHECK_STATUS(fastsm2_cms_verify(g, gl, NULL, 0, NULL, 0, NULL, 0, 0), FASTSM2_ERR_BAD_SIGNATURE);
+            unsigned char got[256];
+            size_t gn = sizeof got;
+            CHECK_STATUS(fastsm2_cms_get(got, &gn, FASTSM2_CMS_CONTENT, g, gl), FASTSM2_OK);
+            CHECK(gn == ml && memcmp(got, msg, ml) == 0);
+        }
+        free(g);
+        free(msg);
     }
     /* a signer ID of the caller's */
     {
         size_t mn;
         unsigned char *m = sign(&mn, content, 100, cert, cn, &key, "", 0, 0);
-        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, "", 0), FASTSM2_OK);
-        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, NULL, 0), FASTSM2_ERR_BAD_SIGNATURE);
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, "", 0, 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_cms_verify(m, mn, NULL, 0, NULL, 0, NULL, 0, 0), FASTSM2_ERR_BAD_SIGNATURE);
         free(m);
     }
 }
@@ -210,7 +253,8 @@ static void test_stream(void)
             if (!det)
                 memcpy(m + pn, content, len);
             memcpy(m + n - sn, suffix, sn);
-            CHECK_STATUS(fastsm2_cms_verify(m, n, det ? content : NULL, det ? len : 0, NULL, 0, NULL, 0), FASTSM2_OK);
+            CHECK_STATUS(fastsm2_cms_verify(m, n, det ? content : NULL, det ? len : 0, NULL, 0, NULL, 0, 0),
+                         FASTSM2_OK);
             if (det) {
                 CHECK_STATUS(fastsm2_cms_verify_digest(m, n, d, NULL, 0, NULL, 0), FASTSM2_OK);
                 unsigned char d2[32];
@@ -305,7 +349,7 @@ static void test_openssl(void)
     int on = ci ? i2d_CMS_ContentInfo(ci, &od) : 0;
     CHECK(on > 0);
     if (on > 0)
-        CHECK_STATUS(fastsm2_cms_verify(od, (size_t)on, NULL, 0, NULL, 0, id, 0), FASTSM2_OK);
+        CHECK_STATUS(fastsm2_cms_verify(od, (size_t)on, NULL, 0, NULL, 0, id, 0, 0), FASTSM2_OK);
     OPENSSL_free(od);
     CMS_ContentInfo_free(ci);
     BIO_free(in);

@@ -37,15 +37,19 @@ def _certs(certs: Iterable[Certificate]) -> bytes:
 
 def sign(data: BytesLike, key: PrivateKey, cert: Certificate, detached: bool = False, gm: bool = False,
          include_certificate: bool = True, attributes: bool = True, id: IdLike = DEFAULT_ID,
-         pem: bool = False) -> bytes:
+         pem: bool = False, gmssl: bool = False) -> bytes:
     """SignedData of data (RFC 5652 clause 5): one signer, key, identified
     by its certificate cert (which holds key's public key: PointError
     otherwise). detached leaves the content out; include_certificate=False
     leaves cert out (the verifier then needs it); attributes=False signs
-    the content itself, with no signed attributes. DER, or PEM ("CMS")."""
+    the content itself, with no signed attributes. DER, or PEM ("CMS").
+    gmssl=True signs as GmSSL 3's cmssign does (SM3 of the encapsulated
+    content signed as a digest, no signer ID: FASTSM2_CMS_GMSSL), for
+    gmssl cmsverify."""
     flags = ((lib.FASTSM2_CMS_DETACHED if detached else 0) | (lib.FASTSM2_CMS_GMT0010 if gm else 0) |
              (0 if include_certificate else lib.FASTSM2_CMS_NO_CERTS) |
-             (0 if attributes else lib.FASTSM2_CMS_NO_ATTRIBUTES) | (lib.FASTSM2_CMS_PEM if pem else 0))
+             (0 if attributes else lib.FASTSM2_CMS_NO_ATTRIBUTES) | (lib.FASTSM2_CMS_PEM if pem else 0) |
+             (lib.FASTSM2_CMS_GMSSL if gmssl else 0))
     buf = as_buffer(data)
     ident = as_id(id)
     der = cert.to_der()
@@ -157,7 +161,7 @@ def certificates(message: Union[BytesLike, str]) -> Sequence[Certificate]:
 def verify(message: Union[BytesLike, str], content: Optional[BytesLike] = None,
            trusted: Optional[Iterable[Certificate]] = None, certificates: Iterable[Certificate] = (),
            id: IdLike = DEFAULT_ID, at: Optional[datetime] = None, check_chain: bool = True,
-           key_usage: Optional[KeyUsage] = None) -> bytes:
+           key_usage: Optional[KeyUsage] = None, gmssl: bool = False) -> bytes:
     """Verify a SignedData and return its content (the detached one given as
     ``content``). Every signature is checked with the signer ID
     (BadSignatureError; DigestError when the content is not the one
@@ -168,9 +172,10 @@ def verify(message: Union[BytesLike, str], content: Optional[BytesLike] = None,
     certificates = list(certificates)
     extra = _certs(certificates)
     ident = as_id(id)
+    flags = lib.FASTSM2_CMS_GMSSL if gmssl else 0
     c = as_buffer(content, "content") if content is not None else None
     cp, cl = (c, len(c)) if c is not None else (ffi.NULL, 0)
-    check_ok(lib.fastsm2_cms_verify(m, len(m), cp, cl, extra, len(extra), ident, len(ident)))
+    check_ok(lib.fastsm2_cms_verify(m, len(m), cp, cl, extra, len(extra), ident, len(ident), flags))
     result = as_bytes(content, "content") if content is not None else globals()["content"](m)
     if check_chain:
         if trusted is None:
@@ -180,7 +185,7 @@ def verify(message: Union[BytesLike, str], content: Optional[BytesLike] = None,
             signer = signer_certificate(m)
         else:  # among the certificates given: the one whose key the message verifies with
             found = [x for x in certificates
-                     if lib.fastsm2_cms_verify(m, len(m), cp, cl, x.to_der(), len(x.to_der()), ident, len(ident)) == 1]
+                     if lib.fastsm2_cms_verify(m, len(m), cp, cl, x.to_der(), len(x.to_der()), ident, len(ident), flags) == 1]
             if not found:
                 check_ok(lib.FASTSM2_ERR_ISSUER)
             signer = found[0]

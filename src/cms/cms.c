@@ -96,9 +96,12 @@ int fs2_signed_data_parse(fs2_signed_data *sd, const fs2_span *content)
     if (!fs2_der_get(&seq, FS2_DER_INTEGER, &v) || v.n != 1 || v.p[0] < 1 || v.p[0] > 5)
         return FASTSM2_ERR_DER;
     sd->version = v.p[0];
-    if (!fs2_der_get(&seq, FS2_DER_SET, &sd->digest_algs) || !fs2_der_get(&seq, FS2_DER_SEQUENCE, &eci) ||
-        !fs2_der_get_oid(&eci, &oid))
+    if (!fs2_der_get(&seq, FS2_DER_SET, &sd->digest_algs))
         return FASTSM2_ERR_DER;
+    const unsigned char *eci_start = seq.p;
+    if (!fs2_der_get(&seq, FS2_DER_SEQUENCE, &eci) || !fs2_der_get_oid(&eci, &oid))
+        return FASTSM2_ERR_DER;
+    fs2_der_init(&sd->eci, eci_start, (size_t)(seq.p - eci_start));
     sd->econtent_type = oid;
     if (fs2_der_at_end(&eci)) {
         sd->detached = 1;

@@ -44,6 +44,7 @@ typedef struct {
     int version;
     fs2_span digest_algs;   /* SET contents */
     fs2_span econtent_type; /* OID contents */
+    fs2_span eci;           /* the encapsulated ContentInfo, whole element */
     int detached;
     fs2_span econtent;     /* the content octets (attached) */
     fs2_span certs;        /* [0] contents: certificates one after another */

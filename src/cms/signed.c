@@ -55,7 +55,7 @@ static void put_attrs(fs2_dbuf *o, unsigned tag, const unsigned char *ctype, siz
  * writes a placeholder of the longest signature (a size bound). */
 static int make_suffix(fs2_dbuf *o, const fs2_x509 *cert, const fastsm2_privkey *key, const void *id, size_t idlen,
                        const unsigned char digest[32], const unsigned char *content, size_t contentlen, unsigned flags,
-                       int sign)
+                       int sign, const fastsm2_sm3_ctx *gmssl)
 {
     const unsigned char *ctype = flags & FASTSM2_CMS_GMT0010 ? fs2_oid_gm_data : fs2_oid_data;
     size_t ctypelen = flags & FASTSM2_CMS_GMT0010 ? sizeof fs2_oid_gm_data : sizeof fs2_oid_data;
@@ -75,6 +75,23 @@ static int make_suffix(fs2_dbuf *o, const fs2_x509 *cert, const fastsm2_privkey 
     }
     if (!sign) {
         memset(sig, 0, sizeof sig);
+    } else if (gmssl != NULL) {
+        /* GmSSL 3's: SM3 of the encapsulated ContentInfo and the attributes'
+         * contents, signed as a digest (FASTSM2_CMS_GMSSL) */
+        fastsm2_sm3_ctx h = *gmssl;
+        unsigned char e[32];
+        if (attrs.n) {
+            fs2_der_in in;
+            unsigned tag;
+            uint64_t alen;
+            fs2_der_init(&in, attrs.p, attrs.n);
+            size_t hl = fs2_der_get_hdr(&in, &tag, &alen);
+            fastsm2_sm3_update(&h, attrs.p + hl, attrs.n - hl);
+        }
+        fastsm2_sm3_final(e, &h);
+        if ((ret = fastsm2_sign_digest(raw, key, e)) != FASTSM2_OK ||
+            (ret = fastsm2_sig_to_der(sig, &siglen, raw)) != FASTSM2_OK)
+            goto done;
     } else {
         if (flags & FASTSM2_CMS_NO_ATTRIBUTES)
             ret = fastsm2_sign(raw, key, id, idlen, content, contentlen);
@@ -109,11 +126,27 @@ done:
     return ret;
 }
 
+/* The encapsulated ContentInfo's header, up to its content's bytes (the
+ * element whole when detached): SEQUENCE { OID data, [0] { OCTET STRING } }. */
+static void put_eci_header(fs2_dbuf *o, uint64_t contentlen, unsigned flags)
+{
+    int gm = (flags & FASTSM2_CMS_GMT0010) != 0, detached = (flags & FASTSM2_CMS_DETACHED) != 0;
+    const unsigned char *ctype = gm ? fs2_oid_gm_data : fs2_oid_data;
+    size_t ctypelen = gm ? sizeof fs2_oid_gm_data : sizeof fs2_oid_data;
+    uint64_t l4 = detached ? 0 : fs2_der_hdr_len(contentlen) + contentlen;
+    uint64_t l3 = 2 + ctypelen + (detached ? 0 : fs2_der_hdr_len(l4) + l4);
+    fs2_dbuf_hdr(o, FS2_DER_SEQUENCE, l3);
+    fs2_dbuf_tlv(o, FS2_DER_OID, ctype, ctypelen);
+    if (!detached) {
+        fs2_dbuf_hdr(o, FS2_DER_CTX0_CONS, l4);
+        fs2_dbuf_hdr(o, FS2_DER_OCTET_STRING, contentlen);
+    }
+}
+
 /* The prefix, given the suffix's length and the content's. */
 static void make_prefix(fs2_dbuf *o, uint64_t contentlen, size_t suffixlen, unsigned flags)
 {
     int gm = (flags & FASTSM2_CMS_GMT0010) != 0, detached = (flags & FASTSM2_CMS_DETACHED) != 0;
-    const unsigned char *ctype = gm ? fs2_oid_gm_data : fs2_oid_data;
     size_t ctypelen = gm ? sizeof fs2_oid_gm_data : sizeof fs2_oid_data;
     const unsigned char *stype = gm ? fs2_oid_gm_signed_data : fs2_oid_signed_data;
     size_t stypelen = gm ? sizeof fs2_oid_gm_signed_data : sizeof fs2_oid_signed_data;
@@ -131,12 +164,7 @@ static void make_prefix(fs2_dbuf *o, uint64_t contentlen, size_t suffixlen, unsi
     fs2_dbuf_hdr(o, FS2_DER_SEQUENCE, l2);
     fs2_dbuf_small_uint(o, 1);
     fs2_dbuf_put(o, algs, sizeof algs);
-    fs2_dbuf_hdr(o, FS2_DER_SEQUENCE, l3);
-    fs2_dbuf_tlv(o, FS2_DER_OID, ctype, ctypelen);
-    if (!detached) {
-        fs2_dbuf_hdr(o, FS2_DER_CTX0_CONS, l4);
-        fs2_dbuf_hdr(o, FS2_DER_OCTET_STRING, contentlen);
-    }
+    put_eci_header(o, contentlen, flags);
 }
 
 /* The signer's certificate, checked to hold key's public key. */
@@ -166,8 +194,9 @@ static int bad_out(unsigned char *out, size_t *outlen, int ret)
     return ret;
 }
 
-#define SIGN_FLAGS \
-    (FASTSM2_CMS_DETACHED | FASTSM2_CMS_GMT0010 | FASTSM2_CMS_NO_CERTS | FASTSM2_CMS_NO_ATTRIBUTES | FASTSM2_CMS_PEM)
+#define SIGN_FLAGS                                                                                                     \
+    (FASTSM2_CMS_DETACHED | FASTSM2_CMS_GMT0010 | FASTSM2_CMS_NO_CERTS | FASTSM2_CMS_NO_ATTRIBUTES | FASTSM2_CMS_PEM | \
+     FASTSM2_CMS_GMSSL)
 
 int fastsm2_cms_sign(unsigned char *out, size_t *outlen, const unsigned char *content, size_t contentlen,
                      const unsigned char *signer_cert, size_t signer_certlen, const fastsm2_privkey *key,
@@ -181,8 +210,10 @@ int fastsm2_cms_sign(unsigned char *out, size_t *outlen, const unsigned char *co
     if (outlen == NULL)
         return FASTSM2_ERR_ARG;
     if ((content == NULL && contentlen != 0) || signer_cert == NULL || key == NULL || (flags & ~SIGN_FLAGS) ||
-        (id == NULL && idlen != 0))
+        (id == NULL && idlen != 0) || ((flags & FASTSM2_CMS_GMSSL) && (flags & FASTSM2_CMS_DETACHED)))
         return bad_out(out, outlen, FASTSM2_ERR_ARG);
+    if (flags & FASTSM2_CMS_GMSSL)
+        flags |= FASTSM2_CMS_GMT0010;
     if ((ret = load_signer(&x, &buf, signer_cert, signer_certlen, key)) != FASTSM2_OK) {
         free(buf);
         return bad_out(out, outlen, ret);
@@ -190,7 +221,23 @@ int fastsm2_cms_sign(unsigned char *out, size_t *outlen, const unsigned char *co
     fs2_dbuf_init(&suffix);
     fs2_dbuf_init(&all);
     fastsm2_sm3(digest, content, contentlen);
-    ret = make_suffix(&suffix, &x, key, id, idlen, digest, content, contentlen, flags, out != NULL);
+    fastsm2_sm3_ctx gm;
+    if (flags & FASTSM2_CMS_GMSSL) {
+        fs2_dbuf h;
+        fs2_dbuf_init(&h);
+        put_eci_header(&h, contentlen, flags);
+        fastsm2_sm3_init(&gm);
+        fastsm2_sm3_update(&gm, h.p, h.n);
+        fastsm2_sm3_update(&gm, content, contentlen);
+        ret = h.err ? h.err : FASTSM2_OK;
+        fs2_dbuf_free(&h);
+        if (ret != FASTSM2_OK) {
+            free(buf);
+            return bad_out(out, outlen, ret);
+        }
+    }
+    ret = make_suffix(&suffix, &x, key, id, idlen, digest, content, contentlen, flags, out != NULL,
+                      flags & FASTSM2_CMS_GMSSL ? &gm : NULL);
     if (ret == FASTSM2_OK) {
         int detached = (flags & FASTSM2_CMS_DETACHED) != 0;
         make_prefix(&all, contentlen, suffix.n, flags);
@@ -222,7 +269,7 @@ int fastsm2_cms_sign_digest(unsigned char *prefix, size_t *prefixlen, unsigned c
     if (prefixlen == NULL || suffixlen == NULL)
         return FASTSM2_ERR_ARG;
     if ((prefix == NULL) != (suffix == NULL) || digest == NULL || signer_cert == NULL || key == NULL ||
-        (flags & ~SIGN_FLAGS) || (flags & (FASTSM2_CMS_PEM | FASTSM2_CMS_NO_ATTRIBUTES)) ||
+        (flags & ~SIGN_FLAGS) || (flags & (FASTSM2_CMS_PEM | FASTSM2_CMS_NO_ATTRIBUTES | FASTSM2_CMS_GMSSL)) ||
         (id == NULL && idlen != 0)) {
         bad_out(prefix, prefixlen, FASTSM2_ERR_ARG);
         return bad_out(suffix, suffixlen, FASTSM2_ERR_ARG);
@@ -232,7 +279,7 @@ int fastsm2_cms_sign_digest(unsigned char *prefix, size_t *prefixlen, unsigned c
     fs2_dbuf_init(&s);
     fs2_dbuf_init(&p);
     if ((ret = load_signer(&x, &buf, signer_cert, signer_certlen, key)) == FASTSM2_OK &&
-        (ret = make_suffix(&s, &x, key, id, idlen, digest, NULL, 0, flags, prefix != NULL)) == FASTSM2_OK) {
+        (ret = make_suffix(&s, &x, key, id, idlen, digest, NULL, 0, flags, prefix != NULL, NULL)) == FASTSM2_OK) {
         make_prefix(&p, contentlen, s.n, flags);
         ret = p.err ? p.err : FASTSM2_OK;
     }
@@ -285,9 +332,30 @@ static int sig_alg_ok(const fs2_span *alg)
 }
 
 /* Verify every signer: with the content (content != NULL) or its digest. */
+/* GmSSL 3's signature (FASTSM2_CMS_GMSSL): e = SM3(the encapsulated
+ * ContentInfo's DER || the signed attributes' contents), no Z_A. */
+static int verify_gmssl(const fs2_signed_data *sd, const fs2_signer_info *si, const fs2_span *spki)
+{
+    fastsm2_pubkey pub;
+    fastsm2_sm3_ctx h;
+    unsigned char e[32], raw[64];
+    int ret = fs2_x509_spki_key(&pub, spki);
+    if (ret != FASTSM2_OK)
+        return ret == FASTSM2_ERR_KEY_FORMAT || ret == FASTSM2_ERR_CURVE ? FASTSM2_ERR_ALGORITHM : ret;
+    if (fastsm2_sig_from_der(raw, si->signature.p, si->signature.n) != FASTSM2_OK)
+        return FASTSM2_ERR_BAD_SIGNATURE;
+    fastsm2_sm3_init(&h);
+    fastsm2_sm3_update(&h, sd->eci.p, sd->eci.n);
+    if (si->has_attrs)
+        fastsm2_sm3_update(&h, si->attrs.p, si->attrs.n);
+    fastsm2_sm3_final(e, &h);
+    ret = fastsm2_verify_digest_status(&pub, e, raw);
+    return ret == FASTSM2_ERR_SIG_RANGE ? FASTSM2_ERR_BAD_SIGNATURE : ret;
+}
+
 static int verify_all(const unsigned char *cms, size_t cmslen, const unsigned char *content, size_t contentlen,
                       const unsigned char *digest_in, const unsigned char *certs, size_t certslen, const void *id,
-                      size_t idlen)
+                      size_t idlen, unsigned flags)
 {
     fs2_cms_msg m;
     fs2_signed_data sd;
@@ -357,7 +425,9 @@ static int verify_all(const unsigned char *cms, size_t cmslen, const unsigned ch
             goto done;
         }
         const fs2_span *spki = &set.x[idx].spki;
-        if (si.has_attrs) {
+        if (flags & FASTSM2_CMS_GMSSL) {
+            ret = verify_gmssl(&sd, &si, spki);
+        } else if (si.has_attrs) {
             if ((ret = read_attrs(&si, &ctype, &md)) != FASTSM2_OK)
                 goto done;
             if (!fs2_span_eq(&ctype, &sd.econtent_type)) {
@@ -397,12 +467,12 @@ done:
 }
 
 int fastsm2_cms_verify(const unsigned char *cms, size_t cmslen, const unsigned char *content, size_t contentlen,
-                       const unsigned char *certs, size_t certslen, const void *id, size_t idlen)
+                       const unsigned char *certs, size_t certslen, const void *id, size_t idlen, unsigned flags)
 {
     if (cms == NULL || (content == NULL && contentlen != 0) || (certs == NULL && certslen != 0) ||
-        (id == NULL && idlen != 0))
+        (id == NULL && idlen != 0) || (flags & ~FASTSM2_CMS_GMSSL))
         return FASTSM2_ERR_ARG;
-    return verify_all(cms, cmslen, content, contentlen, NULL, certs, certslen, id, idlen);
+    return verify_all(cms, cmslen, content, contentlen, NULL, certs, certslen, id, idlen, flags);
 }
 
 int fastsm2_cms_verify_digest(const unsigned char *cms, size_t cmslen, const unsigned char digest[32],
@@ -410,5 +480,5 @@ int fastsm2_cms_verify_digest(const unsigned char *cms, size_t cmslen, const uns
 {
     if (cms == NULL || digest == NULL || (certs == NULL && certslen != 0) || (id == NULL && idlen != 0))
         return FASTSM2_ERR_ARG;
-    return verify_all(cms, cmslen, NULL, 0, digest, certs, certslen, id, idlen);
+    return verify_all(cms, cmslen, NULL, 0, digest, certs, certslen, id, idlen, 0);
 }
