@@ -58,6 +58,13 @@ if [ "$SEEDS" = 1 ]; then
     v=$(basename "$(dirname "$f")")
     cp "$f" "fuzz/corpus/cert/gmssl-$v.pem"
   done
+  # certificates, requests and CMS messages other tools made (tests/fixtures/pki)
+  for f in tests/fixtures/pki/*/*.pem tests/fixtures/pki/*/*.csr; do
+    cp "$f" "fuzz/corpus/x509/$(basename "$(dirname "$f")")-$(basename "$f")"
+  done
+  for f in tests/fixtures/pki/*/*.cms; do
+    cp "$f" "fuzz/corpus/cms/$(basename "$(dirname "$f")")-$(basename "$f")"
+  done
   echo "fuzz: seeds written to fuzz/corpus/"
   exit 0
 fi
