@@ -261,6 +261,8 @@ static const OSSL_ALGORITHM signature_algs[] = {
     {NULL, NULL, NULL, NULL}};
 static const OSSL_ALGORITHM asym_cipher_algs[] = {
     ALG("SM2:1.2.156.10197.1.301", fs2p_asym_cipher_functions, "fastsm2 SM2 encryption"), {NULL, NULL, NULL, NULL}};
+static const OSSL_ALGORITHM keyexch_algs[] = {
+    ALG("SM2DH", fs2p_keyexch_functions, "fastsm2 SM2 key exchange (GB/T 32918.3) and ECDH"), {NULL, NULL, NULL, NULL}};
 static const OSSL_ALGORITHM digest_algs[] = {ALG("SM3:1.2.156.10197.1.401", fs2p_sm3_functions, "fastsm2 SM3"),
                                              {NULL, NULL, NULL, NULL}};
 
@@ -272,6 +274,7 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
     case OSSL_OP_KEYMGMT: return keymgmt_algs;
     case OSSL_OP_SIGNATURE: return signature_algs;
     case OSSL_OP_ASYM_CIPHER: return asym_cipher_algs;
+    case OSSL_OP_KEYEXCH: return keyexch_algs;
     case OSSL_OP_DIGEST: return digest_algs;
     }
     return NULL;
@@ -352,32 +355,42 @@ static const OSSL_DISPATCH prov_functions[] = {
     {0, NULL}};
 
 /*
- * Tongsuo (Tongsuo-Project/Tongsuo, OpenSSL 3's fork with TLCP) reports
- * OpenSSL's version numbers to providers (its 8.5 says 3.5.x), but its own
- * SM2 code hashes GB/T 32918.2's default ID when none is set, on every
- * release, as its certificate and TLCP code expect. It is told apart by a
- * function only its libcrypto exports, Tongsuo_version_num, looked up in
- * the object that holds the core's functions (libcrypto, or the program
- * when that links it statically).
+ * The host's libcrypto, found from one of the core's functions (the object
+ * that holds it: libcrypto, or the program when that links it statically):
+ *  - Tongsuo (Tongsuo-Project/Tongsuo, OpenSSL 3's fork with TLCP) reports
+ *    OpenSSL's version numbers to providers (its 8.5 says 3.5.x), but its
+ *    own SM2 code hashes GB/T 32918.2's default ID when none is set, on
+ *    every release, as its certificate and TLCP code expect. It is told
+ *    apart by a function only its libcrypto exports, Tongsuo_version_num.
+ *  - EVP_PKEY_get_params, with which the key exchange reads the keys that
+ *    Tongsuo's TLCP passes as EVP_PKEY pointers (prov_exchange.c).
  */
-static int host_is_tongsuo(void (*core_fn)(void))
+static void *host_symbol(void *h, const char *name)
+{
+    void *sym = h != NULL ? dlsym(h, name) : NULL;
+    if (sym == NULL) /* a program with libcrypto linked in and its symbols exported */
+        sym = dlsym(RTLD_DEFAULT, name);
+    return sym;
+}
+
+static void read_host(fs2p_provctx *pc, void (*core_fn)(void))
 {
     Dl_info info;
     union {
         void (*fn)(void);
         void *p;
     } u = {core_fn};
-    int found = 0;
-    if (core_fn == NULL || dladdr(u.p, &info) == 0 || info.dli_fname == NULL)
-        return 0;
-    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    if (h != NULL) {
-        found = dlsym(h, "Tongsuo_version_num") != NULL;
+    void *h = NULL;
+    if (core_fn != NULL && dladdr(u.p, &info) != 0 && info.dli_fname != NULL)
+        h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    pc->host_tongsuo = host_symbol(h, "Tongsuo_version_num") != NULL;
+    union {
+        void *p;
+        int (*fn)(const void *, OSSL_PARAM *);
+    } g = {host_symbol(h, "EVP_PKEY_get_params")};
+    pc->evp_pkey_get_params = g.fn; /* valid while libcrypto is loaded: while this module is */
+    if (h != NULL)
         dlclose(h);
-    }
-    if (!found) /* a program with libcrypto linked in and its symbols exported */
-        found = dlsym(RTLD_DEFAULT, "Tongsuo_version_num") != NULL;
-    return found;
 }
 
 __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
@@ -413,7 +426,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
                         {NULL, 0, NULL, 0, 0}};
     if (c_get_params != NULL && c_get_params(handle, vp) && ver != NULL)
         pc->no_id_is_default = atoi(ver) >= 4;
-    pc->host_tongsuo = host_is_tongsuo((void (*)(void))c_get_params);
+    read_host(pc, (void (*)(void))c_get_params);
     if (pc->host_tongsuo)
         pc->no_id_is_default = 1;
     if (conf != NULL && strcmp(conf, FASTSM2_DEFAULT_ID) == 0)

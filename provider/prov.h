@@ -39,6 +39,9 @@ typedef struct {
     int no_id_is_default;
     /* the host is Tongsuo (fastsm2prov.c): its SM2 hashes the default ID */
     int host_tongsuo;
+    /* the host's EVP_PKEY_get_params (NULL if not found): the key exchange
+     * reads the EVP_PKEY pointers Tongsuo passes it with it */
+    int (*evp_pkey_get_params)(const void *pkey, OSSL_PARAM params[]);
 } fs2p_provctx;
 
 /* Raise an error on OpenSSL's queue: reason = -status (a FASTSM2_ERR_*
@@ -107,6 +110,7 @@ uint32_t fs2p_barrier(uint32_t v);
 extern const OSSL_DISPATCH fs2p_keymgmt_functions[];
 extern const OSSL_DISPATCH fs2p_signature_functions[];
 extern const OSSL_DISPATCH fs2p_asym_cipher_functions[];
+extern const OSSL_DISPATCH fs2p_keyexch_functions[];
 extern const OSSL_DISPATCH fs2p_sm3_functions[];
 
 #endif
