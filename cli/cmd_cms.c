@@ -413,10 +413,10 @@ int cmd_cmsverify(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK && out_path && !info.detached) {
         size_t n = 0;
-        if (cms.len > 0 && cms.p[0] == 0x30) { /* DER: the content in place */
+        if (info.content_offset > 0) { /* DER: the content in place */
             rc = cli_write_file(out_path, cms.p + info.content_offset, (size_t)info.content_len, 0);
         } else {
-            /* PEM input: the content from the decoded message */
+            /* PEM or BER input: the content from the decoded message */
             unsigned char *c = NULL;
             int st = fastsm2_cms_get(NULL, &n, FASTSM2_CMS_CONTENT, cms.p, cms.len);
             if (st == FASTSM2_OK && (c = malloc(n ? n : 1)) == NULL)

@@ -1054,10 +1054,9 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pem_decode(unsigned char *out, size_
 #define FASTSM2_CMS_NO_CERTS      0x04u /* the signer's certificate is not included */
 #define FASTSM2_CMS_NO_ATTRIBUTES 0x08u /* sign the content itself (GM/T 0010 allows it), no attributes */
 #define FASTSM2_CMS_PEM           0x10u /* write PEM ("CMS"), not DER */
-/** GmSSL 3's signature (3.0 to 3.2, and its master as of 2026; a flaw its
- *  author notes in its source): e = SM3(the encapsulated ContentInfo's DER
- *  || the signed attributes' contents, if any), signed as a digest, with no
- *  Z_A and so no signer ID. fastsm2_cms_sign writes such a signature (with
+/** GmSSL 3's signature (its src/cms.c, checked with 3.1.1): e = SM3(the
+ *  encapsulated ContentInfo's DER || the signed attributes' contents, if
+ *  any), signed as a digest, with no Z_A and so no signer ID. fastsm2_cms_sign writes such a signature (with
  *  the GM/T 0010 content types, attached: GmSSL reads no other), and
  *  fastsm2_cms_verify checks signatures that way (and only that way) with
  *  it, so that GmSSL's cmssign and cmsverify interoperate. Prefer the
@@ -1132,7 +1131,8 @@ typedef struct {
     int type;                /* FASTSM2_CMS_SIGNED_DATA, _ENVELOPED_DATA, _AUTH_ENVELOPED_DATA */
     int gmt0010;             /* GM/T 0010 content types */
     int detached;            /* signed data without its content */
-    uint64_t content_offset; /* where the attached content's bytes start in a DER message */
+    uint64_t content_offset; /* where the attached content's bytes start in a DER message (0 for PEM
+                                and BER, whose content fastsm2_cms_get copies out) */
     uint64_t content_len;    /* and how many (0 when detached or enveloped) */
     unsigned signers;        /* signerInfos (signed data) */
     unsigned recipients;     /* recipientInfos (enveloped data) */

@@ -175,6 +175,28 @@ expect_rc "gmssl's cmssign is not a standard signature" 1 "FASTSM2_ERR_BAD_SIGNA
     --in "$GM/signed.cms" --no-chain
 has "gmssl certverify took fastsm2's chain" "$GM/verdicts.txt" "certverify fastsm2 chain: successes 2"
 has "gmssl cmsverify took fastsm2's --gmssl" "$GM/verdicts.txt" "cmsverify fastsm2 --gmssl: verify success"
+
+# what BouncyCastle's builders and CMS generator made, every signature by the
+# FastSM2 JCA provider (tests/fixtures/pki/bouncycastle-*, make-bc.sh); its
+# CMS is BER (indefinite lengths, the content a constructed OCTET STRING)
+for BC in "$SRC"/tests/fixtures/pki/bouncycastle-*; do
+  check "certverify bouncycastle's leaf" "$FS" certverify --in "$BC/leaf.der" --ca-file "$BC/ca.der"
+  check "reqparse bouncycastle's request" "$FS" reqparse --in "$BC/leaf-csr.der"
+  check "reqsign bouncycastle's request" "$FS" reqsign --in "$BC/leaf-csr.der" --ca-cert ca.pem --ca-key ca.key \
+    --out bc-leaf.pem
+  check "cmsverify bouncycastle's BER SignedData" "$FS" cmsverify --in "$BC/signed.cms" --ca-file "$BC/ca.der" \
+    --out bc-msg.txt
+  cmp -s bc-msg.txt "$BC/msg.txt" && ok || bad "bouncycastle's CMS content"
+  check "cmsverify bouncycastle's detached" "$FS" cmsverify --in "$BC/detached.cms" --content "$BC/msg.txt" \
+    --ca-file "$BC/ca.der"
+  printf 'another' >bc-other.txt
+  expect_rc "bouncycastle's detached, other content" 1 "FASTSM2_ERR_DIGEST" "$FS" cmsverify \
+    --in "$BC/detached.cms" --content bc-other.txt --ca-file "$BC/ca.der"
+  check "cmsparse bouncycastle's" "$FS" cmsparse --in "$BC/signed.cms"
+  openssl x509 -inform DER -in "$BC/ca.der" -out bc-ca.pem 2>/dev/null
+  openssl x509 -inform DER -in "$BC/leaf.der" -out bc-leaf-o.pem 2>/dev/null
+  check "openssl verify bouncycastle's leaf" openssl verify $V -CAfile bc-ca.pem bc-leaf-o.pem
+done
 # fastsm2's own fixtures (tests/fixtures/pki/fastsm2, read by BouncyCastle's tests too)
 FX=$SRC/tests/fixtures/pki/fastsm2
 check "certverify the fastsm2 fixture" "$FS" certverify --in "$FX/leaf.pem" --chain "$FX/inter.pem" \

@@ -16,6 +16,8 @@
 #include "testossl.h"
 #include "testutil.h"
 
+#include "codec/ber.h"
+
 #define BIG (1 << 17)
 
 static const int64_t T2025 = 1735689600;
@@ -286,6 +288,110 @@ static void test_stream(void)
                  FASTSM2_ERR_ARG);
 }
 
+/* BER to DER (src/codec/ber.h), which every CMS reader applies first:
+ * indefinite lengths, long lengths and constructed OCTET STRINGs made DER;
+ * hostile forms refused. Then a message of ours made BER by hand reads
+ * back the same through the public API. */
+static void ber_case(const char *what, const char *in_hex, const char *want_hex)
+{
+    unsigned char in[128] = {0}, want[128] = {0}, out[128];
+    size_t inlen = strlen(in_hex) / 2, wantlen = want_hex ? strlen(want_hex) / 2 : 0, n = 0;
+    for (size_t i = 0; i < inlen; i++)
+        sscanf(in_hex + 2 * i, "%2hhx", &in[i]);
+    for (size_t i = 0; i < wantlen; i++)
+        sscanf(want_hex + 2 * i, "%2hhx", &want[i]);
+    int changed = -1, ok = fs2_ber_to_der(out, sizeof out, &n, &changed, in, inlen);
+    if (want_hex == NULL) {
+        if (ok)
+            printf("ber %s: accepted\n", what);
+        CHECK(!ok);
+        return;
+    }
+    if (!ok)
+        printf("ber %s: refused\n", what);
+    CHECK(ok && n == wantlen);
+    CHECK(ok && changed == (inlen != wantlen || memcmp(in, want, wantlen) != 0));
+    if (ok && changed)
+        CHECK(memcmp(out, want, wantlen) == 0);
+}
+
+static void test_ber(void)
+{
+    ber_case("der", "3003020105", "3003020105");
+    ber_case("indefinite",
+             "3080020105"
+             "0000",
+             "3003020105");
+    ber_case("long length", "308103020105", "3003020105");
+    ber_case("long length 2", "30820003020105", "3003020105");
+    ber_case("octets", "2480040241420401430000", "0403414243");
+    ber_case("octets definite",
+             "2407040241420401"
+             "43",
+             "0403414243");
+    ber_case("octets nested", "2480248004014100000401420000", "04024142");
+    ber_case("nested", "30803080a0800201010000000000000500", NULL); /* bytes after */
+    ber_case("nested ok",
+             "30803080a08002010100000000"
+             "0000",
+             "30073005a003020101");
+    ber_case("empty octets", "24800000", "0400");
+    ber_case("indefinite primitive", "0480410000", NULL);
+    ber_case("no end-of-contents", "3080020105", NULL);
+    ber_case("stray end-of-contents", "30050000020105", NULL);
+    ber_case("eoc at top", "0000", NULL);
+    ber_case("octets with integer", "24800201050000", NULL);
+    ber_case("high tag", "1f2001ff", NULL);
+    ber_case("cut short", "30050201", NULL);
+    ber_case("bytes after", "300302010500", NULL);
+    ber_case("length too long", "3084ffffffff0201", NULL);
+    ber_case("definite mismatch", "3004020105", NULL);
+    /* nested indefinite SEQUENCEs, well terminated: 20 deep reads, one
+     * more than FS2_BER_DEPTH + 1 levels does not */
+    for (int levels = 20; levels <= FS2_BER_DEPTH + 2; levels += FS2_BER_DEPTH + 2 - 20) {
+        unsigned char deep[4 * (FS2_BER_DEPTH + 2)];
+        size_t k = 0, n = 0;
+        int changed;
+        for (int i = 0; i < levels; i++) {
+            deep[k++] = 0x30;
+            deep[k++] = 0x80;
+        }
+        memset(deep + k, 0, 2 * (size_t)levels);
+        k += 2 * (size_t)levels;
+        int ok = fs2_ber_to_der(NULL, 0, &n, &changed, deep, k);
+        CHECK(levels == 20 ? ok && n == 2 * (size_t)levels && changed : !ok);
+    }
+
+    /* a message of ours with its outer SEQUENCE made indefinite */
+    fastsm2_privkey key;
+    fastsm2_pubkey pub;
+    unsigned char cert[BIG], content[300];
+    fs2t_keypair(&key, &pub);
+    size_t cn = make_cert(cert, "/CN=ber", &key, &key, NULL, 0, 0);
+    fs2t_rand_bytes(content, sizeof content);
+    size_t mn;
+    unsigned char *m = sign(&mn, content, sizeof content, cert, cn, &key, NULL, 0, 0);
+    CHECK(mn > 4 && m[0] == 0x30 && m[1] == 0x82);
+    unsigned char *b = malloc(mn + 2);
+    b[0] = 0x30;
+    b[1] = 0x80;
+    memcpy(b + 2, m + 4, mn - 4);
+    b[mn - 2] = 0;
+    b[mn - 1] = 0;
+    CHECK_STATUS(fastsm2_cms_verify(b, mn, NULL, 0, NULL, 0, NULL, 0, 0), FASTSM2_OK);
+    fastsm2_cms_info info;
+    CHECK_STATUS(fastsm2_cms_get_info(&info, b, mn), FASTSM2_OK);
+    CHECK(info.content_offset == 0 && info.content_len == sizeof content);
+    unsigned char got[sizeof content];
+    size_t gn = sizeof got;
+    CHECK_STATUS(fastsm2_cms_get(got, &gn, FASTSM2_CMS_CONTENT, b, mn), FASTSM2_OK);
+    CHECK(gn == sizeof content && memcmp(got, content, gn) == 0);
+    b[mn - 1] = 1; /* no end-of-contents */
+    CHECK_STATUS(fastsm2_cms_verify(b, mn, NULL, 0, NULL, 0, NULL, 0, 0), FASTSM2_ERR_DER);
+    free(b);
+    free(m);
+}
+
 /* OpenSSL parses our messages; with 3.2 on, it also verifies them (with
  * the signer ID its release uses when none is set) and signs for us. */
 static void test_openssl(void)
@@ -363,6 +469,7 @@ int main(void)
 {
     test_sign_verify();
     test_stream();
+    test_ber();
     test_openssl();
     return fs2t_finish("test_cms");
 }

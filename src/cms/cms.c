@@ -8,6 +8,7 @@
 
 #include "cms/cms.h"
 
+#include "codec/ber.h"
 #include "codec/pem.h"
 
 const unsigned char fs2_oid_data[9] = {0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01};
@@ -62,6 +63,25 @@ int fs2_cms_load(fs2_cms_msg *m, const unsigned char **der, size_t *derlen, unsi
         if (ret != FASTSM2_OK)
             return ret;
         *der = *buf;
+    }
+    /* BER (RFC 5652 lets a message be BER outside its signed attributes):
+     * made DER once, here, for the strict reader */
+    size_t n;
+    int changed;
+    if (!fs2_ber_to_der(NULL, 0, &n, &changed, *der, *derlen))
+        return FASTSM2_ERR_DER;
+    if (changed) {
+        unsigned char *d = malloc(n);
+        if (d == NULL)
+            return FASTSM2_ERR_NO_MEMORY;
+        if (!fs2_ber_to_der(d, n, &n, &changed, *der, *derlen)) {
+            free(d);
+            return FASTSM2_ERR_DER;
+        }
+        free(*buf);
+        *buf = d;
+        *der = d;
+        *derlen = n;
     }
     fs2_der_init(&all, *der, *derlen);
     if (!fs2_der_get(&all, FS2_DER_SEQUENCE, &ci) || !fs2_der_at_end(&all) || !fs2_der_get_oid(&ci, &oid) ||

@@ -34,8 +34,9 @@ typedef struct {
     fs2_span content; /* the contents of [0] EXPLICIT (the SignedData ... element, whole) */
 } fs2_cms_msg;
 
-/* DER or PEM ("CMS", "PKCS7") into *der (pointing into in for DER, into a
- * malloc'd *buf for PEM; free(*buf) either way) and read the ContentInfo. */
+/* DER, BER or PEM ("CMS", "PKCS7") into *der (pointing into in for DER,
+ * into a malloc'd *buf for PEM and for BER, made DER: src/codec/ber.h;
+ * free(*buf) either way) and read the ContentInfo. */
 FS2_HIDDEN int fs2_cms_load(fs2_cms_msg *m, const unsigned char **der, size_t *derlen, unsigned char **buf,
                             const unsigned char *in, size_t inlen);
 
