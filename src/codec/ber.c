@@ -15,6 +15,8 @@ static size_t ber_hdr(const unsigned char *p, size_t n, unsigned *tag, size_t *l
     *indef = 0;
     *minimal = 1;
     if (p[1] < 0x80u) {
+        if (p[1] > n - 2) /* cut short */
+            return 0;
         *len = p[1];
         return 2;
     }
