@@ -52,6 +52,22 @@ package-rust:
 # covered (3.0.2, 4.0.3; built from source once, cached in ~/.cache/fastsm2).
 TEST_ALL_STAGES += test-openssl-brief
 
+# Certificates, CMS and TLCP against their other makers (docs/PKI.md):
+# GmSSL 3's gmssl command both ways, and TLCP handshakes in Tongsuo with
+# fastsm2prov loaded and fastsm2's certificate pairs. Neither is on a
+# package registry: each is built once from GMSSL_SRC / TONGSUO_SRC (a
+# source tree) into ~/.cache/fastsm2/{gmssl,tongsuo}, and skipped (exit 77,
+# reported as skipped) where neither that nor the cache is there.
+TEST_ALL_STAGES += test-gmssl-pki test-tongsuo
+test-gmssl-pki:
+	bash tests/harness/test-gmssl-pki.sh $(BUILD) || test $$? -eq 77
+test-tongsuo:
+	bash tests/harness/test-tongsuo.sh test $(BUILD) || test $$? -eq 77
+# TLCP handshakes/s and server CPU per handshake without fastsm2prov, with it
+# in the server, in both (docs/PKI.md "TLCP").
+bench-tongsuo:
+	bash tests/harness/test-tongsuo.sh bench $(BUILD)
+
 # The Java provider (java/, docs/JAVA.md): JUnit against BouncyCastle on
 # JDK 17 and 25, the aarch64 glue under qemu, the README example from the jar.
 TEST_ALL_STAGES += test-java
@@ -192,7 +208,7 @@ fuzz:
 
 # The same, 16 s a target (about 2 minutes with the build): in make test-all.
 fuzz-brief:
-	FUZZ_SECONDS=16 bash tests/harness/fuzz.sh build-fuzz
+	FUZZ_SECONDS=16 FUZZ_SECONDS_x509=5 FUZZ_SECONDS_x509_name=3 FUZZ_SECONDS_cms=5 bash tests/harness/fuzz.sh build-fuzz
 
 # The OpenSSL-facing tests (differential, provider, CLI cross-checks, the
 # provider beside the default one) against OpenSSL 3.0.2, the system's
@@ -323,4 +339,4 @@ clean:
 	  .cuda .cuda.tmp python/csrc python/build python/dist python/*.egg-info rust/target rust/fastsm2-sys/csrc
 
 # Every target is a command, not a file (at the end, after every stage list).
-.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java bench-spark-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers bench-ifma1 fuzz format clean install uninstall
+.PHONY: $(TEST_ALL_STAGES) all test test-all java bench-java bench-tongsuo bench-spark-java test-openssl test-gpu-sim test-gpu-sim-brief bench-rust package-rust bench-aarch64 bench-spark seed-sweep speed speed-gmsm speed-peers bench-ifma1 fuzz format clean install uninstall

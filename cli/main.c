@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pki.h"
 
 typedef struct {
     const char *name;
@@ -81,6 +82,7 @@ static const cli_command commands[] = {
      "  Open a sealed file with the recipient's private key. Exits 1, leaving no\n"
      "  output file, when KEY is not the recipient's or the file was changed,\n"
      "  truncated or extended (stdout gets only the chunks that authenticated).\n"},
+    CLI_PKI_COMMANDS,
     {"speed", cmd_speed, "[--seconds S] [--json] [...]",
      "  Run the benchmark fastsm2-speed (next to this program) with these\n"
      "  arguments.\n"},

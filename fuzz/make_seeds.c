@@ -267,6 +267,105 @@ int main(int argc, char **argv)
             put("sm4_cbc", name, buf, n + ctlen);
         }
         fastsm2_sm4_key_clear(&sk);
+    /* Certificates and requests made by the builder (fuzz_x509): a CA, a
+     * leaf with every extension it writes, a request; their signatures
+     * made again with fixed nonces so that the files do not change. */
+    {
+        fastsm2_x509_builder *b;
+        unsigned char ca[4096], out[4096];
+        size_t can = 0;
+        static const unsigned char serial[] = {0x40, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        for (int c = 0; c < 3; c++) {
+            FZ_CHECK(fastsm2_x509_builder_new(&b) == FASTSM2_OK);
+            FZ_CHECK(fastsm2_x509_set_subject(b, c == 0 ? "/C=CN/O=fastsm2/CN=Fuzz CA"
+                                                        : "/C=CN/ST=Beijing/O=fastsm2/CN=fuzz.example+UID=x") ==
+                     FASTSM2_OK);
+            FZ_CHECK(fastsm2_x509_set_serial(b, serial, sizeof serial) == FASTSM2_OK);
+            FZ_CHECK(fastsm2_x509_set_validity(b, 1735689600, 2556144000LL) == FASTSM2_OK);
+            if (c == 0) {
+                FZ_CHECK(fastsm2_x509_set_basic_constraints(b, 1, 2) == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_set_key_usage(b, FASTSM2_KU_KEY_CERT_SIGN | FASTSM2_KU_CRL_SIGN) == FASTSM2_OK);
+            } else {
+                FZ_CHECK(fastsm2_x509_set_public_key(b, &pb) == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_set_key_usage(b, FASTSM2_KU_TLCP_SIGN | FASTSM2_KU_DECIPHER_ONLY) == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_set_ext_key_usage(b, 0x7F) == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_add_san(b, "DNS:fuzz.example") == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_add_san(b, "IP:2001:db8::7") == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_add_san(b, "email:f@example.com") == FASTSM2_OK);
+                FZ_CHECK(fastsm2_x509_add_extension(b, "1.2.3.4", 1, (const unsigned char *)"\x05\x00", 2) ==
+                         FASTSM2_OK);
+            }
+            len = sizeof out;
+            if (c == 2)
+                FZ_CHECK(fastsm2_x509_make_request(out, &len, b, &kb, NULL, 0, FASTSM2_KEYFMT_DER) == FASTSM2_OK);
+            else
+                FZ_CHECK(fastsm2_x509_make_certificate(out, &len, b, &ka, c ? ca : NULL, c ? can : 0, NULL, 0,
+                                                       FASTSM2_KEYFMT_DER) == FASTSM2_OK);
+            fastsm2_x509_builder_free(b);
+            /* again with a fixed nonce: SEQUENCE { tbs, SM2-with-SM3, BIT STRING } */
+            unsigned char tbs[4096], z[32];
+            size_t tn = sizeof tbs;
+            FZ_CHECK(fastsm2_x509_get_der(tbs, &tn, FASTSM2_X509_TBS_DER, out, len) == FASTSM2_OK);
+            fastsm2_sm3_ctx h;
+            FZ_CHECK(fastsm2_compute_z(z, c == 2 ? &pb : &pa, NULL, 0) == FASTSM2_OK);
+            fastsm2_sm3_init(&h);
+            fastsm2_sm3_update(&h, z, 32);
+            fastsm2_sm3_update(&h, tbs, tn);
+            fastsm2_sm3_final(e, &h);
+            fill(k, 32, 300 + (unsigned)c);
+            k[0] &= 0x7F;
+            FZ_CHECK(fastsm2_sign_digest_with_nonce(sig, c == 2 ? &kb : &ka, e, k) == FASTSM2_OK);
+            size_t dl = sizeof der;
+            FZ_CHECK(fastsm2_sig_to_der(der, &dl, sig) == FASTSM2_OK);
+            static const unsigned char alg[] = {0x30, 0x0A, 0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x83, 0x75};
+            size_t body = tn + sizeof alg + 3 + dl, m = 0;
+            buf[m++] = 0x30, buf[m++] = 0x82, buf[m++] = (unsigned char)(body >> 8), buf[m++] = (unsigned char)body;
+            memcpy(buf + m, tbs, tn), m += tn;
+            memcpy(buf + m, alg, sizeof alg), m += sizeof alg;
+            buf[m++] = 0x03, buf[m++] = (unsigned char)(dl + 1), buf[m++] = 0;
+            memcpy(buf + m, der, dl), m += dl;
+            if (c == 0) {
+                memcpy(ca, buf, m);
+                can = m;
+            }
+            static const char *const names[] = {"ca", "leaf", "request"};
+            put("x509", names[c], buf, m);
+            if (c < 2) {
+                fastsm2_x509_verify_params vp;
+                int depth;
+                fastsm2_x509_verify_params_init(&vp);
+                vp.time = 1767225600;
+                FZ_CHECK(fastsm2_x509_verify_chain(&depth, buf, m, NULL, 0, ca, can, &vp) ==
+                         (c == 0 ? FASTSM2_OK : FASTSM2_ERR_CRITICAL));
+            } else {
+                FZ_CHECK(fastsm2_x509_verify_request(buf, m, NULL, 0) == FASTSM2_OK);
+            }
+            /* the same in PEM */
+            char pem[8192];
+            size_t pn = sizeof pem;
+            FZ_CHECK(fastsm2_pem_encode(pem, &pn, c == 2 ? "CERTIFICATE REQUEST" : "CERTIFICATE", buf, m) ==
+                     FASTSM2_OK);
+            snprintf(name, sizeof name, "%s.pem", names[c]);
+            put("x509", name, pem, pn);
+        }
+    }
+
+    /* Name strings (fuzz_x509_name): each attribute, escapes, a multi-valued
+     * RDN, a dotted OID, and a subjectAltName after a NUL. */
+    {
+        static const char *const names[] = {
+            "/C=CN/ST=Beijing/L=Haidian/O=fastsm2/OU=PKI/CN=name.example",
+            "/CN=a\\/b\\+c\\=d\\\\e/emailAddress=a@example.com",
+            "/CN=x+UID=u1/DC=example/serialNumber=1234/title=T/GN=G/SN=S/street=St/postalCode=100000",
+            "/2.5.4.97=VAT-1/CN=\xe4\xb8\xad\\x09",
+            "",
+        };
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            snprintf(name, sizeof name, "name-%zu", i);
+            put("x509_name", name, names[i], strlen(names[i]));
+        }
+        static const char with_san[] = "/CN=san\0DNS:san.example";
+        put("x509_name", "name-san", with_san, sizeof with_san - 1);
     }
 
     fastsm2_privkey_clear(&ka);

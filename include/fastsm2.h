@@ -85,9 +85,22 @@ extern "C" {
 #define FASTSM2_ERR_PADDING          (-29) /* bad padding after decryption */
 #define FASTSM2_ERR_IV               (-30) /* IV or nonce of a wrong length */
 #define FASTSM2_ERR_PUBLIC_KEY       (-31) /* a public key where a private key was expected */
+/* Certificates, requests and CMS (the reasons a chain is refused, too) */
+#define FASTSM2_ERR_NOT_YET_VALID    (-32) /* a certificate not valid yet at the time checked */
+#define FASTSM2_ERR_EXPIRED          (-33) /* a certificate expired at the time checked */
+#define FASTSM2_ERR_NOT_CA           (-34) /* an issuer without basicConstraints cA */
+#define FASTSM2_ERR_PATH_LENGTH      (-35) /* more CAs below an issuer than its pathLenConstraint allows */
+#define FASTSM2_ERR_KEY_USAGE        (-36) /* keyUsage or extendedKeyUsage does not allow this use */
+#define FASTSM2_ERR_ISSUER           (-37) /* no issuer found, or the chain ends at a certificate not trusted */
+#define FASTSM2_ERR_CHAIN_LOOP       (-38) /* a chain that comes back to a certificate already in it */
+#define FASTSM2_ERR_CRITICAL         (-39) /* a critical extension that is not understood */
+#define FASTSM2_ERR_NAME             (-40) /* a malformed name, subjectAltName or OID string */
+#define FASTSM2_ERR_ALGORITHM        (-41) /* an algorithm other than SM2, SM3, SM4 where one is needed */
+#define FASTSM2_ERR_DIGEST           (-42) /* the content's digest differs from the signed one (CMS) */
+#define FASTSM2_ERR_RECIPIENT        (-43) /* no recipient of an enveloped message matches the key */
 /** The lowest status code defined: every code from -1 down to it has a
  *  name (fastsm2_error_name); codes are only ever added below it. */
-#define FASTSM2_ERR_LAST             FASTSM2_ERR_PUBLIC_KEY
+#define FASTSM2_ERR_LAST             FASTSM2_ERR_RECIPIENT
 
 /** Name and one-line description of a status code, e.g.
  *  "FASTSM2_ERR_DER: malformed or non-strict DER". Never NULL. (Library
@@ -969,6 +982,434 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_verify_digest_batch(fastsm2_gpu 
  *  bytes 04||x||y. FASTSM2_ERR_PRIVATE_KEY if any d is out of range. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_gpu_keygen_batch(fastsm2_gpu *ctx, unsigned char *pubs,
                                                              const unsigned char *privs, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* Certificates: X.509 (RFC 5280) and PKCS#10 requests (RFC 2986) with SM2   */
+/* ------------------------------------------------------------------------ */
+/* Conventions of this section and the next, besides the file's:
+ *  - A certificate, request or CMS message given as input may be PEM (the
+ *    first block of its label: "CERTIFICATE", "CERTIFICATE REQUEST" or
+ *    "NEW CERTIFICATE REQUEST", "CMS" or "PKCS7") or DER, told apart by
+ *    their first byte. A bundle (a list of certificates: trust anchors,
+ *    intermediates, recipients) is PEM with any number of CERTIFICATE
+ *    blocks, or DER certificates one after another. Certificates and
+ *    requests are read up to 64 KiB each (FASTSM2_ERR_TOO_LARGE beyond).
+ *  - Reading is strict DER (X.690 clause 10): FASTSM2_ERR_DER for anything
+ *    malformed, truncated or followed by trailing bytes; every length is
+ *    checked against its enclosing element before it is used.
+ *  - Signatures are SM2 with SM3 (GB/T 32918.2; OID 1.2.156.10197.1.501,
+ *    GM/T 0006) over the DER of the signed part, with a signer ID: id NULL
+ *    and idlen 0 mean the default ID 1234567812345678 (as GM/T 0015 asks
+ *    for certificates; OpenSSL 3.x hashes the empty ID unless told
+ *    otherwise: pass id "" with idlen 0 to sign or verify as it does).
+ *    A signature made with another algorithm is FASTSM2_ERR_ALGORITHM.
+ *  - Outputs (out, *outlen) follow the file's rule; out NULL asks for the
+ *    size: *outlen gets a number of bytes that suffices and the call
+ *    returns FASTSM2_OK without doing anything else. fmt is
+ *    FASTSM2_KEYFMT_DER or FASTSM2_KEYFMT_PEM (NUL-terminated, not
+ *    counted).
+ *  - Times are seconds since 1970-01-01 00:00:00 UTC (leap seconds not
+ *    counted, as POSIX time), written as UTCTime up to 2049 and
+ *    GeneralizedTime from 2050 (RFC 5280 4.1.2.5).
+ *  - Names are written and read as strings "/C=CN/O=Example/CN=name"
+ *    (OpenSSL's -subj form): attributes C, ST, L, O, OU, CN, serialNumber,
+ *    emailAddress, DC, UID, title, GN (givenName), SN (surname), street,
+ *    postalCode, or a dotted OID; "+" joins attributes of one RDN; "\" escapes
+ *    "/", "+", "=" and "\". Values are UTF8String, but C and serialNumber
+ *    (PrintableString) and emailAddress and DC (IA5String). Unknown
+ *    attributes print as OID=#hex of their DER. */
+
+/** keyUsage bits (RFC 5280 4.2.1.3), as a mask: bit i is the named bit i. */
+#define FASTSM2_KU_DIGITAL_SIGNATURE 0x001u
+#define FASTSM2_KU_NON_REPUDIATION   0x002u /* contentCommitment */
+#define FASTSM2_KU_KEY_ENCIPHERMENT  0x004u
+#define FASTSM2_KU_DATA_ENCIPHERMENT 0x008u
+#define FASTSM2_KU_KEY_AGREEMENT     0x010u
+#define FASTSM2_KU_KEY_CERT_SIGN     0x020u
+#define FASTSM2_KU_CRL_SIGN          0x040u
+#define FASTSM2_KU_ENCIPHER_ONLY     0x080u
+#define FASTSM2_KU_DECIPHER_ONLY     0x100u
+/** The keyUsage of GM/T 0015's two certificates of a TLCP (GB/T 38636)
+ *  peer: the signing one and the encryption one. */
+#define FASTSM2_KU_TLCP_SIGN         (FASTSM2_KU_DIGITAL_SIGNATURE | FASTSM2_KU_NON_REPUDIATION)
+#define FASTSM2_KU_TLCP_ENC          (FASTSM2_KU_KEY_ENCIPHERMENT | FASTSM2_KU_DATA_ENCIPHERMENT | FASTSM2_KU_KEY_AGREEMENT)
+
+/** extendedKeyUsage purposes (RFC 5280 4.2.1.12), as a mask. */
+#define FASTSM2_EKU_SERVER_AUTH      0x01u /* 1.3.6.1.5.5.7.3.1 */
+#define FASTSM2_EKU_CLIENT_AUTH      0x02u /* 1.3.6.1.5.5.7.3.2 */
+#define FASTSM2_EKU_CODE_SIGNING     0x04u /* 1.3.6.1.5.5.7.3.3 */
+#define FASTSM2_EKU_EMAIL_PROTECTION 0x08u /* 1.3.6.1.5.5.7.3.4 */
+#define FASTSM2_EKU_TIME_STAMPING    0x10u /* 1.3.6.1.5.5.7.3.8 */
+#define FASTSM2_EKU_OCSP_SIGNING     0x20u /* 1.3.6.1.5.5.7.3.9 */
+#define FASTSM2_EKU_ANY              0x40u /* anyExtendedKeyUsage, 2.5.29.37.0 */
+
+/** Builds a request or a certificate: what it is to say, set by the calls
+ *  below, then signed by fastsm2_x509_make_request or
+ *  fastsm2_x509_make_certificate (as often as wanted). Opaque; allocated
+ *  (it holds names and extensions of any size): free it with
+ *  fastsm2_x509_builder_free. Holds no secret. */
+typedef struct fastsm2_x509_builder fastsm2_x509_builder;
+
+/** A new, empty builder (the fields of RFC 5280 4.1 and RFC 2986 4.1 unset): FASTSM2_OK,
+ *  FASTSM2_ERR_ARG or FASTSM2_ERR_NO_MEMORY. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_builder_new(fastsm2_x509_builder **b);
+/** Free a builder (NULL is fine); what it held (RFC 5280 4.1 fields) is
+ *  public. */
+FASTSM2_API void fastsm2_x509_builder_free(fastsm2_x509_builder *b);
+
+/** The subject (RFC 5280 4.1.2.6) from a string (see above):
+ *  FASTSM2_ERR_NAME for a malformed one. An empty string is the empty
+ *  name (allowed when a subjectAltName is added: it is then critical). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_subject(fastsm2_x509_builder *b, const char *name);
+/** The subject as the DER of a Name (RFC 5280 4.1.2.4), copied as it is:
+ *  FASTSM2_ERR_DER unless it is one. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_subject_der(fastsm2_x509_builder *b, const unsigned char *der,
+                                                                 size_t derlen);
+/** The subject's public key (GB/T 32918.1 clause 6.1; an SPKI with
+ *  id-ecPublicKey and sm2p256v1). A certificate needs one unless it is
+ *  self-signed (then the signing key's is taken); a request always takes
+ *  its signing key's. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_public_key(fastsm2_x509_builder *b, const fastsm2_pubkey *pub);
+
+#define FASTSM2_X509_COPY_EXTENSIONS 1u
+/** Take the subject and the public key of a request (RFC 2986 4.1), after
+ *  checking its signature with the signer ID id (FASTSM2_ERR_BAD_SIGNATURE;
+ *  see the conventions above for id). With FASTSM2_X509_COPY_EXTENSIONS the
+ *  extensions it asks for (its extensionRequest attribute, PKCS#9) are
+ *  taken too, each replacing one of the same type set before; without it
+ *  they are ignored, as `openssl x509 -req` does by default. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_request(fastsm2_x509_builder *b, const unsigned char *req,
+                                                             size_t reqlen, const void *id, size_t idlen,
+                                                             unsigned flags);
+
+/** The serial number (RFC 5280 4.1.2.2): a positive integer of 1 to 20
+ *  bytes, big-endian (FASTSM2_ERR_LENGTH otherwise; a leading zero byte is
+ *  dropped). Unset, each certificate made gets 16 fresh random bytes
+ *  (a positive 128-bit number, never shorter than 16 bytes: GmSSL refuses
+ *  serials under 4 bytes). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_serial(fastsm2_x509_builder *b, const unsigned char *serial,
+                                                            size_t len);
+/** The validity period (RFC 5280 4.1.2.5), inclusive, in seconds since
+ *  1970 UTC, 0000-9999 (FASTSM2_ERR_ARG when not_after < not_before or out
+ *  of range). Unset: from the time of signing for 365 days. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_validity(fastsm2_x509_builder *b, int64_t not_before,
+                                                              int64_t not_after);
+/** basicConstraints (RFC 5280 4.2.1.9), critical: ca non-zero makes a CA
+ *  certificate, whose path_len (>= 0) limits the CAs below it (-1: no
+ *  limit). ca 0 writes no extension at all (an empty basicConstraints
+ *  means the same, and GmSSL refuses one). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_basic_constraints(fastsm2_x509_builder *b, int ca, int path_len);
+/** keyUsage (RFC 5280 4.2.1.3), critical: FASTSM2_KU_* bits (0 removes
+ *  it). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_key_usage(fastsm2_x509_builder *b, unsigned usage);
+/** extendedKeyUsage (RFC 5280 4.2.1.12), not critical: FASTSM2_EKU_* bits
+ *  (0 removes it). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_set_ext_key_usage(fastsm2_x509_builder *b, unsigned usage);
+/** Add one subjectAltName (RFC 5280 4.2.1.6): "DNS:host.example",
+ *  "IP:192.0.2.1" or an IPv6 address, "email:user@example.com",
+ *  "URI:https://example.com/". FASTSM2_ERR_NAME for another form. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_add_san(fastsm2_x509_builder *b, const char *san);
+/** Add any extension (RFC 5280 4.1.2.9): its OID as a dotted string, its
+ *  criticality, its value (the DER inside extnValue), replacing one of the
+ *  same OID. FASTSM2_ERR_NAME for a malformed OID, FASTSM2_ERR_DER for a
+ *  value that is not one DER element. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_add_extension(fastsm2_x509_builder *b, const char *oid, int critical,
+                                                               const unsigned char *value, size_t valuelen);
+
+/** Make and sign a PKCS#10 request (RFC 2986 clause 4): the builder's
+ *  subject, key's public key, and the builder's extensions (in an
+ *  extensionRequest attribute, PKCS#9), signed by key with the signer ID
+ *  id (GB/T 32918.2 clause 6.1). fmt: FASTSM2_KEYFMT_DER or _PEM
+ *  ("CERTIFICATE REQUEST"). FASTSM2_ERR_ARG without a subject. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_make_request(unsigned char *out, size_t *outlen,
+                                                              const fastsm2_x509_builder *b, const fastsm2_privkey *key,
+                                                              const void *id, size_t idlen, int fmt);
+
+/** Make and sign a version 3 certificate (RFC 5280 4.1): issued by the
+ *  holder of issuer_key, whose own certificate is issuer_cert (its subject
+ *  becomes the issuer, its subjectKeyIdentifier the
+ *  authorityKeyIdentifier; FASTSM2_ERR_POINT when issuer_key is not its
+ *  key), or self-signed when issuer_cert is NULL (issuer = subject, the
+ *  public key issuer_key's unless one was set). Every certificate gets a
+ *  subjectKeyIdentifier (the leftmost 160 bits of SM3 of the public key's
+ *  bits, RFC 7093 4 with SM3) and an authorityKeyIdentifier. Signed with
+ *  the signer ID id (GB/T 32918.2 clause 6.1). fmt: FASTSM2_KEYFMT_DER or
+ *  _PEM ("CERTIFICATE"). FASTSM2_ERR_ARG without a subject (or a
+ *  subjectAltName), or without a public key for a certificate that is not
+ *  self-signed. */
+FASTSM2_API FASTSM2_WARN_UNUSED int
+fastsm2_x509_make_certificate(unsigned char *out, size_t *outlen, const fastsm2_x509_builder *b,
+                              const fastsm2_privkey *issuer_key, const unsigned char *issuer_cert,
+                              size_t issuer_certlen, const void *id, size_t idlen, int fmt);
+
+/** What a certificate or a request says (RFC 5280 4.1, RFC 2986 4.1),
+ *  filled by fastsm2_x509_get_info. Byte strings are those of the DER; the
+ *  extension fields of a request are those of its extensionRequest. */
+#define FASTSM2_X509_CERTIFICATE 1
+#define FASTSM2_X509_REQUEST     2
+typedef struct {
+    int kind;                 /* FASTSM2_X509_CERTIFICATE or _REQUEST */
+    int version;              /* 1, 2 or 3 (a request: 1) */
+    unsigned char serial[20]; /* the serial number, big-endian, no sign byte (certificates) */
+    size_t serial_len;        /* 0 for a request, or a serial that is 0, negative or over 20 bytes */
+    int64_t not_before;       /* validity, seconds since 1970 UTC (certificates) */
+    int64_t not_after;
+    int self_issued;               /* issuer and subject are the same name */
+    int sm2_key;                   /* the public key is an SM2 key (sm2p256v1) */
+    int has_basic_constraints;     /* basicConstraints present: */
+    int ca;                        /*   its cA */
+    int path_len;                  /*   its pathLenConstraint, -1 when absent */
+    int has_key_usage;             /* keyUsage present: */
+    unsigned key_usage;            /*   FASTSM2_KU_* */
+    int has_ext_key_usage;         /* extendedKeyUsage present: */
+    unsigned ext_key_usage;        /*   FASTSM2_EKU_* of the purposes it lists */
+    unsigned char skid[32];        /* subjectKeyIdentifier (its first 32 bytes) */
+    size_t skid_len;               /* 0 when absent */
+    unsigned char akid[32];        /* authorityKeyIdentifier's keyIdentifier */
+    size_t akid_len;               /* 0 when absent */
+    unsigned extensions;           /* how many extensions */
+    unsigned unknown_critical;     /* how many critical ones this library does not process */
+    unsigned char fingerprint[32]; /* SM3 of the whole DER */
+} fastsm2_x509_info;
+
+/** Parse a certificate or a request (RFC 5280 4.1 / RFC 2986 4.1) and say
+ *  what it holds. Nothing is verified. FASTSM2_ERR_DER, FASTSM2_ERR_PEM,
+ *  FASTSM2_ERR_TOO_LARGE. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_get_info(fastsm2_x509_info *info, const unsigned char *in,
+                                                          size_t inlen);
+
+/** Text fields of a certificate or a request, NUL-terminated (*outlen
+ *  counts without the NUL): */
+#define FASTSM2_X509_SUBJECT 1 /* the subject name, "/C=CN/O=.../CN=..." */
+#define FASTSM2_X509_ISSUER  2 /* the issuer name (certificates) */
+#define FASTSM2_X509_SAN     3 /* subjectAltNames, "DNS:a.example, IP:192.0.2.1" ("" none) */
+#define FASTSM2_X509_SERIAL  4 /* the serial number in hex, "5F3A..." (certificates) */
+#define FASTSM2_X509_TEXT    5 /* everything, one field a line, as `fastsm2 certparse` prints */
+/** RFC 5280 4.1 fields as text. FASTSM2_ERR_ARG for a field a request has
+ *  not; the parsing errors of fastsm2_x509_get_info. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_get_text(char *out, size_t *outlen, int what, const unsigned char *in,
+                                                          size_t inlen);
+/** DER parts of a certificate or a request: */
+#define FASTSM2_X509_DER         10 /* the whole certificate or request, in DER */
+#define FASTSM2_X509_SUBJECT_DER 11 /* the subject Name */
+#define FASTSM2_X509_ISSUER_DER  12 /* the issuer Name (certificates) */
+#define FASTSM2_X509_SPKI_DER    13 /* the SubjectPublicKeyInfo */
+#define FASTSM2_X509_TBS_DER     14 /* the signed part (TBSCertificate, CertificationRequestInfo) */
+/** RFC 5280 4.1 fields in DER. As fastsm2_x509_get_text. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_get_der(unsigned char *out, size_t *outlen, int what,
+                                                         const unsigned char *in, size_t inlen);
+
+/** The public key of a certificate or a request (GB/T 32918.1 clause 6.2
+ *  checks on its point), not verified otherwise. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_public_key(fastsm2_pubkey *pub, const unsigned char *in, size_t inlen);
+
+/** Check a request's own signature (RFC 2986 clause 3, GB/T 32918.2
+ *  clause 7.1) with the signer ID id: FASTSM2_OK, or
+ *  FASTSM2_ERR_BAD_SIGNATURE, FASTSM2_ERR_ALGORITHM, the parsing errors. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_verify_request(const unsigned char *req, size_t reqlen, const void *id,
+                                                                size_t idlen);
+/** Check that issuer's key signed cert (RFC 5280 6.1.3 (a)(1), GB/T 32918.2
+ *  clause 7.1) with the signer ID id; nothing else. FASTSM2_OK or
+ *  FASTSM2_ERR_BAD_SIGNATURE, FASTSM2_ERR_ALGORITHM, the parsing errors. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_verify_signature(const unsigned char *cert, size_t certlen,
+                                                                  const unsigned char *issuer, size_t issuerlen,
+                                                                  const void *id, size_t idlen);
+
+/** How fastsm2_x509_verify_chain checks (fastsm2_x509_verify_params_init
+ *  sets the defaults). */
+typedef struct {
+    int64_t time;           /* the moment every certificate must be valid at (default: now) */
+    unsigned flags;         /* FASTSM2_X509_NO_TIME_CHECK: validity periods not checked */
+    unsigned key_usage;     /* FASTSM2_KU_* the leaf's keyUsage must allow, if it has one (default 0) */
+    unsigned ext_key_usage; /* FASTSM2_EKU_* the leaf's extendedKeyUsage must list, if it has one */
+    unsigned max_depth;     /* certificates in a path, anchor included (default 10, at most 32) */
+    const void *id;         /* the signer ID of every signature (default NULL: 1234567812345678) */
+    size_t idlen;
+} fastsm2_x509_verify_params;
+#define FASTSM2_X509_NO_TIME_CHECK 1u
+
+/** The defaults of fastsm2_x509_verify_params (RFC 5280 6.1.1's inputs):
+ *  now, the default ID, no usage asked of the leaf, 10 certificates at
+ *  most. */
+FASTSM2_API void fastsm2_x509_verify_params_init(fastsm2_x509_verify_params *p);
+
+/** Verify a certificate (RFC 5280 clause 6, basic path validation): a path
+ *  is built from cert up to a certificate of `trusted` (a bundle of trust
+ *  anchors), through the certificates of `untrusted` (a bundle of
+ *  intermediates, any order; NULL with 0 for none), each issuer found by
+ *  its subject equal to the issuer name (byte for byte) and, where both
+ *  are present, its subjectKeyIdentifier equal to the
+ *  authorityKeyIdentifier; several candidates are tried in turn. Every
+ *  certificate of the path, the anchor too, must:
+ *   - be signed with SM2-with-SM3 by the next one's key, the anchor by its
+ *     own when self-signed (FASTSM2_ERR_ALGORITHM, FASTSM2_ERR_BAD_SIGNATURE,
+ *     with params->id; GB/T 32918.2 clause 7.1);
+ *   - be valid at params->time (FASTSM2_ERR_NOT_YET_VALID,
+ *     FASTSM2_ERR_EXPIRED), unless FASTSM2_X509_NO_TIME_CHECK;
+ *   - have no critical extension other than basicConstraints, keyUsage,
+ *     extendedKeyUsage, subjectAltName (FASTSM2_ERR_CRITICAL);
+ *   - if it issues another: be a CA (basicConstraints cA;
+ *     FASTSM2_ERR_NOT_CA; a version 1 anchor counts as one), with
+ *     keyCertSign in its keyUsage if it has one (FASTSM2_ERR_KEY_USAGE),
+ *     and no more CAs below it, the leaf and self-issued ones not counted,
+ *     than its pathLenConstraint (FASTSM2_ERR_PATH_LENGTH);
+ * and the leaf's keyUsage and extendedKeyUsage (if present) must allow
+ * params->key_usage and params->ext_key_usage (FASTSM2_ERR_KEY_USAGE).
+ * No issuer for a certificate, or a path that ends at a self-signed
+ * certificate not trusted, is FASTSM2_ERR_ISSUER; a path that meets a
+ * certificate already in it, FASTSM2_ERR_CHAIN_LOOP; one longer than
+ * params->max_depth, FASTSM2_ERR_PATH_LENGTH. Revocation (CRLs, OCSP) and
+ * name and policy constraints are not checked.
+ * Returns FASTSM2_OK, or the reason the first path tried was refused, and
+ * then *depth (when not NULL) says where: 0 the leaf, 1 its issuer, ...
+ * params NULL: the defaults. cert may be PEM or DER; a malformed
+ * certificate in a bundle is FASTSM2_ERR_DER (or _PEM) with *depth = -1. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_verify_chain(int *depth, const unsigned char *cert, size_t certlen,
+                                                              const unsigned char *untrusted, size_t untrustedlen,
+                                                              const unsigned char *trusted, size_t trustedlen,
+                                                              const fastsm2_x509_verify_params *params);
+
+/** The i-th certificate (0, 1, ...; RFC 5280 4.1) of a bundle (see the
+ *  conventions), in DER: FASTSM2_OK, or FASTSM2_ERR_LENGTH when the bundle
+ *  has no more than i certificates, or its parsing error.
+ *  fastsm2_x509_bundle_count gives how many certificates a bundle holds
+ *  (or a negative parsing error). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_bundle_get(unsigned char *out, size_t *outlen, size_t i,
+                                                            const unsigned char *bundle, size_t bundlelen);
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_x509_bundle_count(const unsigned char *bundle, size_t bundlelen);
+
+/** PEM armour (RFC 7468 clause 2) for any DER: the label ("CERTIFICATE", "CMS",
+ *  ...) and the bytes. Written with 64-column lines and a NUL (not
+ *  counted). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pem_encode(char *out, size_t *outlen, const char *label,
+                                                       const unsigned char *der, size_t derlen);
+/** The DER of the first PEM block (RFC 7468 clause 2) labelled label in
+ *  text, ignoring text and other blocks around it. FASTSM2_ERR_PEM (none,
+ *  or malformed). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pem_decode(unsigned char *out, size_t *outlen, const char *label,
+                                                       const char *text, size_t textlen);
+
+/* ------------------------------------------------------------------------ */
+/* CMS: signed and enveloped data (RFC 5652, GM/T 0010-2012)                 */
+/* ------------------------------------------------------------------------ */
+/* Messages are written with RFC 5652's content types (id-data,
+ * id-signedData 1.2.840.113549.1.7.*, and RFC 5083 id-ct-authEnvelopedData
+ * for GCM) or, with FASTSM2_CMS_GMT0010, GM/T 0010's (data, signedData,
+ * envelopedData 1.2.156.10197.6.1.4.2.*); either kind is read. The
+ * algorithms are SM3 (1.2.156.10197.1.401), SM2 signatures
+ * (1.2.156.10197.1.501; 1.2.156.10197.1.301.1 read too), SM2 encryption
+ * (1.2.156.10197.1.301.3, the key in a GM/T 0009 SM2Cipher) and SM4
+ * (1.2.156.10197.1.104.2 CBC, .8 GCM); another is FASTSM2_ERR_ALGORITHM.
+ * Signatures carry the signed attributes contentType, messageDigest (SM3 of
+ * the content) and signingTime (RFC 5652 5.3, 11), so that the content is
+ * hashed once, as it streams. */
+
+#define FASTSM2_CMS_DETACHED      0x01u /* the content is not inside the message */
+#define FASTSM2_CMS_GMT0010       0x02u /* GM/T 0010 content types */
+#define FASTSM2_CMS_NO_CERTS      0x04u /* the signer's certificate is not included */
+#define FASTSM2_CMS_NO_ATTRIBUTES 0x08u /* sign the content itself (GM/T 0010 allows it), no attributes */
+#define FASTSM2_CMS_PEM           0x10u /* write PEM ("CMS"), not DER */
+/** GmSSL 3's signature (its src/cms.c, checked with 3.1.1): e = SM3(the
+ *  encapsulated ContentInfo's DER || the signed attributes' contents, if
+ *  any), signed as a digest, with no Z_A and so no signer ID. fastsm2_cms_sign writes such a signature (with
+ *  the GM/T 0010 content types, attached: GmSSL reads no other), and
+ *  fastsm2_cms_verify checks signatures that way (and only that way) with
+ *  it, so that GmSSL's cmssign and cmsverify interoperate. Prefer the
+ *  standard signature wherever the peer is not GmSSL. */
+#define FASTSM2_CMS_GMSSL         0x20u
+
+/** Sign content (contentlen bytes) into a SignedData (RFC 5652 clause 5,
+ *  GM/T 0010 clause 8): one signer, identified by issuer and serial number
+ *  (signer_cert, whose key must be key's: FASTSM2_ERR_POINT), the signature
+ *  made with the signer ID id (GB/T 32918.2 clause 6.1). flags:
+ *  FASTSM2_CMS_*. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_sign(unsigned char *out, size_t *outlen, const unsigned char *content,
+                                                     size_t contentlen, const unsigned char *signer_cert,
+                                                     size_t signer_certlen, const fastsm2_privkey *key, const void *id,
+                                                     size_t idlen, unsigned flags);
+
+#define FASTSM2_CMS_PREFIX_MAX 128
+#define FASTSM2_CMS_SUFFIX_MAX 65536
+/** fastsm2_cms_sign for a content given as its SM3 digest (GB/T 32905 5.3) and
+ *  its length, for contents too large to hold: the message is prefix, then
+ *  the content's contentlen bytes (unless detached), then suffix, all DER
+ *  (FASTSM2_CMS_PEM, FASTSM2_CMS_NO_ATTRIBUTES and FASTSM2_CMS_GMSSL are
+ *  FASTSM2_ERR_ARG).
+ *  Both outputs follow the (out, *outlen) rule; the suffix needs at most
+ *  FASTSM2_CMS_SUFFIX_MAX bytes and the prefix at most
+ *  FASTSM2_CMS_PREFIX_MAX. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_sign_digest(unsigned char *prefix, size_t *prefixlen,
+                                                            unsigned char *suffix, size_t *suffixlen,
+                                                            const unsigned char digest[32], uint64_t contentlen,
+                                                            const unsigned char *signer_cert, size_t signer_certlen,
+                                                            const fastsm2_privkey *key, const void *id, size_t idlen,
+                                                            unsigned flags);
+
+/** Verify a SignedData (RFC 5652 5.6, GM/T 0010): every signer's
+ *  signature, with the signer ID id (GB/T 32918.2 clause 7.1; flags 0, or
+ *  FASTSM2_CMS_GMSSL for GmSSL 3's signatures), over the
+ *  signed attributes (whose messageDigest must be SM3 of the content:
+ *  FASTSM2_ERR_DIGEST) or, without them, over the content. The signer's
+ *  certificate is looked for, by issuer and serial number or by
+ *  subjectKeyIdentifier, among the message's certificates and `certs` (a
+ *  bundle; NULL with 0 for none): FASTSM2_ERR_ISSUER when absent. content
+ *  is the detached content (NULL with 0 for a message that holds it; a
+ *  detached message without it is FASTSM2_ERR_ARG). THE SIGNER'S
+ *  CERTIFICATE IS NOT VERIFIED HERE: get it (fastsm2_cms_get with
+ *  FASTSM2_CMS_SIGNER) and verify its chain with fastsm2_x509_verify_chain.
+ *  FASTSM2_OK, FASTSM2_ERR_BAD_SIGNATURE, FASTSM2_ERR_DIGEST,
+ *  FASTSM2_ERR_ALGORITHM, FASTSM2_ERR_ISSUER, the parsing errors. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_verify(const unsigned char *cms, size_t cmslen,
+                                                       const unsigned char *content, size_t contentlen,
+                                                       const unsigned char *certs, size_t certslen, const void *id,
+                                                       size_t idlen, unsigned flags);
+/** fastsm2_cms_verify of a detached message whose content is given as its
+ *  SM3 digest (RFC 5652 5.4's message digest; a signer without signed
+ *  attributes cannot be checked so: FASTSM2_ERR_ARG). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_verify_digest(const unsigned char *cms, size_t cmslen,
+                                                              const unsigned char digest[32],
+                                                              const unsigned char *certs, size_t certslen,
+                                                              const void *id, size_t idlen);
+
+/** Content ciphers of enveloped data (GB/T 32907 SM4 with a random
+ *  16-byte key): CBC with PKCS#7 padding (EnvelopedData) and GCM with a
+ *  12-byte nonce and a 16-byte tag (RFC 5083 AuthEnvelopedData, RFC 5084
+ *  parameters). */
+#define FASTSM2_CMS_SM4_CBC 1
+#define FASTSM2_CMS_SM4_GCM 2
+
+/** What a CMS message is (RFC 5652 clause 3), filled by fastsm2_cms_get_info. */
+#define FASTSM2_CMS_SIGNED_DATA         1
+#define FASTSM2_CMS_ENVELOPED_DATA      2
+#define FASTSM2_CMS_AUTH_ENVELOPED_DATA 3
+typedef struct {
+    int type;                /* FASTSM2_CMS_SIGNED_DATA, _ENVELOPED_DATA, _AUTH_ENVELOPED_DATA */
+    int gmt0010;             /* GM/T 0010 content types */
+    int detached;            /* signed data without its content */
+    uint64_t content_offset; /* where the attached content's bytes start in a DER message (0 for PEM
+                                and BER, whose content fastsm2_cms_get copies out) */
+    uint64_t content_len;    /* and how many (0 when detached or enveloped) */
+    unsigned signers;        /* signerInfos (signed data) */
+    unsigned recipients;     /* recipientInfos (enveloped data) */
+    unsigned certificates;   /* certificates carried */
+    int64_t signing_time;    /* the first signer's signingTime, 0 when absent */
+    int cipher;              /* FASTSM2_CMS_SM4_CBC or _SM4_GCM (enveloped data) */
+} fastsm2_cms_info;
+/** Read a message's ContentInfo and content (RFC 5652 clause 3) into info:
+ *  nothing is verified or decrypted. The parsing errors. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_get_info(fastsm2_cms_info *info, const unsigned char *cms,
+                                                         size_t cmslen);
+
+/** Parts of a CMS message: */
+#define FASTSM2_CMS_CONTENT 1 /* the attached content of a signed message */
+#define FASTSM2_CMS_SIGNER  2 /* the first signer's certificate, DER */
+#define FASTSM2_CMS_CERTS   3 /* every certificate carried, DER one after another (a bundle) */
+#define FASTSM2_CMS_DER     4 /* the whole message in DER (from PEM) */
+/** Parts of a message (RFC 5652 clause 5.1); FASTSM2_ERR_ISSUER when the signer's
+ *  certificate is not carried, FASTSM2_ERR_ARG for a part the message has
+ *  not. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_get(unsigned char *out, size_t *outlen, int what,
+                                                    const unsigned char *cms, size_t cmslen);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,10 @@
  * The provider's entry point (provider-base(7)): OSSL_provider_init, the
  * algorithm tables, errors, and the OSSL_PARAM helpers of prov.h.
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +261,8 @@ static const OSSL_ALGORITHM signature_algs[] = {
     {NULL, NULL, NULL, NULL}};
 static const OSSL_ALGORITHM asym_cipher_algs[] = {
     ALG("SM2:1.2.156.10197.1.301", fs2p_asym_cipher_functions, "fastsm2 SM2 encryption"), {NULL, NULL, NULL, NULL}};
+static const OSSL_ALGORITHM keyexch_algs[] = {
+    ALG("SM2DH", fs2p_keyexch_functions, "fastsm2 SM2 key exchange (GB/T 32918.3) and ECDH"), {NULL, NULL, NULL, NULL}};
 static const OSSL_ALGORITHM digest_algs[] = {ALG("SM3:1.2.156.10197.1.401", fs2p_sm3_functions, "fastsm2 SM3"),
                                              {NULL, NULL, NULL, NULL}};
 
@@ -269,14 +274,21 @@ static const OSSL_ALGORITHM *prov_query(void *provctx, int operation_id, int *no
     case OSSL_OP_KEYMGMT: return keymgmt_algs;
     case OSSL_OP_SIGNATURE: return signature_algs;
     case OSSL_OP_ASYM_CIPHER: return asym_cipher_algs;
+    case OSSL_OP_KEYEXCH: return keyexch_algs;
     case OSSL_OP_DIGEST: return digest_algs;
     case OSSL_OP_CIPHER: return fs2p_sm4_cipher_algs;
     }
     return NULL;
 }
 
+/* The provider's own parameter: which ID an operation with no distid
+ * hashes here, "1234567812345678" or "empty" (see OSSL_provider_init);
+ * also its configuration key. */
+#define FS2P_PARAM_NO_DISTID "no_distid"
+
 static const OSSL_PARAM prov_param_types[] = {
     {OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
+    {FS2P_PARAM_NO_DISTID, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
     {OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
     {OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0, OSSL_PARAM_UNMODIFIED},
     {OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, sizeof(int), OSSL_PARAM_UNMODIFIED},
@@ -303,9 +315,12 @@ static int set_str(OSSL_PARAM *p, const char *s)
 
 static int prov_get_params(void *provctx, OSSL_PARAM params[])
 {
-    (void)provctx;
+    const fs2p_provctx *pc = provctx;
     static char buildinfo[64];
     OSSL_PARAM *p;
+    if ((p = fs2p_locate(params, FS2P_PARAM_NO_DISTID)) &&
+        !set_str(p, pc != NULL && pc->no_id_is_default ? FASTSM2_DEFAULT_ID : "empty"))
+        return 0;
     if ((p = fs2p_locate(params, OSSL_PROV_PARAM_NAME)) && !set_str(p, "fastsm2 provider"))
         return 0;
     if ((p = fs2p_locate(params, OSSL_PROV_PARAM_VERSION)) && !set_str(p, fastsm2_version()))
@@ -340,6 +355,45 @@ static const OSSL_DISPATCH prov_functions[] = {
     {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))prov_reason_strings},
     {0, NULL}};
 
+/*
+ * The host's libcrypto, found from one of the core's functions (the object
+ * that holds it: libcrypto, or the program when that links it statically):
+ *  - Tongsuo (Tongsuo-Project/Tongsuo, OpenSSL 3's fork with TLCP) reports
+ *    OpenSSL's version numbers to providers (its 8.5 says 3.5.x), but its
+ *    own SM2 code hashes GB/T 32918.2's default ID when none is set, on
+ *    every release, as its certificate and TLCP code expect. It is told
+ *    apart by a function only its libcrypto exports, Tongsuo_version_num.
+ *  - EVP_PKEY_get_params, with which the key exchange reads the keys that
+ *    Tongsuo's TLCP passes as EVP_PKEY pointers (prov_exchange.c).
+ */
+static void *host_symbol(void *h, const char *name)
+{
+    void *sym = h != NULL ? dlsym(h, name) : NULL;
+    if (sym == NULL) /* a program with libcrypto linked in and its symbols exported */
+        sym = dlsym(RTLD_DEFAULT, name);
+    return sym;
+}
+
+static void read_host(fs2p_provctx *pc, void (*core_fn)(void))
+{
+    Dl_info info;
+    union {
+        void (*fn)(void);
+        void *p;
+    } u = {core_fn};
+    void *h = NULL;
+    if (core_fn != NULL && dladdr(u.p, &info) != 0 && info.dli_fname != NULL)
+        h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    pc->host_tongsuo = host_symbol(h, "Tongsuo_version_num") != NULL;
+    union {
+        void *p;
+        int (*fn)(const void *, OSSL_PARAM *);
+    } g = {host_symbol(h, "EVP_PKEY_get_params")};
+    pc->evp_pkey_get_params = g.fn; /* valid while libcrypto is loaded: while this module is */
+    if (h != NULL)
+        dlclose(h);
+}
+
 __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                                                               const OSSL_DISPATCH **out, void **provctx);
 
@@ -359,11 +413,27 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
     if (pc == NULL)
         return 0;
     pc->handle = handle;
-    /* the host's version: "3.0.2", "4.0.3", ... */
-    char *ver = NULL;
-    OSSL_PARAM vp[2] = {{OSSL_PROV_PARAM_CORE_VERSION, OSSL_PARAM_UTF8_PTR, &ver, 0, 0}, {NULL, 0, NULL, 0, 0}};
+    /* The ID an operation with no distid hashes: the host's own SM2 code's
+     * choice, so that loading the provider never changes which signatures
+     * verify: the empty ID on OpenSSL 3.x, the default ID on OpenSSL 4.0 on
+     * (its core's "openssl-version", "3.0.2", "4.0.3", ...) and on Tongsuo.
+     * The configuration's "no_distid = 1234567812345678 | empty" in the
+     * provider's section decides instead (docs/PROVIDER.md; not the word
+     * "default", which OpenSSL reads as the name of the file's default
+     * section). */
+    char *ver = NULL, *conf = NULL;
+    OSSL_PARAM vp[3] = {{OSSL_PROV_PARAM_CORE_VERSION, OSSL_PARAM_UTF8_PTR, &ver, 0, 0},
+                        {FS2P_PARAM_NO_DISTID, OSSL_PARAM_UTF8_PTR, &conf, 0, 0},
+                        {NULL, 0, NULL, 0, 0}};
     if (c_get_params != NULL && c_get_params(handle, vp) && ver != NULL)
         pc->no_id_is_default = atoi(ver) >= 4;
+    read_host(pc, (void (*)(void))c_get_params);
+    if (pc->host_tongsuo)
+        pc->no_id_is_default = 1;
+    if (conf != NULL && strcmp(conf, FASTSM2_DEFAULT_ID) == 0)
+        pc->no_id_is_default = 1;
+    else if (conf != NULL && strcasecmp(conf, "empty") == 0)
+        pc->no_id_is_default = 0;
     init_reason_strings();
     *provctx = pc;
     *out = prov_functions;

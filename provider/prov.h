@@ -31,11 +31,17 @@
 
 typedef struct {
     const OSSL_CORE_HANDLE *handle;
-    /* The ID an operation with no distid hashes, as the host OpenSSL's
-     * default provider does: the empty ID up to 3.x, GB/T 32918.2's
-     * default 1234567812345678 from 4.0 on (read from the core's
-     * "openssl-version" at load) */
+    /* The ID an operation with no distid hashes, as the host's default
+     * provider does: the empty ID on OpenSSL 3.x, GB/T 32918.2's default
+     * 1234567812345678 on 4.0 and later and on Tongsuo (read at load from
+     * the core's "openssl-version" and the host's own functions; the
+     * configuration's no_distid overrides) */
     int no_id_is_default;
+    /* the host is Tongsuo (fastsm2prov.c): its SM2 hashes the default ID */
+    int host_tongsuo;
+    /* the host's EVP_PKEY_get_params (NULL if not found): the key exchange
+     * reads the EVP_PKEY pointers Tongsuo passes it with it */
+    int (*evp_pkey_get_params)(const void *pkey, OSSL_PARAM params[]);
 } fs2p_provctx;
 
 /* Raise an error on OpenSSL's queue: reason = -status (a FASTSM2_ERR_*
@@ -104,6 +110,7 @@ uint32_t fs2p_barrier(uint32_t v);
 extern const OSSL_DISPATCH fs2p_keymgmt_functions[];
 extern const OSSL_DISPATCH fs2p_signature_functions[];
 extern const OSSL_DISPATCH fs2p_asym_cipher_functions[];
+extern const OSSL_DISPATCH fs2p_keyexch_functions[];
 extern const OSSL_DISPATCH fs2p_sm3_functions[];
 /* prov_sm4.c: the SM4 ciphers, one entry per mode */
 extern const OSSL_ALGORITHM fs2p_sm4_cipher_algs[];

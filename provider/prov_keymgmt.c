@@ -351,10 +351,10 @@ static void *km_dup(const void *src, int selection)
     return k;
 }
 
+/* Key exchange is "SM2DH", as Tongsuo names it (prov_exchange.c). */
 static const char *km_query_operation_name(int operation_id)
 {
-    (void)operation_id;
-    return "SM2";
+    return operation_id == OSSL_OP_KEYEXCH ? "SM2DH" : "SM2";
 }
 
 /* ---- generation ------------------------------------------------------------- */

@@ -6,9 +6,10 @@
  * strict DER (GM/T 0009 SM2Signature), as OpenSSL writes them.
  *
  * The signer ID is the "distid" parameter. With no distid, an operation
- * hashes what the host OpenSSL's default provider hashes: an empty ID up to
- * OpenSSL 3.x, GB/T 32918.2's default 1234567812345678 from 4.0 on
- * (fs2p_provctx.no_id_is_default): set distid to be independent of both.
+ * hashes what the host's own SM2 code hashes: an empty ID on OpenSSL 3.x,
+ * GB/T 32918.2's default 1234567812345678 on OpenSSL 4.0 and later and on
+ * Tongsuo (fs2p_provctx.no_id_is_default): set distid to be independent of
+ * them all.
  */
 #include <stdlib.h>
 #include <string.h>

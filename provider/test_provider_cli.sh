@@ -216,4 +216,30 @@ unset OPENSSL_CONF
 check "signed under the fragment, verified in default" openssl pkeyutl -verify -rawin -digest sm3 -pubin \
     -inkey ref.pub -in msg.bin -sigfile s_cnf.bin
 
+# ---- no_distid in the provider's section: the ID without distid ------------------
+# (auto: the host's rule, checked above; "1234567812345678" and "empty" decide)
+FS=$DIR/../fastsm2
+if [ -x "$FS" ]; then
+    for rule in 1234567812345678 empty; do
+        sed "/^\[fastsm2prov_sect\]/a no_distid = $rule" fastsm2.cnf >rule.cnf
+        check "sign with no_distid = $rule" env OPENSSL_CONF=$T/rule.cnf openssl pkeyutl -sign -rawin -digest sm3 \
+            -inkey ref.key -in msg.bin -out s_rule.bin
+        id=1234567812345678
+        [ $rule = empty ] && id=
+        check "no_distid = $rule: the signature is the ID's" "$FS" verify --pub ref.pub --id "$id" --in msg.bin \
+            --sig s_rule.bin
+        other=""
+        [ $rule = empty ] && other=1234567812345678
+        refuse "no_distid = $rule: not the other ID's" "$FS" verify --pub ref.pub --id "$other" --in msg.bin \
+            --sig s_rule.bin
+    done
+    sed "/^\[fastsm2prov_sect\]/a no_distid = sometimes" fastsm2.cnf >rule.cnf
+    check "no_distid: another value is auto" env OPENSSL_CONF=$T/rule.cnf openssl pkeyutl -sign -rawin -digest sm3 \
+        -inkey ref.key -in msg.bin -out s_rule.bin
+    check "no_distid auto: as the default provider" openssl pkeyutl -verify -rawin -digest sm3 -pubin \
+        -inkey ref.pub -in msg.bin -sigfile s_rule.bin
+else
+    echo "skip no_distid: no fastsm2 program beside $DIR"
+fi
+
 finish test_provider_cli

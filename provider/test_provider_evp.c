@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fastsm2prov through EVP: the contract of provider-keymgmt(7),
- * provider-signature(7), provider-asym_cipher(7) and provider-digest(7)
- * for SM2 and SM3, each answer compared with OpenSSL's default provider
+ * provider-signature(7), provider-asym_cipher(7), provider-keyexch(7) and
+ * provider-digest(7) for SM2 and SM3, each answer compared with OpenSSL's default provider
  * where it has one, and each bad input refused with its named error.
  */
 #include <stdlib.h>
@@ -20,15 +20,19 @@ static void test_provider_params(void)
 {
     OSSL_PROVIDER *p = OSSL_PROVIDER_load(lc_ours, "fastsm2prov");
     CHECK(p != NULL);
-    const char *name = NULL, *version = NULL;
+    const char *name = NULL, *version = NULL, *no_distid = NULL;
     int status = 0;
     OSSL_PARAM q[] = {OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, &name, 0),
                       OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, &version, 0),
-                      OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, &status), OSSL_PARAM_END};
+                      OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, &status), OSSL_PARAM_utf8_ptr("no_distid", &no_distid, 0),
+                      OSSL_PARAM_END};
     CHECK(OSSL_PROVIDER_get_params(p, q) == 1);
     CHECK(name && strstr(name, "fastsm2") != NULL);
     CHECK(version && strcmp(version, fastsm2_version()) == 0);
     CHECK(status == 1);
+    /* the ID an operation with no distid hashes: the host's (OpenSSL 3.x:
+     * the empty one; 4.0: the default one) */
+    CHECK(no_distid && strcmp(no_distid, fs2t_ossl_no_id_is_default() ? "1234567812345678" : "empty") == 0);
     CHECK(OSSL_PROVIDER_available(lc_ours, "fastsm2prov") == 1);
     OSSL_PROVIDER_unload(p);
 }
@@ -418,6 +422,105 @@ static void test_mutations(void)
     EVP_PKEY_free(pk);
 }
 
+/* Key exchange "SM2DH": plain ECDH, and GB/T 32918.3 with Tongsuo's
+ * parameters (the keys as EVP_PKEY pointers, one of them the default
+ * provider's), both sides through EVP agreeing with each other and with
+ * the library's fastsm2_kx. */
+static size_t derive(EVP_PKEY *self, EVP_PKEY *peer, const OSSL_PARAM *params, unsigned char *out, size_t cap)
+{
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(lc_ours, self, PQ_OURS);
+    size_t n = cap;
+    int ok = c != NULL && EVP_PKEY_derive_init_ex(c, params) == 1 && fs2t_ossl_runs_in(c, "fastsm2prov") &&
+             EVP_PKEY_derive_set_peer(c, peer) == 1 && EVP_PKEY_derive(c, out, &n) == 1;
+    EVP_PKEY_CTX_free(c);
+    return ok ? n : 0;
+}
+
+static void kx_params(OSSL_PARAM q[8], int *initiator, const char *self_id, const char *peer_id, EVP_PKEY **self_enc,
+                      EVP_PKEY **peer_enc, size_t *outlen, const char *digest)
+{
+    OSSL_PARAM *p = q;
+    *p++ = OSSL_PARAM_construct_int("sm2-initiator", initiator);
+    *p++ = OSSL_PARAM_construct_octet_string("self-id", (void *)(uintptr_t)self_id, strlen(self_id));
+    *p++ = OSSL_PARAM_construct_octet_string("peer-id", (void *)(uintptr_t)peer_id, strlen(peer_id));
+    *p++ = OSSL_PARAM_construct_octet_ptr("self-enc-key", (void **)self_enc, sizeof *self_enc);
+    *p++ = OSSL_PARAM_construct_octet_ptr("peer-enc-key", (void **)peer_enc, sizeof *peer_enc);
+    *p++ = OSSL_PARAM_construct_utf8_string("digest", (char *)(uintptr_t)digest, 0);
+    *p++ = OSSL_PARAM_construct_size_t("outlen", outlen);
+    *p = OSSL_PARAM_construct_end();
+}
+
+static void test_exchange(void)
+{
+    unsigned char da[32], Pa[65], db[32], Pb[65], k1[64], k2[64], k3[64];
+    EVP_PKEY *a = fs2t_ossl_keygen_bytes(lc_ours, PQ_OURS, da, Pa);
+    EVP_PKEY *b = fs2t_ossl_keygen_bytes(lc_ours, PQ_OURS, db, Pb);
+    fastsm2_privkey pa, pb;
+    CHECK(fastsm2_privkey_from_bytes(&pa, da) == FASTSM2_OK && fastsm2_privkey_from_bytes(&pb, db) == FASTSM2_OK);
+    /* ECDH: the x-coordinate of the shared point, both ways */
+    CHECK(derive(a, b, NULL, k1, sizeof k1) == 32 && derive(b, a, NULL, k2, sizeof k2) == 32);
+    CHECK(fastsm2_ecdh(k3, &pa, Pb, 65) == FASTSM2_OK);
+    CHECK(memcmp(k1, k2, 32) == 0 && memcmp(k1, k3, 32) == 0);
+
+    /* GB/T 32918.3: A (initiator) with static sa and ephemeral a, B with
+     * static sb (a default-provider key) and ephemeral b */
+    unsigned char dsa[32], Psa[65];
+    EVP_PKEY *sa = fs2t_ossl_keygen_bytes(lc_ours, PQ_OURS, dsa, Psa);
+    EVP_PKEY *sb = fs2t_ossl_keygen(lc_ref, PQ_REF);
+    unsigned char dsb[32], Psb[65];
+    CHECK(fs2t_ossl_pub_bytes(sb, Psb) && fs2t_ossl_priv_bytes(sb, dsb));
+    int one = 1, zero = 0;
+    size_t outlen = 48;
+    OSSL_PARAM qa[8], qb[8];
+    kx_params(qa, &one, "ALICE123@YAHOO.COM", "BILL456@YAHOO.COM", &sa, &sb, &outlen, "SM3");
+    kx_params(qb, &zero, "BILL456@YAHOO.COM", "ALICE123@YAHOO.COM", &sb, &sa, &outlen, "SM3");
+    CHECK(derive(a, b, qa, k1, sizeof k1) == 48 && derive(b, a, qb, k2, sizeof k2) == 48);
+    CHECK(memcmp(k1, k2, 48) == 0);
+    /* the library's responder, with b's scalar as its nonce */
+    fastsm2_privkey psb;
+    fastsm2_pubkey qsa;
+    fastsm2_kx_ctx kx;
+    unsigned char R[65];
+    CHECK(fastsm2_privkey_from_bytes(&psb, dsb) == FASTSM2_OK &&
+          fastsm2_pubkey_from_bytes(&qsa, Psa, 65) == FASTSM2_OK);
+    CHECK(fastsm2_kx_init(&kx, FASTSM2_KX_RESPONDER, &psb, "BILL456@YAHOO.COM", 17, &qsa, "ALICE123@YAHOO.COM", 18) ==
+          FASTSM2_OK);
+    CHECK(fastsm2_kx_start_with_nonce(&kx, R, db) == FASTSM2_OK && memcmp(R, Pb, 65) == 0);
+    CHECK(fastsm2_kx_compute(&kx, k3, 48, Pa, 65) == FASTSM2_OK && memcmp(k1, k3, 48) == 0);
+    fastsm2_kx_clear(&kx);
+    /* another ID, another key; the roles the same: no agreement */
+    kx_params(qb, &zero, "BILL456@YAHOO.COM", "ALICE", &sb, &sa, &outlen, "SM3");
+    CHECK(derive(b, a, qb, k2, sizeof k2) == 48 && memcmp(k1, k2, 48) != 0);
+    kx_params(qb, &one, "BILL456@YAHOO.COM", "ALICE123@YAHOO.COM", &sb, &sa, &outlen, "SM3");
+    CHECK(derive(b, a, qb, k2, sizeof k2) == 48 && memcmp(k1, k2, 48) != 0);
+    /* refused: a digest other than SM3, a public key where the own static
+     * key belongs, the static keys half given */
+    kx_params(qa, &one, "A", "B", &sa, &sb, &outlen, "SHA256");
+    CHECK(derive(a, b, qa, k1, sizeof k1) == 0 && pt_last_status() == FASTSM2_ERR_ARG);
+    EVP_PKEY *sb_pub = NULL;
+    {
+        unsigned char der[200];
+        size_t n = fs2t_ossl_write_key_to(der, sizeof der, sb, FS2T_DER_SPKI);
+        CHECK(n > 0);
+        sb_pub = fs2t_ossl_read_key(lc_ref, der, n, FS2T_DER_SPKI);
+        CHECK(sb_pub != NULL);
+    }
+    kx_params(qb, &zero, "B", "A", &sb_pub, &sa, &outlen, "SM3");
+    CHECK(derive(b, a, qb, k2, sizeof k2) == 0 && pt_last_status() == FASTSM2_ERR_PRIVATE_KEY);
+    kx_params(qa, &one, "A", "B", &sa, &sb, &outlen, "SM3");
+    qa[4] = OSSL_PARAM_construct_end(); /* no peer-enc-key */
+    CHECK(derive(a, b, qa, k1, sizeof k1) == 0 && pt_last_status() == FASTSM2_ERR_STATE);
+    ERR_clear_error();
+    fastsm2_privkey_clear(&pa);
+    fastsm2_privkey_clear(&pb);
+    fastsm2_privkey_clear(&psb);
+    EVP_PKEY_free(sb_pub);
+    EVP_PKEY_free(sa);
+    EVP_PKEY_free(sb);
+    EVP_PKEY_free(a);
+    EVP_PKEY_free(b);
+}
+
 int main(int argc, char **argv)
 {
     pt_setup(argc, argv);
@@ -428,6 +531,7 @@ int main(int argc, char **argv)
     test_sign_digest();
     test_digest_sign();
     test_encrypt();
+    test_exchange();
     test_mutations();
     pt_teardown();
     return fs2t_finish("test_provider_evp");

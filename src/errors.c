@@ -46,6 +46,18 @@ static const fs2_error_entry fs2_errors[] = {
     FS2_ERR_ENTRY(FASTSM2_ERR_PADDING, "bad padding after decryption"),
     FS2_ERR_ENTRY(FASTSM2_ERR_IV, "IV or nonce of a wrong length"),
     FS2_ERR_ENTRY(FASTSM2_ERR_PUBLIC_KEY, "a public key where a private key was expected"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_NOT_YET_VALID, "a certificate not valid yet at the time checked"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_EXPIRED, "a certificate expired at the time checked"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_NOT_CA, "an issuer without basicConstraints cA"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_PATH_LENGTH, "more CAs below an issuer than its pathLenConstraint allows"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_KEY_USAGE, "keyUsage or extendedKeyUsage does not allow this use"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ISSUER, "no issuer found, or the chain ends at a certificate not trusted"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_CHAIN_LOOP, "a chain that comes back to a certificate already in it"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_CRITICAL, "a critical extension that is not understood"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_NAME, "a malformed name, subjectAltName or OID string"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_ALGORITHM, "an algorithm other than SM2, SM3, SM4 where one is needed"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_DIGEST, "the content's digest differs from the signed one (CMS)"),
+    FS2_ERR_ENTRY(FASTSM2_ERR_RECIPIENT, "no recipient of an enveloped message matches the key"),
 };
 
 static const fs2_error_entry *fs2_error_find(int status)

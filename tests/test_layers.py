@@ -50,6 +50,8 @@ FLOORS = [
     "protocol",  # keys, signatures, encryption, key exchange, batches
     "gpu",  # the CUDA backend: host code and kernels (gpu/cuda/)
     "keyfile",  # PKCS#8, SEC1, SPKI, encrypted PKCS#8, certificates
+    "x509",  # certificates and requests: names, extensions, building, chains
+    "cms",  # CMS signed and enveloped data (RFC 5652, GM/T 0010)
 ]
 # Headers generated at build time (not in src/), and the floor they belong to.
 GENERATED = {"ecmult_tables.h": "ec", "ecmult_tables.c": "ec"}

@@ -11,8 +11,8 @@
 #    its declaration (a comment followed, without a blank line, by a run of
 #    declarations documents that run), and the comment names the standard
 #    and the clause it implements: "GB/T 32918.2 clause 6.1", "GB/T 32905
-#    5.3", "GB/T 32918.4-2016 5.4.3", "GM/T 0009 clause 7.2" (the word
-#    "clause" alone is not enough). The library's own utilities, which
+#    5.3", "GB/T 32918.4-2016 5.4.3", "GM/T 0009 clause 7.2", "RFC 5280
+#    4.1.2.2" (the word "clause" alone is not enough). The library's own utilities, which
 #    implement no standard, are listed by name below and say so with
 #    "Library utility" in their comment;
 #  - nothing under src/ includes an OpenSSL header (the library is libc only);

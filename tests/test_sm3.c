@@ -256,6 +256,18 @@ static void test_errors(void)
         "FASTSM2_ERR_PADDING",
         "FASTSM2_ERR_IV",
         "FASTSM2_ERR_PUBLIC_KEY",
+        "FASTSM2_ERR_NOT_YET_VALID",
+        "FASTSM2_ERR_EXPIRED",
+        "FASTSM2_ERR_NOT_CA",
+        "FASTSM2_ERR_PATH_LENGTH",
+        "FASTSM2_ERR_KEY_USAGE",
+        "FASTSM2_ERR_ISSUER",
+        "FASTSM2_ERR_CHAIN_LOOP",
+        "FASTSM2_ERR_CRITICAL",
+        "FASTSM2_ERR_NAME",
+        "FASTSM2_ERR_ALGORITHM",
+        "FASTSM2_ERR_DIGEST",
+        "FASTSM2_ERR_RECIPIENT",
     };
     CHECK(sizeof names / sizeof names[0] == (size_t)(2 - FASTSM2_ERR_LAST));
     for (int code = 1; code >= FASTSM2_ERR_LAST; code--) {

@@ -20,14 +20,17 @@ b'data'
 """
 from typing import List
 
-from . import ciphers, gpu, hazmat, padding
+from . import ciphers, cms, gpu, hazmat, padding, x509
 from ._batch import GPU_MIN_BATCH, batch_backend, sign_batch, sign_digest_batch, verify_batch, verify_digest_batch
 from ._errors import (ArgumentError, BadSignatureError, BufferTooSmallError, CiphertextError, ConfirmError,
                       DecryptError, DERError, FastSM2Error, IDError, KDFZeroError, KeyFormatError, LengthError,
                       NoMemoryError, PEMError, PointError, PrivateKeyError, RandomError, ScalarError,
                       SignatureRangeError, StateError, UnsupportedError, error_for_code, EncryptedKeyError,
                       PasswordError, KeyCipherError, CurveError, CertificateError, TooLargeError,
-                      IterationsError, TagError, InvalidTag, PaddingError, IVError, PublicKeyError)
+                      IterationsError, TagError, InvalidTag, PaddingError, IVError, PublicKeyError, NotYetValidError,
+                      ExpiredError, NotCAError, PathLengthError, KeyUsageError, IssuerError, ChainLoopError,
+                      CriticalExtensionError, BadNameError, AlgorithmError, DigestError, RecipientError,
+                      CertificateVerifyError)
 from ._keys import CURVE_ORDER, PrivateKey, PublicKey, sig_from_der, sig_to_der
 from ._kx import KeyExchange, KeyExchangeInitiator, KeyExchangeResponder
 from ._native import ffi as _ffi
@@ -52,6 +55,9 @@ __all__ = [
     "EncryptedKeyError", "PasswordError", "KeyCipherError", "CurveError", "CertificateError", "TooLargeError",
     "IterationsError", "TagError", "InvalidTag", "PaddingError", "IVError", "PublicKeyError",
     "hmac_sm3", "HMACSM3", "ciphers", "padding", "SM4GCM", "SM4CCM",
+    "x509", "cms", "NotYetValidError", "ExpiredError", "NotCAError", "PathLengthError", "KeyUsageError",
+    "IssuerError", "ChainLoopError", "CriticalExtensionError", "BadNameError", "AlgorithmError", "DigestError",
+    "RecipientError", "CertificateVerifyError",
 ]
 
 

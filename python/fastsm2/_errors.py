@@ -16,7 +16,9 @@ __all__ = [
     "CiphertextError", "IDError", "RandomError", "KeyFormatError", "KDFZeroError", "NoMemoryError",
     "ConfirmError", "StateError", "UnsupportedError", "ScalarError", "EncryptedKeyError", "PasswordError",
     "KeyCipherError", "CurveError", "CertificateError", "TooLargeError", "IterationsError", "TagError", "InvalidTag",
-    "PaddingError", "IVError", "PublicKeyError", "error_for_code",
+    "PaddingError", "IVError", "PublicKeyError", "NotYetValidError", "ExpiredError", "NotCAError",
+    "PathLengthError", "KeyUsageError", "IssuerError", "ChainLoopError", "CriticalExtensionError", "BadNameError",
+    "AlgorithmError", "DigestError", "RecipientError", "CertificateVerifyError", "error_for_code",
 ]
 
 
@@ -117,13 +119,49 @@ PublicKeyError = _make("FASTSM2_ERR_PUBLIC_KEY", "PublicKeyError", KeyFormatErro
                        doc="FASTSM2_ERR_PUBLIC_KEY: a public key where a private key was expected "
                            "(use PublicKey.from_pem / from_der).")
 
+# Certificates, chains and CMS (fastsm2.x509, fastsm2.cms). A chain that
+# does not verify raises one of the first eight, all CertificateVerifyError.
+
+
+class CertificateVerifyError(ValueError):
+    """A certificate chain refused: the base of the reasons below."""
+
+
+NotYetValidError = _make("FASTSM2_ERR_NOT_YET_VALID", "NotYetValidError", CertificateVerifyError,
+                         doc="FASTSM2_ERR_NOT_YET_VALID: a certificate not valid yet at the time checked.")
+ExpiredError = _make("FASTSM2_ERR_EXPIRED", "ExpiredError", CertificateVerifyError,
+                     doc="FASTSM2_ERR_EXPIRED: a certificate expired at the time checked.")
+NotCAError = _make("FASTSM2_ERR_NOT_CA", "NotCAError", CertificateVerifyError,
+                   doc="FASTSM2_ERR_NOT_CA: an issuer without basicConstraints cA.")
+PathLengthError = _make("FASTSM2_ERR_PATH_LENGTH", "PathLengthError", CertificateVerifyError,
+                        doc="FASTSM2_ERR_PATH_LENGTH: more CAs below an issuer than its pathLenConstraint allows, "
+                            "or a path longer than the limit.")
+KeyUsageError = _make("FASTSM2_ERR_KEY_USAGE", "KeyUsageError", CertificateVerifyError,
+                      doc="FASTSM2_ERR_KEY_USAGE: keyUsage or extendedKeyUsage does not allow this use.")
+IssuerError = _make("FASTSM2_ERR_ISSUER", "IssuerError", CertificateVerifyError,
+                    doc="FASTSM2_ERR_ISSUER: no issuer found, or the chain ends at a certificate not trusted.")
+ChainLoopError = _make("FASTSM2_ERR_CHAIN_LOOP", "ChainLoopError", CertificateVerifyError,
+                       doc="FASTSM2_ERR_CHAIN_LOOP: a chain that comes back to a certificate already in it.")
+CriticalExtensionError = _make("FASTSM2_ERR_CRITICAL", "CriticalExtensionError", CertificateVerifyError,
+                               doc="FASTSM2_ERR_CRITICAL: a critical extension that is not understood.")
+BadNameError = _make("FASTSM2_ERR_NAME", "BadNameError", ValueError,
+                   doc="FASTSM2_ERR_NAME: a malformed name, subjectAltName or OID string.")
+AlgorithmError = _make("FASTSM2_ERR_ALGORITHM", "AlgorithmError", ValueError,
+                       doc="FASTSM2_ERR_ALGORITHM: an algorithm other than SM2, SM3, SM4 where one is needed.")
+DigestError = _make("FASTSM2_ERR_DIGEST", "DigestError", ValueError,
+                    doc="FASTSM2_ERR_DIGEST: the content's digest differs from the signed one (CMS).")
+RecipientError = _make("FASTSM2_ERR_RECIPIENT", "RecipientError", ValueError,
+                       doc="FASTSM2_ERR_RECIPIENT: no recipient of an enveloped message matches the key.")
+
 _BY_CODE: Dict[int, Type[FastSM2Error]] = {
     c.code: c for c in (ArgumentError, BufferTooSmallError, DERError, PEMError, LengthError, SignatureRangeError,
                         PrivateKeyError, PointError, BadSignatureError, DecryptError, CiphertextError, IDError,
                         RandomError, KeyFormatError, KDFZeroError, NoMemoryError, ConfirmError, StateError,
                         UnsupportedError, ScalarError, EncryptedKeyError, PasswordError, KeyCipherError, CurveError,
                         CertificateError, TooLargeError, IterationsError, InvalidTag, PaddingError, IVError,
-                        PublicKeyError)
+                        PublicKeyError, NotYetValidError, ExpiredError, NotCAError, PathLengthError, KeyUsageError,
+                        IssuerError, ChainLoopError, CriticalExtensionError, BadNameError, AlgorithmError, DigestError,
+                        RecipientError)
 }
 
 

@@ -223,10 +223,12 @@ static int b64_decode(unsigned char *out, size_t cap, size_t *outlen, const unsi
     return FASTSM2_OK;
 }
 
-int fs2_pem_decode(unsigned char *out, size_t cap, size_t *outlen, int *which, const unsigned char *in, size_t inlen,
-                   const char *const *labels, size_t nlabels, const char *refuse_suffix)
+/* The first wanted block at or after *pos (moved past its END line):
+ * FASTSM2_OK, 0 when there is none, or an error (see pem.h). */
+static int decode_from(unsigned char *out, size_t cap, size_t *outlen, int *which, const unsigned char *in,
+                       size_t inlen, const char *const *labels, size_t nlabels, const char *refuse_suffix, size_t *ppos)
 {
-    size_t pos = 0;
+    size_t pos = *ppos;
     line_t l, label;
     int ret = FASTSM2_ERR_PEM;
 
@@ -259,13 +261,29 @@ int fs2_pem_decode(unsigned char *out, size_t cap, size_t *outlen, int *which, c
         if ((ret = b64_decode(out, cap, outlen, body, bodylen)) != FASTSM2_OK)
             goto fail;
         *which = idx;
+        *ppos = pos;
         return FASTSM2_OK;
     }
-    ret = FASTSM2_ERR_PEM; /* no block with a wanted label */
+    *ppos = pos;
+    ret = 0; /* no block with a wanted label */
 fail:
     fs2_wipe(out, cap);
     *outlen = 0;
     return ret;
+}
+
+int fs2_pem_decode(unsigned char *out, size_t cap, size_t *outlen, int *which, const unsigned char *in, size_t inlen,
+                   const char *const *labels, size_t nlabels, const char *refuse_suffix)
+{
+    size_t pos = 0;
+    int ret = decode_from(out, cap, outlen, which, in, inlen, labels, nlabels, refuse_suffix, &pos);
+    return ret == 0 ? FASTSM2_ERR_PEM : ret;
+}
+
+int fs2_pem_decode_next(unsigned char *out, size_t cap, size_t *outlen, int *which, const unsigned char *in,
+                        size_t inlen, const char *const *labels, size_t nlabels, size_t *pos)
+{
+    return decode_from(out, cap, outlen, which, in, inlen, labels, nlabels, NULL, pos);
 }
 
 size_t fs2_pem_encoded_len(const char *label, size_t derlen)

@@ -30,6 +30,14 @@
 FS2_HIDDEN int fs2_pem_decode(unsigned char *out, size_t cap, size_t *outlen, int *which, const unsigned char *in,
                               size_t inlen, const char *const *labels, size_t nlabels, const char *refuse_suffix);
 
+/* The next block labelled one of labels[0..nlabels) at or after offset
+ * *pos of in, decoded as fs2_pem_decode does (other blocks and text
+ * skipped), and *pos moved past its END line: FASTSM2_OK; 0 when no such
+ * block is left (*pos = inlen); an error of fs2_pem_decode's otherwise.
+ * Reads a bundle of certificates one by one. */
+FS2_HIDDEN int fs2_pem_decode_next(unsigned char *out, size_t cap, size_t *outlen, int *which, const unsigned char *in,
+                                   size_t inlen, const char *const *labels, size_t nlabels, size_t *pos);
+
 /* Size of the PEM text for derlen bytes under label, NUL not included. */
 FS2_HIDDEN size_t fs2_pem_encoded_len(const char *label, size_t derlen);
 

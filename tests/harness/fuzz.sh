@@ -8,6 +8,7 @@
 #
 #   tests/harness/fuzz.sh [BUILD_DIR]        (default build-fuzz)
 #   FUZZ_SECONDS=60                  seconds per target, all backends together
+#   FUZZ_SECONDS_<target>=N          another time for that target
 #   FUZZ_TARGETS="sig_der kx"        a subset (default: every fuzz/fuzz_*.c)
 #   FUZZ_BACKENDS="generic adx"      a subset of backends
 #   tests/harness/fuzz.sh --seeds [BUILD_DIR]  rewrite fuzz/corpus/ from fuzz/make_seeds.c
@@ -58,6 +59,13 @@ if [ "$SEEDS" = 1 ]; then
     v=$(basename "$(dirname "$f")")
     cp "$f" "fuzz/corpus/cert/gmssl-$v.pem"
   done
+  # certificates, requests and CMS messages other tools made (tests/fixtures/pki)
+  for f in tests/fixtures/pki/*/*.pem tests/fixtures/pki/*/*.csr; do
+    cp "$f" "fuzz/corpus/x509/$(basename "$(dirname "$f")")-$(basename "$f")"
+  done
+  for f in tests/fixtures/pki/*/*.cms; do
+    cp "$f" "fuzz/corpus/cms/$(basename "$(dirname "$f")")-$(basename "$f")"
+  done
   echo "fuzz: seeds written to fuzz/corpus/"
   exit 0
 fi
@@ -65,14 +73,15 @@ fi
 targets=${FUZZ_TARGETS:-$(for s in fuzz/fuzz_*.c; do basename "$s" .c | sed 's/^fuzz_//'; done)}
 backends=${FUZZ_BACKENDS:-$("$B/fastsm2" version --backends)}
 nb=$(echo "$backends" | wc -w)
-per=$(( SECONDS_PER_TARGET / nb ))
-[ "$per" -ge 1 ] || per=1
 summary=$B/fuzz-summary.txt
 : >"$summary"
 mkdir -p "$B/crashes"
 failed=0
 for t in $targets; do
   [ -d "fuzz/corpus/$t" ] || { echo "fuzz: no seed corpus fuzz/corpus/$t" >&2; exit 1; }
+  v=FUZZ_SECONDS_$t
+  per=$(( ${!v:-$SECONDS_PER_TARGET} / nb ))
+  [ "$per" -ge 1 ] || per=1
   work=$B/corpus/$t
   mkdir -p "$work"
   for b in $backends; do

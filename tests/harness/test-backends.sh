@@ -20,7 +20,8 @@ for b in $("$BUILD/fastsm2" version --backends); do
   # not again: the constant-time tests (their own backends), and the tests
   # whose outcome no backend changes: the repository's lint, docs, man page,
   # exports, benchmark docs, the CLI's file handling (key formats, output
-  # files, stdin, the terminal); the arithmetic, protocol and OpenSSL tests all run again
+  # files, stdin, the terminal, certificates and CMS: test_x509 and test_cms run again); the
+  # arithmetic, protocol and OpenSSL tests all run again
   (cd "$BUILD" && FASTSM2_CPU="$b" ctest --output-on-failure -j "$(nproc)" \
-    -E '^(ctime_valgrind|ctime_ifma_trace|test_lint|test_readme|test_manpage|test_exports|test_dlclose|test_speed|test_bench_docs|test_cli_keys|test_cli_outfile|test_cli_stdin|test_cli_tty|test_cli_sm4|test_sm4(_.*)?|ctime_sm4_trace)$')
+    -E '^(ctime_valgrind|ctime_ifma_trace|test_lint|test_readme|test_manpage|test_exports|test_dlclose|test_speed|test_bench_docs|test_cli_keys|test_cli_outfile|test_cli_pki|test_pki_docs|test_cli_stdin|test_cli_tty|test_cli_sm4|test_sm4(_.*)?|ctime_sm4_trace)$')
 done

@@ -10,7 +10,9 @@
 #   - every provider test (test_provider_evp, test_provider_diff,
 #     test_provider_cli, test_provider_sm4),
 #   - the CLI's cross-checks with the openssl command line (test_cli,
-#     test_cli_keys, test_cli_stream, test_cli_sm4),
+#     test_cli_keys, test_cli_stream, test_cli_sm4, test_cli_pki),
+#   - certificates and CMS against its X509 and CMS code (test_x509,
+#     test_cms),
 #   - fastsm2prov beside the default provider, EVP on both sides in one run
 #     (bench_provider_default: the ratios of docs/PROVIDER.md), and one
 #     `openssl speed sm2` with and without the provider.
@@ -42,7 +44,7 @@ JOBS=${JOBS:-2}
 secs=${FS2_OPENSSL_BENCH_SECONDS:-3}
 gen=""
 command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
-TESTS='^(test_openssl_diff|test_sm4_modes|test_sm4_openssl|test_provider_evp|test_provider_diff|test_provider_cli|test_provider_sm4|test_cli|test_cli_keys|test_cli_stream|test_cli_sm4)$'
+TESTS='^(test_openssl_diff|test_sm4_modes|test_sm4_openssl|test_provider_evp|test_provider_diff|test_provider_cli|test_provider_sm4|test_cli|test_cli_keys|test_cli_stream|test_cli_sm4|test_x509|test_cms|test_cli_pki)$'
 summary=()
 status=0
 
@@ -50,7 +52,7 @@ build_one() { # BUILD_DIR, with args[] set
   # shellcheck disable=SC2086
   nice -n 10 cmake -S . -B "$1" $gen "${args[@]}" &&
     nice -n 10 cmake --build "$1" -j "$JOBS" --target fastsm2 fastsm2prov test_openssl_diff test_sm4_modes test_sm4_openssl test_provider_evp \
-      test_provider_diff test_provider_sm4 bench_provider_default
+      test_provider_diff test_provider_sm4 bench_provider_default test_x509 test_cms
 }
 
 for v in "${versions[@]}"; do

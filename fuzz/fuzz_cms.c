@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CMS messages (fastsm2_cms_*, PEM or DER): whatever the input, the
+ * readers and verifiers answer a named status and never read past it; a
+ * message that parses gives its parts, each read back; a signed message
+ * that verifies with its attached content also verifies when the content
+ * is given as its SM3 digest only if detached, and never with a changed
+ * content. The first input byte, when 0xFF, splits the rest into a
+ * message and a detached content at the next byte's offset.
+ */
+#include "fuzz_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *content = NULL;
+    size_t clen = 0;
+    if (size > 2 && data[0] == 0xFF) {
+        size_t cut = data[1] < size - 2 ? data[1] : size - 2;
+        content = data + 2;
+        clen = cut;
+        data += 2 + cut;
+        size -= 2 + cut;
+    }
+    fastsm2_cms_info info;
+    int st = fastsm2_cms_get_info(&info, data, size);
+    int vst = fastsm2_cms_verify(data, size, content, clen, NULL, 0, NULL, 0, 0);
+    FZ_CHECK(vst == FASTSM2_OK || (vst < 0 && vst >= FASTSM2_ERR_LAST));
+    int vst2 = fastsm2_cms_verify(data, size, content, clen, NULL, 0, "", 0, 0);
+    FZ_CHECK(vst2 == FASTSM2_OK || (vst2 < 0 && vst2 >= FASTSM2_ERR_LAST));
+    if (st != FASTSM2_OK) {
+        FZ_CHECK(st < 0 && st >= FASTSM2_ERR_LAST && fz_all_zero(&info, sizeof info));
+        FZ_CHECK(vst != FASTSM2_OK);
+        return 0;
+    }
+    FZ_CHECK(info.type >= FASTSM2_CMS_SIGNED_DATA && info.type <= FASTSM2_CMS_AUTH_ENVELOPED_DATA);
+    static const int parts[] = {FASTSM2_CMS_CONTENT, FASTSM2_CMS_SIGNER, FASTSM2_CMS_CERTS, FASTSM2_CMS_DER};
+    unsigned char *der = NULL;
+    size_t dn = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        size_t n = 0;
+        int s = fastsm2_cms_get(NULL, &n, parts[i], data, size);
+        FZ_CHECK(s == FASTSM2_OK || (s < 0 && s >= FASTSM2_ERR_LAST));
+        if (s != FASTSM2_OK)
+            continue;
+        unsigned char *p = malloc(n ? n : 1);
+        size_t m = n;
+        FZ_CHECK(p != NULL && fastsm2_cms_get(p, &m, parts[i], data, size) == FASTSM2_OK && m <= n);
+        if (parts[i] == FASTSM2_CMS_CONTENT)
+            FZ_CHECK(m == info.content_len && !info.detached);
+        if (parts[i] == FASTSM2_CMS_SIGNER) {
+            fastsm2_x509_info xi;
+            FZ_CHECK(fastsm2_x509_get_info(&xi, p, m) == FASTSM2_OK && xi.kind == FASTSM2_X509_CERTIFICATE);
+        }
+        if (parts[i] == FASTSM2_CMS_DER) {
+            der = p;
+            dn = m;
+            continue;
+        }
+        free(p);
+    }
+    FZ_CHECK(der != NULL);
+    fastsm2_cms_info info2;
+    FZ_CHECK(fastsm2_cms_get_info(&info2, der, dn) == FASTSM2_OK);
+    FZ_CHECK(info2.type == info.type && info2.detached == info.detached && info2.signers == info.signers);
+    FZ_CHECK(fastsm2_cms_verify(der, dn, content, clen, NULL, 0, NULL, 0, 0) == vst);
+    if (vst == FASTSM2_OK && info.type == FASTSM2_CMS_SIGNED_DATA) {
+        unsigned char d[32];
+        if (info.detached) {
+            fastsm2_sm3(d, content, clen);
+            int ds = fastsm2_cms_verify_digest(der, dn, d, NULL, 0, NULL, 0);
+            FZ_CHECK(ds == FASTSM2_OK || ds == FASTSM2_ERR_ARG); /* ARG: a signer without attributes */
+            if (clen > 0) {
+                unsigned char *c2 = malloc(clen);
+                memcpy(c2, content, clen);
+                c2[clen - 1] ^= 1;
+                FZ_CHECK(fastsm2_cms_verify(der, dn, c2, clen, NULL, 0, NULL, 0, 0) != FASTSM2_OK);
+                free(c2);
+            }
+        }
+    }
+    free(der);
+    return 0;
+}

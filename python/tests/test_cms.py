@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: Apache-2.0
+"""fastsm2.cms: signed data made and verified (attached, detached, GM/T 0010,
+PEM), each defect refused with its reason, and openssl's and the CLI's view."""
+import subprocess
+from datetime import timedelta
+
+import pytest
+
+import fastsm2
+from fastsm2 import cms, x509
+
+
+@pytest.fixture(scope="module")
+def pki():
+    ca_key = fastsm2.PrivateKey.generate()
+    ca = (x509.CertificateBuilder().subject_name("/CN=CMS py CA")
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key))
+    key = fastsm2.PrivateKey.generate()
+    cert = (x509.CertificateBuilder().subject_name("/CN=CMS py signer").public_key(key.public_key)
+            .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=True), critical=True)
+            .sign(ca_key, issuer=ca))
+    return dict(ca=ca, ca_key=ca_key, key=key, cert=cert)
+
+
+@pytest.mark.parametrize("detached", [False, True])
+@pytest.mark.parametrize("gm", [False, True])
+@pytest.mark.parametrize("pem", [False, True])
+def test_sign_verify(pki, detached, gm, pem):
+    data = b"fastsm2 python CMS " * 50
+    m = cms.sign(data, pki["key"], pki["cert"], detached=detached, gm=gm, pem=pem)
+    assert m.startswith(b"-----BEGIN CMS-----") == pem
+    got = cms.verify(m, content=data if detached else None, trusted=[pki["ca"]])
+    assert got == data
+    i = cms.info(m)
+    assert (i.type, i.gm, i.detached, i.signers, i.certificates) == ("signed", gm, detached, 1, 1)
+    assert i.signing_time is not None
+    assert cms.signer_certificate(m) == pki["cert"]
+    with pytest.raises(fastsm2.BadSignatureError):
+        cms.verify(m, content=data if detached else None, trusted=[pki["ca"]], id=b"")
+    if detached:
+        with pytest.raises(fastsm2.DigestError):
+            cms.verify(m, content=data + b"!", trusted=[pki["ca"]])
+        with pytest.raises(fastsm2.ArgumentError):
+            cms.verify(m, trusted=[pki["ca"]])
+
+
+def test_chain_and_options(pki):
+    data = b"x" * 1000
+    m = cms.sign(data, pki["key"], pki["cert"], include_certificate=False)
+    with pytest.raises(fastsm2.IssuerError):
+        cms.verify(m, trusted=[pki["ca"]])
+    assert cms.verify(m, certificates=[pki["cert"]], trusted=[pki["ca"]]) == data
+    other_ca_key = fastsm2.PrivateKey.generate()
+    other_ca = x509.CertificateBuilder().subject_name("/CN=other").sign(other_ca_key)
+    with pytest.raises(x509.IssuerError):
+        cms.verify(m, certificates=[pki["cert"]], trusted=[other_ca])
+    assert cms.verify(m, certificates=[pki["cert"]], check_chain=False) == data
+    with pytest.raises(ValueError):
+        cms.verify(m, certificates=[pki["cert"]])  # neither trusted nor check_chain=False
+    with pytest.raises(x509.ExpiredError):
+        cms.verify(m, certificates=[pki["cert"]], trusted=[pki["ca"]],
+                   at=pki["cert"].not_valid_after_utc + timedelta(days=1))
+    na = cms.sign(data, pki["key"], pki["cert"], attributes=False)
+    assert cms.verify(na, trusted=[pki["ca"]]) == data and cms.info(na).signing_time is None
+    with pytest.raises(fastsm2.PointError):
+        cms.sign(data, pki["ca_key"], pki["cert"])  # not the certificate's key
+    # every truncation refused with a named error
+    m = cms.sign(b"abc", pki["key"], pki["cert"])
+    for n in range(0, len(m), 7):
+        with pytest.raises(fastsm2.FastSM2Error):
+            cms.verify(m[:n], check_chain=False)
+
+
+def test_openssl_reads_ours(pki, tmp_path, openssl):
+    m = cms.sign(b"hello openssl", pki["key"], pki["cert"])
+    (tmp_path / "m.cms").write_bytes(m)
+    r = subprocess.run([openssl, "cms", "-cmsout", "-print", "-inform", "DER", "-in", "m.cms"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "pkcs7-signedData" in r.stdout, r.stderr
+
+
+def test_cli_verifies_ours(pki, tmp_path, cli):
+    m = cms.sign(b"hello cli", pki["key"], pki["cert"], detached=True, gm=True)
+    (tmp_path / "m.cms").write_bytes(m)
+    (tmp_path / "c.txt").write_bytes(b"hello cli")
+    (tmp_path / "ca.pem").write_bytes(pki["ca"].to_pem())
+    r = subprocess.run([cli, "cmsverify", "--in", "m.cms", "--content", "c.txt", "--ca-file", "ca.pem"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_stream_and_digest(pki, tmp_path):
+    data = bytes(range(256)) * 5000  # 1.25 MB
+    src = tmp_path / "big.bin"
+    src.write_bytes(data)
+    for detached in (False, True):
+        out = tmp_path / ("big%d.cms" % detached)
+        with open(src, "rb") as f, open(out, "wb") as g:
+            n = cms.sign_stream(f, g, pki["key"], pki["cert"], detached=detached, chunk=65536)
+        m = out.read_bytes()
+        assert n == len(m)
+        assert cms.verify(m, content=data if detached else None, trusted=[pki["ca"]]) == data
+        if detached:
+            cms.verify_digest(m, fastsm2.sm3_digest(data))
+            with pytest.raises(fastsm2.DigestError):
+                cms.verify_digest(m, fastsm2.sm3_digest(data + b"x"))
+        else:
+            with pytest.raises(fastsm2.ArgumentError):  # the content is inside: verify() it
+                cms.verify_digest(m, fastsm2.sm3_digest(data))
