@@ -137,33 +137,80 @@ static std::vector<std::vector<uint32_t>> edges(const BIGNUM *m)
 
 /* ---- field mod p ----------------------------------------------------------- */
 
+/* w (any value below 2^256, as field results are) = x mod p, and
+ * fs2g_fp_canon(w) is exactly x mod p. */
+static int fp_eq_bn(const uint32_t w[8], const BIGNUM *x)
+{
+    BIGNUM *y = bn_from_words(w), *xm = BN_new();
+    BN_nnmod(xm, x, BN_P, bnctx);
+    BN_nnmod(y, y, BN_P, bnctx);
+    int eq = BN_cmp(xm, y) == 0;
+    uint32_t c[8];
+    fs2g_fp_canon(c, w);
+    eq &= words_eq_bn(c, xm);
+    BN_free(y);
+    BN_free(xm);
+    return eq;
+}
+
+/* Field operations on inputs anywhere in [0, 2^256) (results of field
+ * operations are below 2^256, not necessarily below p): every result is
+ * congruent to OpenSSL's mod p. */
 static void check_fp_pair(const uint32_t a[8], const uint32_t b[8])
 {
     BIGNUM *A = bn_from_words(a), *B = bn_from_words(b), *R = BN_new();
     uint32_t r[8];
     fs2g_fp_mul(r, a, b);
     BN_mod_mul(R, A, B, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_sqr(r, a);
     BN_mod_sqr(R, A, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_add(r, a, b);
     BN_mod_add(R, A, B, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_sub(r, a, b);
     BN_mod_sub(R, A, B, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_neg(r, a);
     BN_mod_sub(R, BN_P, A, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
+    BN_nnmod(R, A, BN_P, bnctx);
+    CHECK((fs2g_fp_is_zero(a) != 0) == (BN_is_zero(R) != 0));
     BN_free(A);
     BN_free(B);
     BN_free(R);
 }
 
+/* Values in [p, 2^256), which field results may be: p, p + 1, p + 2^32,
+ * 2^256 - 1, 2^256 - 2, p + 2^224 - 1, 2^256 - 2^224 and that + 2^32 - 1. */
+static std::vector<std::vector<uint32_t>> fp_unreduced(void)
+{
+    const char *hex[] = {"FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF",
+                         "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF000000010000000000000000",
+                         "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF0000000100000000FFFFFFFF",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFE",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFE",
+                         "FFFFFFFF00000000000000000000000000000000000000000000000000000000",
+                         "FFFFFFFF000000000000000000000000000000000000000000000000FFFFFFFF"};
+    std::vector<std::vector<uint32_t>> out;
+    for (const char *h : hex) {
+        BIGNUM *x = NULL;
+        BN_hex2bn(&x, h);
+        std::vector<uint32_t> w(8);
+        words_from_bn(w.data(), x);
+        out.push_back(w);
+        BN_free(x);
+    }
+    return out;
+}
+
 static void test_fp(void)
 {
     auto e = edges(BN_P);
+    for (auto &u : fp_unreduced())
+        e.push_back(u);
     for (auto &a : e)
         for (auto &b : e)
             check_fp_pair(a.data(), b.data());
@@ -171,6 +218,12 @@ static void test_fp(void)
         uint32_t a[8], b[8];
         rand_below(a, BN_P);
         rand_below(b, BN_P);
+        check_fp_pair(a, b);
+        /* and unreduced: anywhere below 2^256 */
+        rand_words(a);
+        rand_words(b);
+        if (i & 1)
+            a[7] |= 0xFFFFFFF0u;
         check_fp_pair(a, b);
     }
     /* the wide product and the reduction accept any 256-bit inputs (the
@@ -200,7 +253,7 @@ static void test_fp(void)
         CHECK(memcmp(s, c2, 64) == 0);
         fs2g_fp_reduce(r, c);
         BN_mod(C, C, BN_P, bnctx);
-        CHECK(words_eq_bn(r, C));
+        CHECK(fp_eq_bn(r, C));
         /* any 512-bit value, not only products */
         uint32_t any[16];
         fs2t_rand_bytes(any, sizeof(any));
@@ -212,26 +265,43 @@ static void test_fp(void)
                 cb[63 - 4 * j - q] = (unsigned char)(any[j] >> (8 * q));
         BN_bin2bn(cb, 64, W);
         BN_mod(W, W, BN_P, bnctx);
-        CHECK(words_eq_bn(r, W));
+        CHECK(fp_eq_bn(r, W));
         BN_free(A);
         BN_free(B);
         BN_free(C);
         BN_free(W);
     }
-    /* inversion: a * a^-1 = 1, against BN_mod_inverse; inv(0) = 0 */
-    for (int i = 0; i < 200; i++) {
+    /* inversion: a * a^-1 = 1, against BN_mod_inverse; inv(0) = inv(p) = 0;
+     * edges, unreduced inputs, powers of 2 and their negatives, random
+     * values below p and below 2^256; the result is canonical */
+    for (int i = 0; i < 1200; i++) {
         uint32_t a[8], r[8];
-        if (i < (int)e.size())
+        if (i < (int)e.size()) {
             memcpy(a, e[i].data(), 32);
-        else
+        } else if (i < (int)e.size() + 512) {
+            int k = i - (int)e.size();
+            BIGNUM *x = BN_new();
+            BN_set_bit(x, k % 256);
+            if (k >= 256)
+                BN_sub(x, BN_P, x);
+            words_from_bn(a, x);
+            BN_free(x);
+        } else if (i & 1) {
             rand_below(a, BN_P);
+        } else {
+            rand_words(a);
+        }
         fs2g_fp_inv(r, a);
+        uint32_t rc[8];
+        fs2g_fp_canon(rc, r);
+        CHECK(memcmp(rc, r, 32) == 0);
         BIGNUM *A = bn_from_words(a), *R = BN_new();
+        BN_nnmod(A, A, BN_P, bnctx);
         if (BN_is_zero(A)) {
-            CHECK(fs2g_is_zero(r));
+            CHECK(fs2g_fp_is_zero(r));
         } else {
             BN_mod_inverse(R, A, BN_P, bnctx);
-            CHECK(words_eq_bn(r, R));
+            CHECK(fp_eq_bn(r, R));
         }
         BN_free(A);
         BN_free(R);

@@ -472,56 +472,101 @@ FS2G_HD void fs2g_sqr_wide(uint32_t c[16], const uint32_t a[8])
 
 /* ---- mod p ---------------------------------------------------------------- */
 
-/* r += top * (2^224 + 2^96 - 2^64 + 1), i.e. fold top * 2^256; returns the
- * carry out of 2^256. top * (2^96 - 2^64) = top * (2^32 - 1) * 2^64. */
-FS2G_HD uint32_t fs2g_fp_fold(uint32_t r[8], uint32_t top)
+/* r += c * (2^256 - p) = c * (2^224 + 2^96 - 2^64 + 1) for c in {0, 1}
+ * (mask m = -c), as one carry chain; the caller has shown that it cannot
+ * carry out of 2^256. 2^256 - p has the words 1, 0, 2^32 - 1, 0, 0, 0, 0,
+ * 1. */
+FS2G_HD void fs2g_fp_add_rc(uint32_t r[8], uint32_t c, uint32_t m)
 {
-    uint64_t w = (uint64_t)top * 0xFFFFFFFFu;
     uint32_t cf = 0;
-    r[0] = fs2g_add_cc(r[0], top, cf);
+    r[0] = fs2g_add_cc(r[0], c, cf);
     r[1] = fs2g_addc_cc(r[1], 0, cf);
-    r[2] = fs2g_addc_cc(r[2], (uint32_t)w, cf);
-    r[3] = fs2g_addc_cc(r[3], (uint32_t)(w >> 32), cf);
+    r[2] = fs2g_addc_cc(r[2], m, cf);
+    r[3] = fs2g_addc_cc(r[3], 0, cf);
     r[4] = fs2g_addc_cc(r[4], 0, cf);
     r[5] = fs2g_addc_cc(r[5], 0, cf);
     r[6] = fs2g_addc_cc(r[6], 0, cf);
-    r[7] = fs2g_addc_cc(r[7], top, cf);
-    return fs2g_addc(0, 0, cf);
+    r[7] = fs2g_addc(r[7], c, cf);
 }
 
-/* r = c mod p for a 512-bit c, r in [0, p). */
+/* r -= c * (2^256 - p) for c in {0, 1} (mask m = -c); returns the borrow
+ * out of 2^256. */
+FS2G_HD uint32_t fs2g_fp_sub_rc(uint32_t r[8], uint32_t c, uint32_t m)
+{
+    uint32_t cf = 0;
+    r[0] = fs2g_sub_cc(r[0], c, cf);
+    r[1] = fs2g_subc_cc(r[1], 0, cf);
+    r[2] = fs2g_subc_cc(r[2], m, cf);
+    r[3] = fs2g_subc_cc(r[3], 0, cf);
+    r[4] = fs2g_subc_cc(r[4], 0, cf);
+    r[5] = fs2g_subc_cc(r[5], 0, cf);
+    r[6] = fs2g_subc_cc(r[6], 0, cf);
+    r[7] = fs2g_subc_cc(r[7], c, cf);
+    return fs2g_subc(0, 0, cf) & 1u;
+}
+
+/* r = c mod p, up to a multiple of p: r in [0, 2^256) and r = c (mod p),
+ * for any 512-bit c. Outputs of the field operations stay in [0, 2^256)
+ * (p < 2^256 < 2p: "reduced" means below 2^256 here); fs2g_fp_canon gives
+ * the value in [0, p) where a canonical one is needed (comparisons, output).
+ *
+ * The upper words c8..c15 fold into the lower eight with the coefficients
+ * of 2^(32 i) mod p (i = 8..15; from 2^256 = 2^224 + 2^96 - 2^64 + 1 mod
+ * p), summed in 64-bit columns t0..t7 that share their partial sums (A, S,
+ * Q). Only column 2 has negative terms; p itself is added in a redundant
+ * form (column 2: 2^35, column 3: 2^32 - 9, the others p's words), which
+ * changes nothing mod p and makes every column non-negative, so that one
+ * unsigned carry chain turns the columns into words. Before the chain, the
+ * part of column 7 above 2^32 (c' <= 15) is folded into columns 0, 2, 3
+ * and 7 as c' (2^256 - p); the chain then carries at most 1 out of 2^256
+ * (the columns below 7 add less than 2^7 to column 7), which one more
+ * fold of 2^256 - p takes back, and that fold cannot carry: after a carry
+ * the words are below 2^232. */
 FS2G_HD void fs2g_fp_reduce(uint32_t r[8], const uint32_t c[16])
 {
+    const uint64_t c8 = c[8], c9 = c[9], c10 = c[10], c11 = c[11];
+    const uint64_t c12 = c[12], c13 = c[13], c14 = c[14], c15 = c[15];
+    const uint64_t A = c14 + c15, S = A + c13;
+    const uint64_t Q1 = c9 + c10 + c11 + c12 + 0xFFFFFFFFu, S1 = S + 0xFFFFFFFFu;
+    uint64_t t0 = c[0] + c8 + Q1 + 2 * S;
+    uint64_t t1 = c[1] + c13 + Q1 + 2 * A;
+    uint64_t t2 = c[2] + ((uint64_t)1 << 35) - (c8 + c9 + c13 + c14);
+    uint64_t t3 = c[3] + c8 + c11 + c12 + c13 + S1 - 8;
+    uint64_t t4 = c[4] + c9 + c12 + c14 + S1;
+    uint64_t t5 = c[5] + c10 + c15 + S1;
+    uint64_t t6 = c[6] + c11 + A + 0xFFFFFFFFu;
+    uint64_t t7 = c[7] + c8 + c12 + c15 + Q1 + 2 * S - 1;
+    /* c' 2^256 = c' (2^224 + 2^96 - 2^64 + 1) */
+    const uint64_t ch = t7 >> 32;
+    t0 += ch;
+    t2 -= ch;
+    t3 += ch;
+    t7 = (t7 & 0xFFFFFFFFu) + ch;
+    uint32_t cf = 0;
+    r[0] = (uint32_t)t0;
+    r[1] = fs2g_add_cc((uint32_t)t1, (uint32_t)(t0 >> 32), cf);
+    r[2] = fs2g_addc_cc((uint32_t)t2, (uint32_t)(t1 >> 32), cf);
+    r[3] = fs2g_addc_cc((uint32_t)t3, (uint32_t)(t2 >> 32), cf);
+    r[4] = fs2g_addc_cc((uint32_t)t4, (uint32_t)(t3 >> 32), cf);
+    r[5] = fs2g_addc_cc((uint32_t)t5, (uint32_t)(t4 >> 32), cf);
+    r[6] = fs2g_addc_cc((uint32_t)t6, (uint32_t)(t5 >> 32), cf);
+    r[7] = fs2g_addc_cc((uint32_t)t7, (uint32_t)(t6 >> 32), cf);
+    const uint32_t c2 = fs2g_addc((uint32_t)(t7 >> 32), 0, cf); /* 0 or 1 */
+    fs2g_fp_add_rc(r, c2, (uint32_t)0 - c2);
+}
+
+/* r = a mod p in [0, p) for any a < 2^256 (< 2p): one masked subtraction. */
+FS2G_HD void fs2g_fp_canon(uint32_t r[8], const uint32_t a[8])
+{
     const uint32_t P[8] = FS2G_P_WORDS;
-    int64_t c8 = c[8], c9 = c[9], c10 = c[10], c11 = c[11];
-    int64_t c12 = c[12], c13 = c[13], c14 = c[14], c15 = c[15];
-    /* column j: c_j + sum over i >= 8 of (coefficient of 2^(32 j) in
-     * 2^(32 i) mod p) * c_i. Every column fits in 37 bits; only column 2
-     * has negative terms, and the whole sum is non-negative (each c_i's
-     * coefficients sum to a positive value, 2^224 dominating). */
-    int64_t t[8];
-    t[0] = (int64_t)c[0] + c8 + c9 + c10 + c11 + c12 + 2 * (c13 + c14 + c15);
-    t[1] = (int64_t)c[1] + c9 + c10 + c11 + c12 + c13 + 2 * (c14 + c15);
-    t[2] = (int64_t)c[2] - c8 - c9 - c13 - c14;
-    t[3] = (int64_t)c[3] + c8 + c11 + c12 + 2 * c13 + c14 + c15;
-    t[4] = (int64_t)c[4] + c9 + c12 + c13 + 2 * c14 + c15;
-    t[5] = (int64_t)c[5] + c10 + c13 + c14 + 2 * c15;
-    t[6] = (int64_t)c[6] + c11 + c14 + c15;
-    t[7] = (int64_t)c[7] + c8 + c9 + c10 + c11 + 2 * (c12 + c13 + c14) + 3 * c15;
-    /* signed carry propagation (arithmetic shifts) */
-    int64_t carry = 0;
-    FS2G_UNROLL
-    for (int i = 0; i < 8; i++) {
-        int64_t v = t[i] + carry;
-        r[i] = (uint32_t)v;
-        carry = v >> 32;
-    }
-    /* carry in [0, 15]: two folding rounds, the second cannot carry out
-     * (after a carry in round one, r < 2^228) */
-    uint32_t c1 = fs2g_fp_fold(r, (uint32_t)carry);
-    (void)fs2g_fp_fold(r, c1);
-    /* r < 2^256 < 2p */
-    fs2g_reduce_once(r, 0, r, P);
+    fs2g_reduce_once(r, 0, a, P);
+}
+
+/* All-ones if a = 0 mod p (a = 0 or a = p, for a < 2^256), else 0. */
+FS2G_HD uint32_t fs2g_fp_is_zero(const uint32_t a[8])
+{
+    const uint32_t P[8] = FS2G_P_WORDS;
+    return fs2g_is_zero(a) | fs2g_eq(a, P);
 }
 
 FS2G_HDU void fs2g_fp_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
@@ -540,24 +585,33 @@ FS2G_HDU void fs2g_fp_sqr(uint32_t r[8], const uint32_t a[8])
     fs2g_fp_reduce(r, c);
 }
 
+/* r = a + b mod p for a, b < 2^256, r < 2^256: a carry out of 2^256 is
+ * 2^256 - p added back, and once more if that carries (then the words were
+ * below 2^256 - p, and adding it twice cannot carry). */
 FS2G_HD void fs2g_fp_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
 {
-    const uint32_t P[8] = FS2G_P_WORDS;
-    uint32_t t[8];
-    uint32_t hi = fs2g_add256(t, a, b);
-    fs2g_reduce_once(r, hi, t, P);
+    uint32_t c = fs2g_add256(r, a, b);
+    uint32_t cf = 0;
+    r[0] = fs2g_add_cc(r[0], c, cf);
+    r[1] = fs2g_addc_cc(r[1], 0, cf);
+    r[2] = fs2g_addc_cc(r[2], (uint32_t)0 - c, cf);
+    r[3] = fs2g_addc_cc(r[3], 0, cf);
+    r[4] = fs2g_addc_cc(r[4], 0, cf);
+    r[5] = fs2g_addc_cc(r[5], 0, cf);
+    r[6] = fs2g_addc_cc(r[6], 0, cf);
+    r[7] = fs2g_addc_cc(r[7], c, cf);
+    c = fs2g_addc(0, 0, cf);
+    fs2g_fp_add_rc(r, c, (uint32_t)0 - c);
 }
 
+/* r = a - b mod p for a, b < 2^256, r < 2^256: a borrow is 2^256 - p taken
+ * away, and once more if that borrows (a - b < -p, possible only for
+ * b >= p; then twice cannot borrow). */
 FS2G_HD void fs2g_fp_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
 {
-    const uint32_t P[8] = FS2G_P_WORDS;
-    uint32_t t[8], m[8];
-    uint32_t borrow = fs2g_sub256(t, a, b);
-    uint32_t mask = (uint32_t)0 - borrow;
-    FS2G_UNROLL
-    for (int i = 0; i < 8; i++)
-        m[i] = P[i] & mask;
-    (void)fs2g_add256(r, t, m);
+    uint32_t c = fs2g_sub256(r, a, b);
+    c = fs2g_fp_sub_rc(r, c, (uint32_t)0 - c);
+    (void)fs2g_fp_sub_rc(r, c, (uint32_t)0 - c);
 }
 
 FS2G_HD void fs2g_fp_neg(uint32_t r[8], const uint32_t a[8])
@@ -573,7 +627,7 @@ FS2G_HD void fs2g_fp_sqr_n(uint32_t r[8], const uint32_t a[8], int n)
         fs2g_fp_sqr(r, r);
 }
 
-/* r = a^(p-2) = a^-1 (0 for a = 0), constant time. p - 2 from the top bit:
+/* r = a^(p-2) = a^-1 in [0, p) (0 for a = 0 mod p), constant time. p - 2 from the top bit:
  * 31 ones, a zero, 128 ones, 32 zeros, 62 ones, a zero, a one: 255
  * squarings and 15 multiplications. */
 FS2G_HD void fs2g_fp_inv(uint32_t r[8], const uint32_t a[8])
@@ -609,6 +663,7 @@ FS2G_HD void fs2g_fp_inv(uint32_t r[8], const uint32_t a[8])
     fs2g_fp_mul(t, t, x30);
     fs2g_fp_sqr_n(t, t, 2);
     fs2g_fp_mul(r, t, a);
+    fs2g_fp_canon(r, r);
 }
 
 /* ---- mod n (scalars) --------------------------------------------------------- */

@@ -91,7 +91,7 @@ FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t X[FS2G_SIGN_I
     uint32_t zero[FS2G_SIGN_ITEMS], c[FS2G_SIGN_ITEMS][8], u[8], zi[8];
     FS2G_UNROLL
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
-        zero[j] = fs2g_is_zero(Z[j]);
+        zero[j] = fs2g_fp_is_zero(Z[j]);
         fs2g_cmov(Z[j], one, zero[j]);
     }
     fs2g_copy(c[0], Z[0]);
@@ -109,6 +109,7 @@ FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t X[FS2G_SIGN_I
         }
         fs2g_fp_sqr(zi, zi);
         fs2g_fp_mul(x[j], X[j], zi);
+        fs2g_fp_canon(x[j], x[j]);
         FS2G_UNROLL
         for (int i = 0; i < 8; i++)
             x[j][i] &= ~zero[j];
@@ -155,11 +156,14 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
     fs2g_fn_sub(v, r, ee);
     fs2g_fp_sqr(z2, sg.z);
     fs2g_fp_mul(c, v, z2);
+    fs2g_fp_canon(c, c);
+    fs2g_fp_canon(sg.x, sg.x);
     if (fs2g_eq(c, sg.x))
         return 1;
     uint32_t vn[8];
     if (fs2g_add256(vn, v, N) == 0 && fs2g_lt(vn, P)) {
         fs2g_fp_mul(c, vn, z2);
+        fs2g_fp_canon(c, c);
         if (fs2g_eq(c, sg.x))
             return 1;
     }

@@ -59,10 +59,10 @@ FS2G_HD void fs2g_jac_from_aff(fs2g_jac *r, const fs2g_aff *a)
         r->z[i] = i == 0;
 }
 
-/* All-ones if r is the point at infinity (Z = 0). */
+/* All-ones if r is the point at infinity (Z = 0 mod p). */
 FS2G_HD uint32_t fs2g_jac_is_inf(const fs2g_jac *r)
 {
-    return fs2g_is_zero(r->z);
+    return fs2g_fp_is_zero(r->z);
 }
 
 /* r = 2a, a = -3 ("dbl-2001-b": 3M + 5S). Infinity stays infinity. */
@@ -166,8 +166,8 @@ FS2G_HDU void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b
     fs2g_fp_mul(s2, s2, z1z1);
     fs2g_fp_sub(h, u2, u1);
     fs2g_fp_sub(rr, s2, s1);
-    if (fs2g_is_zero(h)) {
-        if (fs2g_is_zero(rr)) {
+    if (fs2g_fp_is_zero(h)) {
+        if (fs2g_fp_is_zero(rr)) {
             fs2g_jac tmp = *a;
             fs2g_jac_dbl(r, &tmp);
         } else {
@@ -192,7 +192,8 @@ FS2G_HDU void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b
     *r = o;
 }
 
-/* Affine x, y of a (not infinity; infinity gives 0, 0). Constant time. */
+/* Affine x, y of a (not infinity; infinity gives 0, 0), canonical (in
+ * [0, p)). Constant time. */
 FS2G_HD void fs2g_jac_to_aff(fs2g_aff *r, const fs2g_jac *a)
 {
     uint32_t zi[8], zi2[8];
@@ -201,6 +202,8 @@ FS2G_HD void fs2g_jac_to_aff(fs2g_aff *r, const fs2g_jac *a)
     fs2g_fp_mul(r->x, a->x, zi2);
     fs2g_fp_mul(zi2, zi2, zi);
     fs2g_fp_mul(r->y, a->y, zi2);
+    fs2g_fp_canon(r->x, r->x);
+    fs2g_fp_canon(r->y, r->y);
 }
 
 /* Load one table entry (16 words). On the device through the read-only
