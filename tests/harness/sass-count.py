@@ -49,6 +49,7 @@ UNITS = {
     "fs2g_table_select_fast": "select_fast",
     "fs2g_table_select_ct": "select_ct",
     "fs2g_sm3_compress": "sm3_compress",
+    "fs2g_fp_inv_group": "fp_inv_group",
 }
 # unit -> (input words, output words) of its micro kernels
 MICRO_IO = {
@@ -61,6 +62,7 @@ MICRO_IO = {
     "select_fast": (1, 17),
     "select_ct": (1, 17),
     "sm3_compress": (24, 8),
+    "fp_inv_group": (37, 37),
 }
 # operation -> kernel (a substring of its mangled name)
 OPS = {

@@ -170,3 +170,27 @@ __global__ void k_sm3_compress(uint32_t *dst, const uint32_t *src)
     OUT(8, st)
 }
 IO_KERNEL(sm3_compress, 24, 8)
+
+/* one group of the inversion: z, f, g, d, e (37 words) in and out */
+__global__ void k_fp_inv_group(uint32_t *dst, const uint32_t *src)
+{
+    IN(37)
+    int32_t z = (int32_t)in[0], f[9], g[9], d[9], e[9];
+    for (int i = 0; i < 9; i++) {
+        f[i] = (int32_t)in[1 + i];
+        g[i] = (int32_t)in[10 + i];
+        d[i] = (int32_t)in[19 + i];
+        e[i] = (int32_t)in[28 + i];
+    }
+    fs2g_fp_inv_group(&z, f, g, d, e);
+    uint32_t o[37];
+    o[0] = (uint32_t)z;
+    for (int i = 0; i < 9; i++) {
+        o[1 + i] = (uint32_t)f[i];
+        o[10 + i] = (uint32_t)g[i];
+        o[19 + i] = (uint32_t)d[i];
+        o[28 + i] = (uint32_t)e[i];
+    }
+    OUT(37, o)
+}
+IO_KERNEL(fp_inv_group, 37, 37)

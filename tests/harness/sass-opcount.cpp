@@ -31,7 +31,7 @@ int fs2g_opdepth;
 
 static const char *const unit_names[FS2G_OP_UNITS] = {
     "fp_mul",      "fp_sqr",      "fn_mont_mul", "jac_dbl",      "jac_add_aff",
-    "jac_add_var", "select_fast", "select_ct",   "sm3_compress",
+    "jac_add_var", "select_fast", "select_ct",   "sm3_compress", "fp_inv_group",
 };
 
 static uint64_t rng_state = 0x243F6A8885A308D3ull;

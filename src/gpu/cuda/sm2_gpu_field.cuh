@@ -66,6 +66,7 @@ enum {
     FS2G_OP_SELECT_FAST,
     FS2G_OP_SELECT_CT,
     FS2G_OP_SM3_COMPRESS,
+    FS2G_OP_FP_INV_GROUP,
     FS2G_OP_UNITS
 };
 #if defined(__CUDACC__) && defined(FS2G_SASS_COUNT)
@@ -620,50 +621,213 @@ FS2G_HD void fs2g_fp_neg(uint32_t r[8], const uint32_t a[8])
     fs2g_fp_sub(r, Z, a);
 }
 
-FS2G_HD void fs2g_fp_sqr_n(uint32_t r[8], const uint32_t a[8], int n)
+/* ---- inversion mod p: safegcd -------------------------------------------------
+ *
+ * a^-1 mod p by Bernstein and Yang's "safegcd" (Fast constant-time gcd
+ * computation and modular inversion, TCHES 2019, section 11) in 32-bit
+ * arithmetic, constant time: a fixed number of "divsteps" on (delta, f, g)
+ * from (1/2, p, a), which drive g to 0 and f to +-1, grouped 30 at a time.
+ * Each group runs on the low 32 bits of f and g only and yields the 2x2
+ * integer matrix T of its 30 steps (entries of magnitude at most 2^30),
+ * which is then applied to the full f, g (divided by 2^30, exactly) and to
+ * d, e, where d a = f and e a = g (mod p) throughout (d, e times T, divided
+ * by 2^30 mod p). At the end f = +-1, so a^-1 = +-d.
+ *
+ * The divstep used is the half-delta one (delta starts at 1/2; if delta > 0
+ * and g is odd: (delta, f, g) <- (1 - delta, g, (g - f) / 2), else
+ * (1 + delta, f, (g + (g mod 2) f) / 2)), for which 590 steps suffice for
+ * any 256-bit input (the bound the safegcd paper's method gives for this
+ * variant, as computed for libsecp256k1's modular inversion); 20 groups of
+ * 30 = 600 are run. delta is kept as z = -delta - 1/2 (an integer; delta > 0
+ * iff z < 0).
+ *
+ * Big integers here are 9 signed 30-bit limbs ("s30": v = sum l_i 2^(30 i),
+ * l_0..l_7 in [0, 2^30) once normalized, l_8 signed). p in s30 is sparse:
+ * p = -1 + 2^4 2^60 - 2^6 2^90 - 2^14 2^210 + 2^16 2^240, and p = -1 mod 2^30,
+ * which makes the multiple of p that clears d's low limb simple. */
+
+#define FS2G_M30 0x3FFFFFFFu
+
+/* One group: 30 divsteps on the low words of f and g (only the low 32 bits
+ * matter, one bit is used up per step), z updated; returns the transition
+ * matrix (u v; q r) with 2^30 (f', g') = (u f + v g, q f + r g). Branch-free:
+ * masks and multiplications by 0/1 and +-1. */
+FS2G_HD void fs2g_divsteps30(int32_t *zp, uint32_t f, uint32_t g, int32_t t[4])
 {
-    fs2g_fp_sqr(r, a);
-    for (int i = 1; i < n; i++)
-        fs2g_fp_sqr(r, r);
+    int32_t z = *zp, u = 1, v = 0, q = 0, r = 1;
+    FS2G_UNROLL
+    for (int i = 0; i < 30; i++) {
+        const int32_t c1 = z >> 31;          /* -1 if delta > 0 */
+        const int32_t m = c1 | 1;            /* -1 or 1 */
+        const uint32_t b = g & 1u;           /* g odd */
+        const uint32_t s = (uint32_t)c1 & b; /* 1: the swap case */
+        /* g += b * (delta > 0 ? -f : f); likewise for the g row */
+        g += b * (uint32_t)m * f;
+        q += (int32_t)b * m * u;
+        r += (int32_t)b * m * v;
+        /* swap case: f <- f + (g - f) = g (the old g); likewise the f row */
+        f += s * g;
+        u += (int32_t)s * q;
+        v += (int32_t)s * r;
+        z = (z ^ -(int32_t)s) - 1;
+        g >>= 1;
+        u *= 2;
+        v *= 2;
+    }
+    *zp = z;
+    t[0] = u, t[1] = v, t[2] = q, t[3] = r;
 }
 
-/* r = a^(p-2) = a^-1 in [0, p) (0 for a = 0 mod p), constant time. p - 2 from the top bit:
- * 31 ones, a zero, 128 ones, 32 zeros, 62 ones, a zero, a one: 255
- * squarings and 15 multiplications. */
+/* (f, g) <- (u f + v g, q f + r g) / 2^30, exact. */
+FS2G_HD void fs2g_s30_update_fg(int32_t f[9], int32_t g[9], const int32_t t[4])
+{
+    const int64_t u = t[0], v = t[1], q = t[2], r = t[3];
+    int64_t cf = u * f[0] + v * g[0], cg = q * f[0] + r * g[0];
+    cf >>= 30;
+    cg >>= 30;
+    FS2G_UNROLL
+    for (int i = 1; i < 9; i++) {
+        cf += u * f[i] + v * g[i];
+        cg += q * f[i] + r * g[i];
+        f[i - 1] = (int32_t)((uint32_t)cf & FS2G_M30);
+        g[i - 1] = (int32_t)((uint32_t)cg & FS2G_M30);
+        cf >>= 30;
+        cg >>= 30;
+    }
+    f[8] = (int32_t)cf;
+    g[8] = (int32_t)cg;
+}
+
+/* (d, e) <- (u d + v e, q d + r e) / 2^30 mod p, for d, e in (-2p, p):
+ * first p is added (through the matrix) to whichever of d, e is negative,
+ * which puts both in (-p, p) and the sums in (-2^30 p, 2^30 p); then the
+ * multiple m p, m in (-2^30, 0], that makes each sum divisible by 2^30
+ * (p = -1 mod 2^30: m = -((sum + m0) mod 2^30) for the m0 p already
+ * added); the quotients are again in (-2p, p). */
+FS2G_HD void fs2g_s30_update_de(int32_t d[9], int32_t e[9], const int32_t t[4])
+{
+    const int32_t sd = d[8] >> 31, se = e[8] >> 31;
+    const int64_t u = t[0], v = t[1], q = t[2], r = t[3];
+    int32_t md = (t[0] & sd) + (t[1] & se), me = (t[2] & sd) + (t[3] & se);
+    int64_t cd = u * d[0] + v * e[0], ce = q * d[0] + r * e[0];
+    md -= (int32_t)(((uint32_t)md - (uint32_t)cd) & FS2G_M30);
+    me -= (int32_t)(((uint32_t)me - (uint32_t)ce) & FS2G_M30);
+    /* + m p: limb 0 of p is -1 */
+    cd -= md;
+    ce -= me;
+    cd >>= 30;
+    ce >>= 30;
+    FS2G_UNROLL
+    for (int i = 1; i < 9; i++) {
+        cd += u * d[i] + v * e[i];
+        ce += q * d[i] + r * e[i];
+        /* the other limbs of p: 16 (limb 2), -64 (3), -16384 (7), 65536 (8) */
+        const int64_t pl = i == 2 ? 16 : i == 3 ? -64 : i == 7 ? -16384 : i == 8 ? 65536 : 0;
+        if (pl) {
+            cd += (int64_t)md * pl;
+            ce += (int64_t)me * pl;
+        }
+        d[i - 1] = (int32_t)((uint32_t)cd & FS2G_M30);
+        e[i - 1] = (int32_t)((uint32_t)ce & FS2G_M30);
+        cd >>= 30;
+        ce >>= 30;
+    }
+    d[8] = (int32_t)cd;
+    e[8] = (int32_t)ce;
+}
+
+/* One group of the inversion: 30 divsteps and the updates of f, g, d, e
+ * (a cost-model unit, docs/GPU.md "SASS count"). */
+FS2G_HDU void fs2g_fp_inv_group(int32_t *z, int32_t f[9], int32_t g[9], int32_t d[9], int32_t e[9])
+{
+    FS2G_COUNT_OP(FS2G_OP_FP_INV_GROUP);
+    int32_t t[4];
+    fs2g_divsteps30(z, (uint32_t)f[0] | ((uint32_t)f[1] << 30), (uint32_t)g[0] | ((uint32_t)g[1] << 30), t);
+    fs2g_s30_update_de(d, e, t);
+    fs2g_s30_update_fg(f, g, t);
+}
+
+/* s30 (normalized: limbs 0..7 in [0, 2^30)) of a 256-bit value. */
+FS2G_HD void fs2g_s30_from_words(int32_t l[9], const uint32_t w[8])
+{
+    FS2G_UNROLL
+    for (int i = 0; i < 9; i++) {
+        const int bit = 30 * i, j = bit >> 5, sh = bit & 31;
+        uint32_t v = w[j] >> sh;
+        if (sh > 2 && j + 1 < 8)
+            v |= w[j + 1] << (32 - sh);
+        l[i] = (int32_t)(v & FS2G_M30);
+    }
+}
+
+/* r = a^-1 mod p in [0, p) (0 for a = 0 mod p), for any a < 2^256.
+ * Constant time. */
 FS2G_HD void fs2g_fp_inv(uint32_t r[8], const uint32_t a[8])
 {
-    uint32_t x2[8], x3[8], x6[8], x12[8], x24[8], x30[8], x31[8], x32[8], t[8];
-    fs2g_fp_sqr(t, a);
-    fs2g_fp_mul(x2, t, a);
-    fs2g_fp_sqr(t, x2);
-    fs2g_fp_mul(x3, t, a);
-    fs2g_fp_sqr_n(t, x3, 3);
-    fs2g_fp_mul(x6, t, x3);
-    fs2g_fp_sqr_n(t, x6, 6);
-    fs2g_fp_mul(x12, t, x6);
-    fs2g_fp_sqr_n(t, x12, 12);
-    fs2g_fp_mul(x24, t, x12);
-    fs2g_fp_sqr_n(t, x24, 6);
-    fs2g_fp_mul(x30, t, x6);
-    fs2g_fp_sqr(t, x30);
-    fs2g_fp_mul(x31, t, a);
-    fs2g_fp_sqr(t, x31);
-    fs2g_fp_mul(x32, t, a);
-    /* 31 ones, then the zero bit: t = x31^2 already */
-    /* 128 ones */
-    for (int i = 0; i < 4; i++) {
-        fs2g_fp_sqr_n(t, t, 32);
-        fs2g_fp_mul(t, t, x32);
+    uint32_t ac[8];
+    int32_t f[9], g[9], d[9], e[9], z = -1;
+    const uint32_t P[8] = FS2G_P_WORDS;
+    fs2g_fp_canon(ac, a);
+    fs2g_s30_from_words(f, P);
+    fs2g_s30_from_words(g, ac);
+    FS2G_UNROLL
+    for (int i = 0; i < 9; i++)
+        d[i] = 0, e[i] = i == 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int i = 0; i < 20; i++)
+        fs2g_fp_inv_group(&z, f, g, d, e);
+    /* f = +-1 (or +-p for a = 0, then d = 0): a^-1 = sign(f) d, with d in
+     * (-2p, p). Negate by the sign of f, carry the limbs into 30-bit ones
+     * (the top one signed), then add p while negative (at most twice) and
+     * subtract it if >= p: [0, p). */
+    const int32_t neg = f[8] >> 31;
+    int32_t c = 0;
+    FS2G_UNROLL
+    for (int i = 0; i < 9; i++) {
+        int32_t x = ((d[i] ^ neg) - neg) + c;
+        if (i < 8) {
+            c = x >> 30;
+            d[i] = (int32_t)((uint32_t)x & FS2G_M30);
+        } else {
+            d[i] = x;
+        }
     }
-    /* 32 zeros, 32 ones */
-    fs2g_fp_sqr_n(t, t, 64);
-    fs2g_fp_mul(t, t, x32);
-    /* 30 ones, a zero, a one */
-    fs2g_fp_sqr_n(t, t, 30);
-    fs2g_fp_mul(t, t, x30);
-    fs2g_fp_sqr_n(t, t, 2);
-    fs2g_fp_mul(r, t, a);
-    fs2g_fp_canon(r, r);
+    int32_t ps[9];
+    fs2g_s30_from_words(ps, P);
+    for (int round = 0; round < 3; round++) {
+        /* rounds 0, 1: + p if negative; round 2: - p if >= p (computed as
+         * d - p, kept if not negative) */
+        int32_t t[9], cc = 0;
+        const int32_t sgn = round < 2 ? 1 : -1;
+        FS2G_UNROLL
+        for (int i = 0; i < 9; i++) {
+            int32_t x = d[i] + sgn * ps[i] + cc;
+            if (i < 8) {
+                cc = x >> 30;
+                t[i] = (int32_t)((uint32_t)x & FS2G_M30);
+            } else {
+                t[i] = x;
+            }
+        }
+        /* keep t when d < 0 (rounds 0, 1) or when t >= 0 (round 2) */
+        const int32_t keep = round < 2 ? (d[8] >> 31) : ~(t[8] >> 31);
+        FS2G_UNROLL
+        for (int i = 0; i < 9; i++)
+            d[i] = (t[i] & keep) | (d[i] & ~keep);
+    }
+    /* s30 -> words: d in [0, p), limb 8 below 2^16 */
+    FS2G_UNROLL
+    for (int j = 0; j < 8; j++) {
+        const int bit = 32 * j, i = bit / 30, sh = bit % 30;
+        uint32_t v = (uint32_t)d[i] >> sh;
+        if (i + 1 < 9)
+            v |= (uint32_t)d[i + 1] << (30 - sh);
+        if (sh > 28 && i + 2 < 9)
+            v |= (uint32_t)d[i + 2] << (60 - sh);
+        r[j] = v;
+    }
 }
 
 /* ---- mod n (scalars) --------------------------------------------------------- */
