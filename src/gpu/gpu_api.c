@@ -170,16 +170,20 @@ static int sign_batch(fastsm2_gpu *ctx, unsigned char *sigs, const fastsm2_privk
     fs2_wipe(kw, nkeys * 16 * sizeof(uint32_t));
     free(kw);
     if (ret == FASTSM2_OK && nbad) {
-        if (nonces) {
-            ret = FASTSM2_ERR_SCALAR; /* as fastsm2_sign_digest_with_nonce */
-        } else {
-            /* a device nonce gave r = 0, r + k = n or s = 0 (about 2^-254
-             * per item): those items (r = 0 in the output) are signed again
-             * here with CSPRNG nonces */
-            static const unsigned char zero[32];
-            for (size_t i = 0; i < n && ret == FASTSM2_OK; i++)
-                if (memcmp(sigs + 64 * i, zero, 32) == 0)
-                    ret = fastsm2_sign_digest(sigs + 64 * i, &keys[nkeys == 1 ? 0 : i], digests + 32 * i);
+        /* an item the device could not sign (r = 0 in the output): its
+         * nonce gave r = 0, r + k = n or s = 0 (about 2^-254 per item), or
+         * kG met the fixed-base multiplication's exceptional case (about
+         * 2^-240). Signed here: with the given nonce (which then fails as
+         * fastsm2_sign_digest_with_nonce fails), else with a CSPRNG one. */
+        static const unsigned char zero[32];
+        for (size_t i = 0; i < n && ret == FASTSM2_OK; i++) {
+            if (memcmp(sigs + 64 * i, zero, 32) != 0)
+                continue;
+            const fastsm2_privkey *k = &keys[nkeys == 1 ? 0 : i];
+            if (nonces)
+                ret = fastsm2_sign_digest_with_nonce(sigs + 64 * i, k, digests + 32 * i, nonces + 32 * i);
+            else
+                ret = fastsm2_sign_digest(sigs + 64 * i, k, digests + 32 * i);
         }
     }
     if (ret != FASTSM2_OK)
@@ -277,7 +281,24 @@ int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned c
         all &= fs2_scalar_load_check(tmp, privs + 32 * i, 1);
     fs2_wipe(tmp, sizeof tmp);
     fs2_declassify(&all, sizeof all);
-    int ret = all ? fs2_cuda_keygen(ctx->cu, pubs, privs, n, kernel_s) : FASTSM2_ERR_PRIVATE_KEY;
+    size_t nbad = 0;
+    int ret = all ? fs2_cuda_keygen(ctx->cu, pubs, privs, n, &nbad, kernel_s) : FASTSM2_ERR_PRIVATE_KEY;
+    if (ret == FASTSM2_OK && nbad) {
+        /* keys the device left to the host (x = y = 0 in the output: no
+         * point of the curve): kG's exceptional case, about 2^-240 */
+        static const unsigned char zero[64];
+        for (size_t i = 0; i < n; i++) {
+            if (memcmp(pubs + 65 * i + 1, zero, 64) != 0)
+                continue;
+            uint64_t d[4];
+            fs2_affine p;
+            (void)fs2_scalar_load_check(d, privs + 32 * i, 1);
+            fs2_ec()->mul_base(&p, d);
+            fs2_wipe(d, sizeof d);
+            fs2_u256_to_be(pubs + 65 * i + 1, p.x);
+            fs2_u256_to_be(pubs + 65 * i + 33, p.y);
+        }
+    }
     if (ret != FASTSM2_OK)
         memset(pubs, 0, 65 * n);
     return ret;

@@ -25,7 +25,7 @@ typedef struct fs2_cuda fs2_cuda;
 /* Table widths: the fast mode's (FASTSM2_GPU_TABLE_BITS, default below) and
  * the constant-time mode's. */
 #define FS2_CUDA_TABLE_BITS_DEFAULT 16
-#define FS2_CUDA_CT_TABLE_BITS      4
+#define FS2_CUDA_CT_TABLE_BITS      8
 
 FS2_CUDA_HIDDEN int fs2_cuda_device_count(void);
 
@@ -47,7 +47,8 @@ FS2_CUDA_HIDDEN const char *fs2_cuda_error(const fs2_cuda *c);
  * records of 16 words, d then (1+d)^-1 * 2^256 mod n. nonces: n*32 bytes k
  * (test entry point) or NULL to derive them on the device from seed (8
  * words) as cuda/sm2_gpu_sm3.cuh says. *nbad gets the number of items whose
- * nonce gave r = 0, r + k = n or s = 0 (their 64 bytes are zero). */
+ * nonce gave r = 0, r + k = n or s = 0, or met kG's exceptional case
+ * (cuda/sm2_gpu_point.cuh) (their 64 bytes are zero). */
 FS2_CUDA_HIDDEN int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *keys, size_t nkeys,
                                   const unsigned char *digests, const unsigned char *nonces, const uint32_t seed[8],
                                   size_t n, size_t *nbad, double *kernel_s);
@@ -59,9 +60,11 @@ FS2_CUDA_HIDDEN int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *p
                                     double *kernel_s);
 
 /* P = dG for n private keys d (n*32 bytes, each already checked to be in
- * [1, n-2]) into n*65 bytes 04||x||y. */
+ * [1, n-2]) into n*65 bytes 04||x||y. *nbad gets the number of keys the
+ * device left to the host (their 65 bytes are 04 and zeros): kG's
+ * exceptional case (cuda/sm2_gpu_point.cuh), about 2^-240 of the keys. */
 FS2_CUDA_HIDDEN int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n,
-                                    double *kernel_s);
+                                    size_t *nbad, double *kernel_s);
 
 #ifdef __cplusplus
 }

@@ -542,15 +542,34 @@ static std::vector<uint32_t> build_table(int w)
         lib_mul_g(&b, k);
         fs2g_aff base;
         aff_from_lib(&base, &b);
-        for (uint32_t j = 1; j <= nent; j++) {
+        for (uint32_t i = 0; i < nent; i++) {
             fs2g_aff e;
-            fs2g_table_entry(&e, &base, j);
-            uint32_t *dst = &t[((size_t)s * nent + (j - 1)) * FS2G_ENTRY_WORDS];
+            fs2g_table_entry(&e, &base, i);
+            uint32_t *dst = &t[((size_t)s * nent + i) * FS2G_ENTRY_WORDS];
             memcpy(dst, e.x, 32);
             memcpy(dst + 8, e.y, 32);
         }
     }
     return t;
+}
+
+/* The odd scalar whose fixed-base multiplication with a width-w table
+ * meets P = Q in its last addition (sm2_gpu_point.cuh): k = 2 q 2^((m-1) w)
+ * - n with q = 2^(256 - (m-1) w) - 1; `twin` gives n - k (even, whose odd
+ * form is k). */
+static void exceptional_scalar(uint32_t k[8], int w, int twin)
+{
+    int m = fs2g_table_segments(w), low = (m - 1) * w;
+    BIGNUM *x = BN_new(), *q = BN_new();
+    BN_set_bit(q, 256 - low);
+    BN_sub_word(q, 1);
+    BN_lshift(x, q, low + 1);
+    BN_sub(x, x, BN_N);
+    if (twin)
+        BN_sub(x, BN_N, x);
+    words_from_bn(k, x);
+    BN_free(x);
+    BN_free(q);
 }
 
 static std::vector<std::vector<uint32_t>> scalar_cases(int nrand)
@@ -569,14 +588,14 @@ static std::vector<std::vector<uint32_t>> scalar_cases(int nrand)
 
 static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint32_t> &t8)
 {
-    /* table entries: j * 2^(s w) G against the library for a sample */
+    /* table entries: (2i + 1) 2^(s w) G against the library for a sample */
     for (int s : {0, 1, 31}) {
-        for (uint32_t j : {1u, 2u, 3u, 77u, 255u}) {
+        for (uint32_t i : {0u, 1u, 38u, 127u}) {
             uint32_t k[8] = {0};
-            k[(s * 8) / 32] = j << ((s * 8) % 32);
+            k[(s * 8) / 32] = (2 * i + 1) << ((s * 8) % 32);
             fs2_affine want;
             lib_mul_g(&want, k);
-            const uint32_t *e = &t8[((size_t)s * 255 + (j - 1)) * FS2G_ENTRY_WORDS];
+            const uint32_t *e = &t8[((size_t)s * 128 + i) * FS2G_ENTRY_WORDS];
             uint32_t x[8], y[8];
             words_from_u64(x, want.x);
             words_from_u64(y, want.y);
@@ -610,14 +629,15 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             /* a non-trivial Z: j1 = 2 * (p1 / 2) is awkward; use r = 2 p1 */
             fs2g_jac_dbl(&r, &j1);
             CHECK(jac_eq_lib(&r, &dbl));
-            fs2g_jac_add_aff(&r, &j1, &a2, 0);
+            fs2g_jac_add_aff(&r, &j1, &a2);
             CHECK(jac_eq_lib(&r, &sum));
-            fs2g_jac_add_aff(&r, &j1, &a2, 0xFFFFFFFFu); /* skip: stays p1 */
-            CHECK(jac_eq_lib(&r, &p1));
-            fs2g_jac inf;
-            fs2g_jac_set_inf(&inf);
-            fs2g_jac_add_aff(&r, &inf, &a2, 0); /* infinity + p2 */
-            CHECK(jac_eq_lib(&r, &p2));
+            /* the mixed addition's excluded case a = b gives Z = 0, and a
+             * Z = 0 point stays Z = 0 when more is added (what the
+             * fixed-base multiplications' callers rely on) */
+            fs2g_jac_add_aff(&r, &j1, &a1);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
+            fs2g_jac_add_aff(&r, &r, &a2);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
             fs2g_jac_add_var(&r, &j1, &j2);
             CHECK(jac_eq_lib(&r, &sum));
             fs2g_jac_add_var(&r, &j1, &j1); /* doubling case */
@@ -629,7 +649,7 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             /* Jacobian inputs with Z != 1 in both add formulas */
             fs2g_jac d1;
             fs2g_jac_dbl(&d1, &j1);
-            fs2g_jac_add_aff(&r, &d1, &a2, 0);
+            fs2g_jac_add_aff(&r, &d1, &a2);
             fs2_affine want;
             lib_add(&want, &dbl, &p2);
             CHECK(jac_eq_lib(&r, &want));
@@ -642,7 +662,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             CHECK(jac_eq_lib(&r, &want));
         }
     }
-    /* kG: fast mode (w = 4 and 8) and constant-time mode, edges and random */
+    /* kG: fast mode (w = 4 and 8) and constant-time mode (its table is the
+     * width-8 one), edges (odd and even, near 0 and near n) and random */
     for (auto &k : scalar_cases(60)) {
         fs2_affine want;
         lib_mul_g(&want, k.data());
@@ -651,14 +672,48 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         CHECK(jac_eq_lib(&r, &want));
         fs2g_ecmult_gen_fast(&r, k.data(), t4.data(), 4);
         CHECK(jac_eq_lib(&r, &want));
-        fs2g_ecmult_gen_ct(&r, k.data(), t4.data());
+        fs2g_ecmult_gen_ct(&r, k.data(), t8.data());
         CHECK(jac_eq_lib(&r, &want));
         /* keygen item: affine */
         fs2g_aff a;
-        fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_FAST);
-        uint32_t x[8];
+        CHECK(fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_FAST) != 0);
+        uint32_t x[8], y[8];
         words_from_u64(x, want.x);
-        CHECK(memcmp(a.x, x, 32) == 0);
+        words_from_u64(y, want.y);
+        CHECK(memcmp(a.x, x, 32) == 0 && memcmp(a.y, y, 32) == 0);
+        CHECK(fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_CT) != 0);
+        CHECK(memcmp(a.x, x, 32) == 0 && memcmp(a.y, y, 32) == 0);
+    }
+    /* the exceptional scalar of each width (and its even twin): Z = 0, the
+     * key generation item says so; one more or one less is fine */
+    for (int w : {4, 8}) {
+        const std::vector<uint32_t> &t = w == 4 ? t4 : t8;
+        for (int twin = 0; twin < 2; twin++) {
+            uint32_t k[8];
+            exceptional_scalar(k, w, twin);
+            fs2g_jac r;
+            fs2g_ecmult_gen_fast(&r, k, t.data(), w);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
+            fs2g_aff a;
+            CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_FAST) == 0);
+            if (w == FS2G_CT_W) {
+                fs2g_ecmult_gen_ct(&r, k, t.data());
+                CHECK(fs2g_jac_is_inf(&r) != 0);
+                CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_CT) == 0);
+            }
+            const uint32_t one[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+            for (int d = 0; d < 2; d++) {
+                uint32_t k2[8];
+                if (d)
+                    (void)fs2g_add256(k2, k, one);
+                else
+                    (void)fs2g_sub256(k2, k, one);
+                fs2_affine want;
+                lib_mul_g(&want, k2);
+                fs2g_ecmult_gen_fast(&r, k2, t.data(), w);
+                CHECK(jac_eq_lib(&r, &want));
+            }
+        }
     }
     /* kP and sG + tP */
     auto ks = scalar_cases(30);
@@ -756,7 +811,7 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
                 if (mode == 0)
                     ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t8.data(), 8, FS2G_MODE_FAST);
                 else if (mode == 1)
-                    ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t4.data(), 4, FS2G_MODE_CT);
+                    ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t8.data(), FS2G_CT_W, FS2G_MODE_CT);
                 else
                     ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t4.data(), 4, FS2G_MODE_FAST);
                 fs2g_to_be(got, r);
@@ -813,6 +868,70 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
         }
     }
     CHECK(signed_ok > 100);
+    /* the exceptional nonce of each width: the item is not signed (the host
+     * signs it), though the CPU signs it; a signature whose s is the
+     * exceptional scalar verifies (sG then takes the other way): the key is
+     * chosen to make it one, d = (k + r) (s + r)^-1 - 1 */
+    for (int w : {4, 8}) {
+        const std::vector<uint32_t> &t = w == 4 ? t4 : t8;
+        for (int twin = 0; twin < 2; twin++) {
+            uint32_t k[8], ew[8], r[8], sw[8], dinv[8];
+            exceptional_scalar(k, w, twin);
+            unsigned char e[32], kb[32], want[64];
+            fs2t_rand_bytes(e, 32);
+            fs2g_from_be(ew, e);
+            fs2g_to_be(kb, k);
+            fastsm2_privkey key;
+            CHECK(fastsm2_privkey_generate(&key) == FASTSM2_OK);
+            fs2g_aff pa;
+            uint32_t d[8];
+            key_words(d, dinv, &pa, &key);
+            CHECK(fastsm2_sign_digest_with_nonce(want, &key, e, kb) == FASTSM2_OK);
+            CHECK(fs2g_sign_item(r, sw, ew, k, dinv, t.data(), w, FS2G_MODE_FAST) == 0);
+            if (w == FS2G_CT_W)
+                CHECK(fs2g_sign_item(r, sw, ew, k, dinv, t.data(), w, FS2G_MODE_CT) == 0);
+            /* s = k: pick a nonce j, r = (e + x(jG)) mod n, then the key */
+            BIGNUM *J = BN_new(), *R = BN_new(), *S = bn_from_words(k), *E = bn_from_words(ew), *D = BN_new(),
+                   *T = BN_new();
+            BN_rand_range(J, BN_N);
+            uint32_t jw[8];
+            words_from_bn(jw, J);
+            fs2_affine jg;
+            lib_mul_g(&jg, jw);
+            uint32_t xw[8];
+            words_from_u64(xw, jg.x);
+            BIGNUM *X = bn_from_words(xw);
+            BN_mod_add(R, E, X, BN_N, bnctx);
+            BN_mod_add(T, S, R, BN_N, bnctx);
+            BN_mod_inverse(T, T, BN_N, bnctx);
+            BN_mod_add(D, J, R, BN_N, bnctx);
+            BN_mod_mul(D, D, T, BN_N, bnctx);
+            BN_sub_word(D, 1);
+            BN_nnmod(D, D, BN_N, bnctx);
+            unsigned char db[32], sig[64];
+            BN_bn2binpad(D, db, 32);
+            BN_bn2binpad(R, sig, 32);
+            BN_bn2binpad(S, sig + 32, 32);
+            fastsm2_privkey k2;
+            fastsm2_pubkey pub2;
+            if (fastsm2_privkey_from_bytes(&k2, db) == FASTSM2_OK) {
+                CHECK(fastsm2_privkey_pubkey(&pub2, &k2) == FASTSM2_OK);
+                CHECK(fastsm2_verify_digest(&pub2, e, sig) == 1);
+                uint32_t d2[8], dinv2[8];
+                fs2g_aff pa2;
+                key_words(d2, dinv2, &pa2, &k2);
+                uint32_t rr[8], ss[8];
+                fs2g_from_be(rr, sig);
+                fs2g_from_be(ss, sig + 32);
+                CHECK(fs2g_verify_item(ew, rr, ss, &pa2, t.data(), w) == 1);
+                ss[0] ^= 2;
+                CHECK(fs2g_verify_item(ew, rr, ss, &pa2, t.data(), w) == 0);
+                fastsm2_privkey_clear(&k2);
+            }
+            fastsm2_privkey_clear(&key);
+            BN_free(J), BN_free(R), BN_free(S), BN_free(E), BN_free(D), BN_free(T), BN_free(X);
+        }
+    }
     /* a corruption that stays valid needs a key and nonce as special as the
      * one above: nearly all are rejected */
     CHECK(corrupted > 800 && rejected + corrupted / 64 >= corrupted);

@@ -50,6 +50,7 @@ UNITS = {
     "fs2g_table_select_ct": "select_ct",
     "fs2g_sm3_compress": "sm3_compress",
     "fs2g_fp_inv_group": "fp_inv_group",
+    "fs2g_aff_cneg": "aff_cneg",
 }
 # unit -> (input words, output words) of its micro kernels
 MICRO_IO = {
@@ -57,12 +58,13 @@ MICRO_IO = {
     "fp_sqr": (8, 8),
     "fn_mont_mul": (16, 8),
     "jac_dbl": (24, 24),
-    "jac_add_aff": (41, 24),
+    "jac_add_aff": (40, 24),
     "jac_add_var": (48, 24),
-    "select_fast": (1, 17),
-    "select_ct": (1, 17),
+    "select_fast": (1, 16),
+    "select_ct": (1, 16),
     "sm3_compress": (24, 8),
     "fp_inv_group": (37, 37),
+    "aff_cneg": (17, 16),
 }
 # operation -> kernel (a substring of its mangled name)
 OPS = {
@@ -336,6 +338,7 @@ def main():
     ap.add_argument("--ct-inject")
     ap.add_argument("--json")
     ap.add_argument("--baseline", help="a --json file of an earlier run: ratios against it")
+    ap.add_argument("--arch", default="90", help="the compute capability compiled for (labels)")
     a = ap.parse_args()
 
     prod = parse_sass(a.prod)
@@ -344,7 +347,7 @@ def main():
     calls = read_opcount(a.opcount)
     status = 0
 
-    print("Kernels (production build, sm_90):")
+    print("Kernels (production build, sm_%s):" % a.arch)
     print("%-16s %6s %6s %12s %12s" % ("kernel", "regs", "stack", "spill st/ld", "static SASS"))
     kernels = {}
     for k in sorted(f for f in prod if "$" not in f):

@@ -56,6 +56,6 @@ CXX=${CXX:-g++}
 "$OUT/sass-opcount" "$W" 64 >"$OUT/opcount.tsv"
 args=(--prod "$OUT/prod.sass" --ptxas "$OUT/prod.ptxas" --count "$OUT/count.sass" --opcount "$OUT/opcount.tsv"
   --micro "$OUT/micro.sass"
-  --ct-probe "$OUT/probe.sass" --ct-inject "$OUT/inject.sass" --json "$OUT/sass-count.json")
+  --ct-probe "$OUT/probe.sass" --ct-inject "$OUT/inject.sass" --json "$OUT/sass-count.json" --arch "$ARCH")
 [ -n "${FS2_SASS_BASELINE:-}" ] && args+=(--baseline "$FS2_SASS_BASELINE")
 python3 tests/harness/sass-count.py "${args[@]}"

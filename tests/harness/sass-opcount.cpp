@@ -30,8 +30,8 @@ unsigned long long fs2g_opcount[FS2G_OP_UNITS];
 int fs2g_opdepth;
 
 static const char *const unit_names[FS2G_OP_UNITS] = {
-    "fp_mul",      "fp_sqr",      "fn_mont_mul", "jac_dbl",      "jac_add_aff",
-    "jac_add_var", "select_fast", "select_ct",   "sm3_compress", "fp_inv_group",
+    "fp_mul",      "fp_sqr",    "fn_mont_mul",  "jac_dbl",      "jac_add_aff", "jac_add_var",
+    "select_fast", "select_ct", "sm3_compress", "fp_inv_group", "aff_cneg",
 };
 
 static uint64_t rng_state = 0x243F6A8885A308D3ull;
@@ -72,7 +72,8 @@ int main(int argc, char **argv)
         return 2;
     }
     std::vector<uint32_t> table((size_t)fs2g_table_segments(w) * fs2g_table_entries(w) * FS2G_ENTRY_WORDS, 0);
-    std::vector<uint32_t> table_ct((size_t)64 * 15 * FS2G_ENTRY_WORDS, 0);
+    std::vector<uint32_t> table_ct(
+        (size_t)fs2g_table_segments(FS2G_CT_W) * fs2g_table_entries(FS2G_CT_W) * FS2G_ENTRY_WORDS, 0);
     /* the public key of verification: a multiple of G */
     const fs2g_aff g = {
         {0x334C74C7u, 0x715A4589u, 0xF2660BE1u, 0x8FE30BBFu, 0x6A39C994u, 0x5F990446u, 0x1F198119u, 0x32C4AE2Cu},
@@ -84,13 +85,14 @@ int main(int argc, char **argv)
 
     for (int mode = FS2G_MODE_FAST; mode <= FS2G_MODE_CT; mode++) {
         const uint32_t *tab = mode == FS2G_MODE_CT ? table_ct.data() : table.data();
-        int tw = mode == FS2G_MODE_CT ? 4 : w;
+        int tw = mode == FS2G_MODE_CT ? FS2G_CT_W : w;
         for (int u = 0; u < FS2G_OP_UNITS; u++)
             fs2g_opcount[u] = 0;
         /* as fs2g_k_sign: FS2G_SIGN_ITEMS items per thread, one inversion */
         for (int t = 0; t < trials; t++) {
             uint32_t e[8], dinv[8], pre[8], r[8], s[8];
             uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+            uint32_t zero[FS2G_SIGN_ITEMS];
             for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
                 fs2g_jac q;
                 for (int i = 0; i < 8; i++) {
@@ -102,7 +104,7 @@ int main(int argc, char **argv)
                 fs2g_copy(X[j], q.x);
                 fs2g_copy(Z[j], q.z);
             }
-            fs2g_batch_x(x1, X, Z);
+            fs2g_batch_x(x1, zero, X, Z);
             for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
                 rnd_scalar(dinv);
                 (void)fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
             uint32_t d[8];
             fs2g_aff p;
             rnd_scalar(d);
-            fs2g_keygen_item(&p, d, tab, tw, mode);
+            (void)fs2g_keygen_item(&p, d, tab, tw, mode);
         }
         report(mode == FS2G_MODE_CT ? "keygen-ct" : "keygen", trials);
     }

@@ -56,17 +56,17 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
     if (idx >= total)
         return;
     size_t s = idx / nent;
-    uint32_t j = (uint32_t)(idx % nent) + 1;
+    uint32_t i = (uint32_t)(idx % nent);
     fs2g_aff b, e;
-    for (int i = 0; i < 8; i++) {
-        b.x[i] = bases[s * 16 + i];
-        b.y[i] = bases[s * 16 + 8 + i];
+    for (int j = 0; j < 8; j++) {
+        b.x[j] = bases[s * 16 + j];
+        b.y[j] = bases[s * 16 + 8 + j];
     }
-    fs2g_table_entry(&e, &b, j);
+    fs2g_table_entry(&e, &b, i);
     uint32_t *dst = table + idx * FS2G_ENTRY_WORDS;
-    for (int i = 0; i < 8; i++) {
-        dst[i] = e.x[i];
-        dst[8 + i] = e.y[i];
+    for (int j = 0; j < 8; j++) {
+        dst[j] = e.x[j];
+        dst[8 + j] = e.y[j];
     }
     (void)w;
 }
@@ -112,36 +112,35 @@ __device__ __forceinline__ void fs2g_sign_key(uint32_t d[8], uint32_t dinv[8], u
 
 /* FS2G_SIGN_ITEMS items per thread (items t * FS2G_SIGN_ITEMS + j): kG for
  * each, then one inversion for all (fs2g_batch_x), then A5-A6. Which items
- * exist depends only on n (public); a missing one enters the inversion as
- * Z = 1. */
+ * exist depends only on n (public). Every thread runs the multiplications,
+ * a missing item with k = 1 (the constant-time mode's table reads need
+ * the whole warp), and its result is not stored. */
 static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
 {
     size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * FS2G_SIGN_ITEMS;
-    if (base >= p.n)
-        return;
     uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+    uint32_t zero[FS2G_SIGN_ITEMS];
     FS2G_UNROLL
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t i = base + j;
         if (i < p.n) {
             uint32_t e[8], d[8], dinv[8], pre[8];
-            fs2g_jac q;
             fs2g_load_be_dev(e, p.digests + 32 * i);
             fs2g_sign_key(d, dinv, pre, p, i);
             if (p.nonces)
                 fs2g_load_be_dev(K[j], p.nonces + 32 * i);
             else
                 fs2g_nonce_derive(K[j], pre, e, p.first + i);
-            fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode);
-            fs2g_copy(X[j], q.x);
-            fs2g_copy(Z[j], q.z);
         } else {
             for (int t = 0; t < 8; t++)
-                X[j][t] = K[j][t] = Z[j][t] = 0;
-            Z[j][0] = 1;
+                K[j][t] = t == 0;
         }
+        fs2g_jac q;
+        fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode);
+        fs2g_copy(X[j], q.x);
+        fs2g_copy(Z[j], q.z);
     }
-    fs2g_batch_x(x1, X, Z);
+    fs2g_batch_x(x1, zero, X, Z);
     FS2G_UNROLL
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t i = base + j;
@@ -151,7 +150,8 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign
         fs2g_load_be_dev(e, p.digests + 32 * i);
         for (int t = 0; t < 8; t++)
             dinv[t] = p.keys ? p.keys[16 * i + 8 + t] : p.key[8 + t];
-        uint32_t ok = fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+        /* Z = 0: kG's exceptional case (sm2_gpu_point.cuh), signed on the CPU */
+        uint32_t ok = fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]) & ~zero[j];
 #if defined(FS2G_EMU)
         if (p.first + i + 1 == p.reject) /* tests: the CPU re-sign path */
             ok = 0;
@@ -201,20 +201,31 @@ static __global__ void __launch_bounds__(FS2G_BLOCK, 1) fs2g_k_verify(const fs2g
 struct fs2g_keygen_params {
     const unsigned char *privs;
     unsigned char *pubs;
+    unsigned int *nbad;
     const uint32_t *table;
     unsigned long long n;
     int w, mode;
 };
 
+/* Every thread runs the multiplication (d = 1 past the end: the
+ * constant-time mode's table reads need the whole warp). A key that meets
+ * kG's exceptional case comes back as zeros and is counted in nbad; the
+ * host computes it. */
 static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_keygen_params p)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= p.n)
-        return;
     uint32_t d[8];
     fs2g_aff a;
-    fs2g_load_be_dev(d, p.privs + 32 * i);
-    fs2g_keygen_item(&a, d, p.table, p.w, p.mode);
+    if (i < p.n)
+        fs2g_load_be_dev(d, p.privs + 32 * i);
+    else
+        for (int t = 0; t < 8; t++)
+            d[t] = t == 0;
+    uint32_t ok = fs2g_keygen_item(&a, d, p.table, p.w, p.mode);
+    if (i >= p.n)
+        return;
+    if (!ok) /* public: the key is redone on the CPU */
+        atomicAdd(p.nbad, 1u);
     unsigned char *o = p.pubs + 65 * i;
     o[0] = 4;
     fs2g_to_be(o + 1, a.x);
@@ -235,10 +246,11 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
                     uint32_t *oks, unsigned long long n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    if (i >= n) /* n is a multiple of the block size: whole warps */
         return;
     /* FS2G_SIGN_ITEMS items per thread, as fs2g_k_sign does them */
     uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+    uint32_t zero[FS2G_SIGN_ITEMS];
     uint32_t e[8], dinv[8], pre[8], r[8], s[8], ok = ~0u;
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t it = i * FS2G_SIGN_ITEMS + j;
@@ -247,17 +259,17 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
         for (int t = 0; t < 8; t++)
             pre[t] = secrets[24 * it + 8 + t];
         fs2g_nonce_derive(K[j], pre, e, it);
-        fs2g_ecmult_gen(&q, K[j], table, 4, FS2G_MODE_CT);
+        fs2g_ecmult_gen(&q, K[j], table, FS2G_CT_W, FS2G_MODE_CT);
         fs2g_copy(X[j], q.x);
         fs2g_copy(Z[j], q.z);
     }
-    fs2g_batch_x(x1, X, Z);
+    fs2g_batch_x(x1, zero, X, Z);
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t it = i * FS2G_SIGN_ITEMS + j;
         fs2g_load_be_dev(e, digests + 32 * it);
         for (int t = 0; t < 8; t++)
             dinv[t] = secrets[24 * it + t];
-        ok &= fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+        ok &= fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]) & ~zero[j];
         fs2g_store_be_dev(sigs + 64 * it, r);
         fs2g_store_be_dev(sigs + 64 * it + 32, s);
     }
@@ -420,7 +432,7 @@ static int cuda_new(fs2_cuda *c, int device, int ct, int w, const uint32_t *base
 extern "C" int fs2_cuda_new(fs2_cuda **out, int device, int ct, int w, const uint32_t *bases, int nseg)
 {
     *out = NULL;
-    if (w < 2 || w > 16 || (ct && w != 4) || nseg != fs2g_table_segments(w))
+    if (w < 2 || w > 16 || (ct && w != FS2G_CT_W) || nseg != fs2g_table_segments(w))
         return FASTSM2_ERR_ARG;
     fs2_cuda *c = (fs2_cuda *)calloc(1, sizeof(*c));
     if (!c)
@@ -632,17 +644,21 @@ extern "C" int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, 
     });
 }
 
-extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n, double *kernel_s)
+extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n, size_t *nbad,
+                               double *kernel_s)
 {
     int ret;
+    *nbad = 0;
     if (n == 0)
         return FASTSM2_OK;
     CU(cudaSetDevice(c->device));
     if ((ret = ensure(c, 2, n * 32)) != FASTSM2_OK || (ret = ensure(c, 1, n * 65)) != FASTSM2_OK)
         return ret;
+    CU(cudaMemset(c->nbad, 0, sizeof(unsigned int)));
     fs2g_keygen_params p;
     memset(&p, 0, sizeof(p));
     p.table = c->table;
+    p.nbad = c->nbad;
     p.w = c->w;
     p.mode = c->ct ? FS2G_MODE_CT : FS2G_MODE_FAST;
     chunk_io io;
@@ -657,5 +673,10 @@ extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned 
         FS2G_LAUNCH(fs2g_k_keygen, grid_for(m), FS2G_BLOCK, st, q);
     });
     CU(cudaMemset(c->buf[2], 0, n * 32)); /* private keys */
-    return ret;
+    if (ret != FASTSM2_OK)
+        return ret;
+    unsigned int bad = 0;
+    CU(cudaMemcpy(&bad, c->nbad, sizeof(bad), cudaMemcpyDeviceToHost));
+    *nbad = bad;
+    return FASTSM2_OK;
 }
