@@ -54,10 +54,14 @@ FS2_CUDA_HIDDEN int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32
                                   size_t n, size_t *nbad, double *kernel_s);
 
 /* Verify n (digest, r||s) pairs; pubs: npubs (1 or n) records of 16 words
- * (x then y of validated points). results[i] = 1 or 0. */
+ * (x then y of validated points). results[i] = 1 or 0. kw = 0: tP by a
+ * window per item; kw in 2..16 (npubs = 1): by a fixed-base table of the
+ * key of width kw, built first from kbases (its segment bases 2^(s kw) P,
+ * fs2g segments of 16 words) or, with kbases NULL, the table the last such
+ * call built (the caller knows it is of the same key and width). */
 FS2_CUDA_HIDDEN int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, size_t npubs,
-                                    const unsigned char *digests, const unsigned char *sigs, size_t n,
-                                    double *kernel_s);
+                                    const unsigned char *digests, const unsigned char *sigs, size_t n, int kw,
+                                    const uint32_t *kbases, double *kernel_s);
 
 /* P = dG for n private keys d (n*32 bytes, each already checked to be in
  * [1, n-2]) into n*65 bytes 04||x||y. *nbad gets the number of keys the

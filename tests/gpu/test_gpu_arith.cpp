@@ -553,6 +553,47 @@ static std::vector<uint32_t> build_table(int w)
     return t;
 }
 
+/* A fixed-base table of the point p (as verification builds for a batch
+ * with one key), from the bases 2^(s w) p the library computes. */
+static std::vector<uint32_t> build_key_table(int w, const fs2g_aff *p)
+{
+    int nseg = fs2g_table_segments(w);
+    uint32_t nent = fs2g_table_entries(w);
+    std::vector<uint32_t> t((size_t)nseg * nent * FS2G_ENTRY_WORDS);
+    fs2_affine pl;
+    u64_from_words(pl.x, p->x);
+    u64_from_words(pl.y, p->y);
+    pl.infinity = 0;
+    for (int s = 0; s < nseg; s++) {
+        uint32_t k[8] = {0};
+        k[(s * w) / 32] = 1u << ((s * w) % 32);
+        fs2_affine b;
+        lib_mul(&b, &pl, k);
+        fs2g_aff base;
+        aff_from_lib(&base, &b);
+        for (uint32_t i = 0; i < nent; i++) {
+            fs2g_aff e;
+            fs2g_table_entry(&e, &base, i);
+            uint32_t *dst = &t[((size_t)s * nent + i) * FS2G_ENTRY_WORDS];
+            memcpy(dst, e.x, 32);
+            memcpy(dst + 8, e.y, 32);
+        }
+    }
+    return t;
+}
+
+/* fs2g_verify_item both ways: tP by the window (its scratch interleaved
+ * with a stride, as in shared memory) and by a fixed-base table of the key
+ * (kt, width kw); -1 when they disagree. */
+static int verify_both(const uint32_t e[8], const uint32_t r[8], const uint32_t s[8], const fs2g_aff *p,
+                       const std::vector<uint32_t> &t, int w, const std::vector<uint32_t> &kt, int kw)
+{
+    uint32_t tab[FS2G_VAR_ENTRIES * 16 * 2];
+    int a = fs2g_verify_item(e, r, s, p, t.data(), w, NULL, 0, tab, 2);
+    int b = fs2g_verify_item(e, r, s, p, t.data(), w, kt.data(), kw, tab, 1);
+    return a == b ? a : -1;
+}
+
 /* The odd scalar whose fixed-base multiplication with a width-w table
  * meets P = Q in its last addition (sm2_gpu_point.cuh): k = 2 q 2^((m-1) w)
  * - n with q = 2^(256 - (m-1) w) - 1; `twin` gives n - k (even, whose odd
@@ -727,7 +768,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         aff_from_lib(&pa, &p);
         lib_mul(&want, &p, ks[i].data());
         fs2g_jac r;
-        fs2g_ecmult_var(&r, &pa, ks[i].data());
+        uint32_t tab[FS2G_VAR_ENTRIES * 16 * 3];
+        fs2g_ecmult_var(&r, &pa, ks[i].data(), tab + 1, 3); /* interleaved, as in shared memory */
         CHECK(jac_eq_lib(&r, &want));
         const uint32_t *s = ks[(i + 3) % ks.size()].data();
         lib_mul_g(&sg, s);
@@ -735,7 +777,7 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         lib_add(&sum, &sg, &tp);
         fs2g_jac a, b;
         fs2g_ecmult_gen_fast(&a, s, t8.data(), 8);
-        fs2g_ecmult_var(&b, &pa, ks[i].data());
+        fs2g_ecmult_var(&b, &pa, ks[i].data(), tab, 1);
         fs2g_jac_add_var(&a, &a, &b);
         CHECK(jac_eq_lib(&a, &sum));
     }
@@ -795,6 +837,8 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
         fs2g_aff pa;
         key_words(d, dinv, &pa, &key);
         CHECK(memcmp(d, ds[di].data(), 32) == 0);
+        auto kt = build_key_table(di & 1 ? 5 : 4, &pa);
+        const int kw = di & 1 ? 5 : 4;
         for (size_t ki = 0; ki < ks.size(); ki++) {
             unsigned char e[32], kb[32], want[64], got[64];
             fs2t_rand_bytes(e, 32);
@@ -829,8 +873,8 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
             uint32_t rr[8], ss[8];
             fs2g_from_be(rr, want);
             fs2g_from_be(ss, want + 32);
-            CHECK(fs2g_verify_item(ew, rr, ss, &pa, t8.data(), 8) == 1);
-            CHECK(fs2g_verify_item(ew, rr, ss, &pa, t4.data(), 4) == 1);
+            CHECK(verify_both(ew, rr, ss, &pa, t8, 8, kt, kw) == 1);
+            CHECK(verify_both(ew, rr, ss, &pa, t4, 4, kt, kw) == 1);
             for (int m = 0; m < 8; m++) {
                 unsigned char bad[64], be[32];
                 memcpy(bad, want, 64);
@@ -860,7 +904,7 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
                 fs2g_from_be(bs, bad + 32);
                 fs2g_from_be(bew, be);
                 int lib = fastsm2_verify_digest(&pub, be, bad);
-                CHECK(fs2g_verify_item(bew, br, bs, &pa, t8.data(), 8) == lib);
+                CHECK(verify_both(bew, br, bs, &pa, t8, 8, kt, kw) == lib);
                 CHECK(lib == ref_verify(be, bad, pub65));
                 rejected += lib == 0;
                 corrupted++;
@@ -923,9 +967,10 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
                 uint32_t rr[8], ss[8];
                 fs2g_from_be(rr, sig);
                 fs2g_from_be(ss, sig + 32);
-                CHECK(fs2g_verify_item(ew, rr, ss, &pa2, t.data(), w) == 1);
+                auto kt2 = build_key_table(4, &pa2);
+                CHECK(verify_both(ew, rr, ss, &pa2, t, w, kt2, 4) == 1);
                 ss[0] ^= 2;
-                CHECK(fs2g_verify_item(ew, rr, ss, &pa2, t.data(), w) == 0);
+                CHECK(verify_both(ew, rr, ss, &pa2, t, w, kt2, 4) == 0);
                 fastsm2_privkey_clear(&k2);
             }
             fastsm2_privkey_clear(&key);

@@ -215,3 +215,47 @@ __global__ void k_fp_inv_group(uint32_t *dst, const uint32_t *src)
     OUT(37, o)
 }
 IO_KERNEL(fp_inv_group, 37, 37)
+
+/* an entry of verification's window table, from shared memory interleaved
+ * by thread (stride 64) as fs2g_k_verify keeps it */
+__global__ void k_vtab_load(uint32_t *dst, const uint32_t *src)
+{
+    __shared__ uint32_t tab[FS2G_VAR_ENTRIES * 16 * 64];
+    IN(1)
+    for (int i = 0; i < FS2G_VAR_ENTRIES * 16; i++)
+        tab[i * 64 + threadIdx.x] = src[i];
+    __syncthreads();
+    fs2g_aff e;
+    fs2g_vtab_load(&e, tab + threadIdx.x, 64, in[0]);
+    uint32_t o[16];
+    for (int i = 0; i < 8; i++) {
+        o[i] = e.x[i];
+        o[8 + i] = e.y[i];
+    }
+    OUT(16, o)
+}
+__global__ void io_vtab_load(uint32_t *dst, const uint32_t *src)
+{
+    __shared__ uint32_t tab[FS2G_VAR_ENTRIES * 16 * 64];
+    IN(1)
+    for (int i = 0; i < FS2G_VAR_ENTRIES * 16; i++)
+        tab[i * 64 + threadIdx.x] = src[i];
+    __syncthreads();
+    uint32_t o[16];
+    for (int i = 0; i < 16; i++)
+        o[i] = in[0] ^ tab[threadIdx.x];
+    OUT(16, o)
+}
+
+__global__ void k_jac_add(uint32_t *dst, const uint32_t *src)
+{
+    IN(48)
+    fs2g_jac a, b, r;
+    uint32_t o[24];
+    to_jac(&a, in);
+    to_jac(&b, in + 24);
+    fs2g_jac_add(&r, &a, &b);
+    from_jac(o, &r);
+    OUT(24, o)
+}
+IO_KERNEL(jac_add, 48, 24)

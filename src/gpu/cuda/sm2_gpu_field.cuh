@@ -68,6 +68,8 @@ enum {
     FS2G_OP_SM3_COMPRESS,
     FS2G_OP_FP_INV_GROUP,
     FS2G_OP_AFF_CNEG,
+    FS2G_OP_VTAB_LOAD,
+    FS2G_OP_JAC_ADD,
     FS2G_OP_UNITS
 };
 #if defined(__CUDACC__) && defined(FS2G_SASS_COUNT)

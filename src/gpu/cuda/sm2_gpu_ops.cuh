@@ -133,10 +133,12 @@ FS2G_HD uint32_t fs2g_keygen_item(fs2g_aff *p, const uint32_t d[8], const uint32
 
 /* GB/T 32918.2 7.1 B1-B7 on a digest e: 1 if (r, s) is a valid signature
  * of e under the validated public key P, else 0. Public inputs: variable
- * time. The table may be either kind (its entries are the same points;
- * the constant-time one has w = 4). */
+ * time. table: the G table of width w (either mode's: the same layout);
+ * ktable: a fixed-base table of P of width kw (built for a batch with one
+ * key), or NULL: then tP by the window of fs2g_ecmult_var, with tab (at the
+ * stride) as its scratch, which the fallbacks use too. */
 FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uint32_t s[8], const fs2g_aff *p,
-                             const uint32_t *table, int w)
+                             const uint32_t *table, int w, const uint32_t *ktable, int kw, uint32_t *tab, int stride)
 {
     const uint32_t N[8] = FS2G_N_WORDS;
     const uint32_t P[8] = FS2G_P_WORDS;
@@ -148,15 +150,21 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
     fs2g_fn_add(t, r, s);
     if (fs2g_is_zero(t))
         return 0;
-    /* B6: (x1, y1) = sG + tP; sG by the table, or, in its exceptional case
-     * (Z = 0: s public), by the variable-base multiplication */
+    /* B6: (x1, y1) = sG + tP; a fixed-base multiplication that meets its
+     * exceptional case (Z = 0; s, t public) is redone by the window */
     fs2g_jac sg, tp;
     fs2g_ecmult_gen_fast(&sg, s, table, w);
     if (fs2g_jac_is_inf(&sg)) {
         const fs2g_aff g = {FS2G_GX_WORDS, FS2G_GY_WORDS};
-        fs2g_ecmult_var(&sg, &g, s);
+        fs2g_ecmult_var(&sg, &g, s, tab, stride);
     }
-    fs2g_ecmult_var(&tp, p, t);
+    if (ktable) {
+        fs2g_ecmult_gen_fast(&tp, t, ktable, kw);
+        if (fs2g_jac_is_inf(&tp))
+            fs2g_ecmult_var(&tp, p, t, tab, stride);
+    } else {
+        fs2g_ecmult_var(&tp, p, t, tab, stride);
+    }
     fs2g_jac_add_var(&sg, &sg, &tp);
     if (fs2g_jac_is_inf(&sg))
         return 0;

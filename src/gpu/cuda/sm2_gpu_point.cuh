@@ -440,25 +440,174 @@ FS2G_HD void fs2g_ecmult_small_var(fs2g_jac *r, const fs2g_aff *base, uint32_t j
     }
 }
 
-/* r = t P with a fixed window of 4 (public t and P: verification). */
-FS2G_HD void fs2g_ecmult_var(fs2g_jac *r, const fs2g_aff *p, const uint32_t t[8])
+/* r = a + b, both Jacobian, for a, b not infinity and a != +-b (12M + 4S),
+ * branch-free: the odd multiples of verification's window table, where
+ * those cases cannot occur. */
+FS2G_HDU void fs2g_jac_add(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b)
 {
-    fs2g_jac tab[15]; /* tab[i] = (i + 1) P */
-    fs2g_jac_from_aff(&tab[0], p);
-    fs2g_jac_dbl(&tab[1], &tab[0]);
-    for (int i = 2; i < 15; i++)
-        fs2g_jac_add_aff(&tab[i], &tab[i - 1], p);
-    fs2g_jac_set_inf(r);
-    for (int i = 63; i >= 0; i--) {
-        if (!fs2g_jac_is_inf(r)) {
-            fs2g_jac_dbl(r, r);
-            fs2g_jac_dbl(r, r);
-            fs2g_jac_dbl(r, r);
-            fs2g_jac_dbl(r, r);
+    FS2G_COUNT_OP(FS2G_OP_JAC_ADD);
+    uint32_t z1z1[8], z2z2[8], u1[8], u2[8], s1[8], s2[8], h[8], rr[8], hh[8], hhh[8], v[8], t[8];
+    fs2g_jac o;
+    fs2g_fp_sqr(z1z1, a->z);
+    fs2g_fp_sqr(z2z2, b->z);
+    fs2g_fp_mul(u1, a->x, z2z2);
+    fs2g_fp_mul(u2, b->x, z1z1);
+    fs2g_fp_mul(s1, a->y, b->z);
+    fs2g_fp_mul(s1, s1, z2z2);
+    fs2g_fp_mul(s2, b->y, a->z);
+    fs2g_fp_mul(s2, s2, z1z1);
+    fs2g_fp_sub(h, u2, u1);
+    fs2g_fp_sub(rr, s2, s1);
+    fs2g_fp_sqr(hh, h);
+    fs2g_fp_mul(hhh, h, hh);
+    fs2g_fp_mul(v, u1, hh);
+    fs2g_fp_sqr(t, rr);
+    fs2g_fp_sub(t, t, hhh);
+    fs2g_fp_sub(t, t, v);
+    fs2g_fp_sub(o.x, t, v);
+    fs2g_fp_sub(t, v, o.x);
+    fs2g_fp_mul(t, rr, t);
+    fs2g_fp_mul(hhh, s1, hhh);
+    fs2g_fp_sub(o.y, t, hhh);
+    fs2g_fp_mul(o.z, a->z, b->z);
+    fs2g_fp_mul(o.z, o.z, h);
+    *r = o;
+}
+
+/* ---- variable base tP (verification, public inputs) -----------------------
+ *
+ * The same signed odd digits as the fixed-base tables, width FS2G_VAR_W:
+ * t made odd (n - t, the result negated, when it is even), then
+ * m = ceil(256 / w) digits, all odd, from the top: the accumulator starts at
+ * the top digit's multiple and takes w doublings and one mixed addition of
+ * +-(2i + 1) P per digit, so every thread of a warp adds at the same steps
+ * (no zero digits to skip, no divergence). The 2^(w-1) odd multiples P, 3P,
+ * ..., are made once per verification (one doubling, one mixed and
+ * 2^(w-1) - 2 general additions, then made affine with one inversion by
+ * Montgomery's trick) into `tab`: word j of entry i at tab[(16 i + j)
+ * stride], so that the kernel can keep the tables of a block in shared
+ * memory interleaved by thread (stride = block size: no bank conflicts
+ * whatever the entries read). The accumulator is (2^w k_(s+1)) P, at least
+ * 2^w > |d_s| times P, before it takes d_s P, so no addition meets P = +-Q
+ * but possibly the last (for t near n): that one is fs2g_jac_add_aff_var. */
+#ifndef FS2G_VAR_W
+#define FS2G_VAR_W 4
+#endif
+#define FS2G_VAR_ENTRIES (1 << (FS2G_VAR_W - 1))
+
+/* Entry i (16 words) of a table stored word-interleaved with a stride, in
+ * and out (shared memory on a device). */
+FS2G_HDU void fs2g_vtab_load(fs2g_aff *e, const uint32_t *tab, int stride, uint32_t i)
+{
+    FS2G_COUNT_OP(FS2G_OP_VTAB_LOAD);
+    const uint32_t *q = tab + (size_t)16 * i * stride;
+    FS2G_UNROLL
+    for (int j = 0; j < 8; j++) {
+        e->x[j] = q[j * stride];
+        e->y[j] = q[(8 + j) * stride];
+    }
+}
+
+FS2G_HD void fs2g_vtab_store(uint32_t *tab, int stride, uint32_t i, const fs2g_aff *e)
+{
+    uint32_t *q = tab + (size_t)16 * i * stride;
+    FS2G_UNROLL
+    for (int j = 0; j < 8; j++) {
+        q[j * stride] = e->x[j];
+        q[(8 + j) * stride] = e->y[j];
+    }
+}
+
+/* r = a + b for b affine, a not infinity, public inputs (variable time):
+ * a = b is doubled, a = -b gives infinity. */
+FS2G_HD void fs2g_jac_add_aff_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b)
+{
+    uint32_t z1z1[8], u2[8], s2[8], h[8], rr[8];
+    fs2g_fp_sqr(z1z1, a->z);
+    fs2g_fp_mul(u2, b->x, z1z1);
+    fs2g_fp_mul(s2, a->z, z1z1);
+    fs2g_fp_mul(s2, s2, b->y);
+    fs2g_fp_sub(h, u2, a->x);
+    fs2g_fp_sub(rr, s2, a->y);
+    if (fs2g_fp_is_zero(h)) {
+        if (fs2g_fp_is_zero(rr)) {
+            fs2g_jac t;
+            fs2g_jac_from_aff(&t, b);
+            fs2g_jac_dbl(r, &t);
+        } else {
+            fs2g_jac_set_inf(r);
         }
-        uint32_t digit = (t[i >> 3] >> ((i & 7) * 4)) & 15u;
-        if (digit)
-            fs2g_jac_add_var(r, r, &tab[digit - 1]);
+        return;
+    }
+    fs2g_jac_add_aff(r, a, b);
+}
+
+/* tab = the odd multiples (2i + 1) P, i < FS2G_VAR_ENTRIES, affine and
+ * canonical. P not infinity; public (variable time is fine, none is
+ * taken). */
+FS2G_HD void fs2g_var_table(uint32_t *tab, int stride, const fs2g_aff *p)
+{
+    fs2g_jac m[FS2G_VAR_ENTRIES], d;
+    uint32_t c[FS2G_VAR_ENTRIES][8], u[8], zi[8], zi2[8];
+    fs2g_jac_from_aff(&m[0], p);
+    fs2g_jac_dbl(&d, &m[0]);
+    fs2g_jac_add_aff(&m[1], &d, p);
+    for (int i = 2; i < FS2G_VAR_ENTRIES; i++)
+        fs2g_jac_add(&m[i], &m[i - 1], &d);
+    /* Montgomery's trick over Z_1 .. Z_(E-1) (Z_0 = 1) */
+    fs2g_copy(c[1], m[1].z);
+    for (int i = 2; i < FS2G_VAR_ENTRIES; i++)
+        fs2g_fp_mul(c[i], c[i - 1], m[i].z);
+    fs2g_fp_inv(u, c[FS2G_VAR_ENTRIES - 1]);
+    fs2g_vtab_store(tab, stride, 0, p);
+    for (int i = FS2G_VAR_ENTRIES - 1; i >= 1; i--) {
+        if (i > 1) {
+            fs2g_fp_mul(zi, u, c[i - 1]);
+            fs2g_fp_mul(u, u, m[i].z);
+        } else {
+            fs2g_copy(zi, u);
+        }
+        fs2g_aff e;
+        fs2g_fp_sqr(zi2, zi);
+        fs2g_fp_mul(e.x, m[i].x, zi2);
+        fs2g_fp_mul(zi2, zi2, zi);
+        fs2g_fp_mul(e.y, m[i].y, zi2);
+        fs2g_fp_canon(e.x, e.x);
+        fs2g_fp_canon(e.y, e.y);
+        fs2g_vtab_store(tab, stride, (uint32_t)i, &e);
+    }
+}
+
+/* r = t P for a public t in [1, n - 1] and P (validated, not infinity),
+ * with `tab` (FS2G_VAR_ENTRIES entries at the stride) as the scratch of its
+ * table. Variable time: t and P are public. The digits are recoded first,
+ * low to high (as the fixed-base ones), into dig[] (index, and the sign in
+ * bit 7), then used from the top. */
+FS2G_HD void fs2g_ecmult_var(fs2g_jac *r, const fs2g_aff *p, const uint32_t t[8], uint32_t *tab, int stride)
+{
+    const int w = FS2G_VAR_W, nseg = (256 + FS2G_VAR_W - 1) / FS2G_VAR_W;
+    uint32_t kk[8], idx;
+    uint8_t dig[(256 + FS2G_VAR_W - 1) / FS2G_VAR_W];
+    const uint32_t flip = fs2g_scalar_odd(kk, t);
+    for (int s = 0; s < nseg; s++) {
+        const uint32_t neg = fs2g_digit(&idx, kk[0], w, s == nseg - 1 ? ~0u : 0u, flip);
+        dig[s] = (uint8_t)(idx | (neg & 0x80u));
+        fs2g_shr_small(kk, w);
+    }
+    fs2g_var_table(tab, stride, p);
+    fs2g_aff e;
+    fs2g_vtab_load(&e, tab, stride, dig[nseg - 1] & 0x7Fu);
+    fs2g_aff_cneg(&e, (uint32_t)0 - (uint32_t)(dig[nseg - 1] >> 7));
+    fs2g_jac_from_aff(r, &e);
+    for (int s = nseg - 2; s >= 0; s--) {
+        for (int i = 0; i < w; i++)
+            fs2g_jac_dbl(r, r);
+        fs2g_vtab_load(&e, tab, stride, dig[s] & 0x7Fu);
+        fs2g_aff_cneg(&e, (uint32_t)0 - (uint32_t)(dig[s] >> 7));
+        if (s > 0)
+            fs2g_jac_add_aff(r, r, &e);
+        else
+            fs2g_jac_add_aff_var(r, r, &e);
     }
 }
 
