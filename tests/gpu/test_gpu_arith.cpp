@@ -175,6 +175,19 @@ static void check_fp_pair(const uint32_t a[8], const uint32_t b[8])
     fs2g_fp_neg(r, a);
     BN_mod_sub(R, BN_P, A, BN_P, bnctx);
     CHECK(fp_eq_bn(r, R));
+    /* small multiples and shifts (the doubling's 3, 4, 8) */
+    for (uint32_t k : {2u, 3u, 8u, 0x0FFFFFFFu}) {
+        fs2g_fp_mul_small(r, a, k);
+        BN_set_word(R, k);
+        BN_mod_mul(R, A, R, BN_P, bnctx);
+        CHECK(fp_eq_bn(r, R));
+    }
+    for (int sh = 1; sh <= 3; sh++) {
+        fs2g_fp_shl(r, a, sh);
+        BN_lshift(R, A, sh);
+        BN_nnmod(R, R, BN_P, bnctx);
+        CHECK(fp_eq_bn(r, R));
+    }
     BN_nnmod(R, A, BN_P, bnctx);
     CHECK((fs2g_fp_is_zero(a) != 0) == (BN_is_zero(R) != 0));
     BN_free(A);

@@ -559,6 +559,65 @@ FS2G_HD void fs2g_fp_reduce(uint32_t r[8], const uint32_t c[16])
     fs2g_fp_add_rc(r, c2, (uint32_t)0 - c2);
 }
 
+/* r = k a mod p for a < 2^256 and a small k (k < 2^28; the point formulas
+ * use 3, 4 and 8), r < 2^256: the 288-bit product's top word c (< k) folds
+ * back as c (2^256 - p), and a carry of that once more (which cannot carry:
+ * the words were then below c (2^256 - p) < 2^256 - (2^256 - p)). */
+FS2G_HD void fs2g_fp_mul_small(uint32_t r[8], const uint32_t a[8], uint32_t k)
+{
+    /* the products of the even and of the odd words, each (lo, hi) on a
+     * register pair (IMAD.WIDE), as fs2g_mul_wide does; then ev + od 2^32 */
+    uint32_t ev[9], od[9];
+    FS2G_UNROLL
+    for (int i = 0; i < 9; i++)
+        ev[i] = od[i] = 0;
+    fs2g_mul_row(ev, a, k, 0, 4);
+    fs2g_mul_row(od, a, k, 1, 4);
+    uint32_t cf = 0;
+    r[0] = ev[0];
+    r[1] = fs2g_add_cc(ev[1], od[0], cf);
+    FS2G_UNROLL
+    for (int i = 2; i < 8; i++)
+        r[i] = fs2g_addc_cc(ev[i], od[i - 1], cf);
+    const uint32_t c = fs2g_addc(ev[8], od[7], cf);
+    const uint64_t w = (uint64_t)c * 0xFFFFFFFFu;
+    cf = 0;
+    r[0] = fs2g_add_cc(r[0], c, cf);
+    r[1] = fs2g_addc_cc(r[1], 0, cf);
+    r[2] = fs2g_addc_cc(r[2], (uint32_t)w, cf);
+    r[3] = fs2g_addc_cc(r[3], (uint32_t)(w >> 32), cf);
+    r[4] = fs2g_addc_cc(r[4], 0, cf);
+    r[5] = fs2g_addc_cc(r[5], 0, cf);
+    r[6] = fs2g_addc_cc(r[6], 0, cf);
+    r[7] = fs2g_addc_cc(r[7], c, cf);
+    const uint32_t c2 = fs2g_addc(0, 0, cf);
+    fs2g_fp_add_rc(r, c2, (uint32_t)0 - c2);
+}
+
+/* r = 2^s a mod p for a < 2^256 and s in 1..3, r < 2^256: a funnel shift,
+ * then the bits shifted out (c < 8) fold back as fs2g_fp_mul_small's top
+ * word does. */
+FS2G_HD void fs2g_fp_shl(uint32_t r[8], const uint32_t a[8], int s)
+{
+    const uint32_t c = a[7] >> (32 - s);
+    FS2G_UNROLL
+    for (int i = 7; i > 0; i--)
+        r[i] = (a[i] << s) | (a[i - 1] >> (32 - s));
+    r[0] = a[0] << s;
+    const uint64_t w = (uint64_t)c * 0xFFFFFFFFu;
+    uint32_t cf = 0;
+    r[0] = fs2g_add_cc(r[0], c, cf);
+    r[1] = fs2g_addc_cc(r[1], 0, cf);
+    r[2] = fs2g_addc_cc(r[2], (uint32_t)w, cf);
+    r[3] = fs2g_addc_cc(r[3], (uint32_t)(w >> 32), cf);
+    r[4] = fs2g_addc_cc(r[4], 0, cf);
+    r[5] = fs2g_addc_cc(r[5], 0, cf);
+    r[6] = fs2g_addc_cc(r[6], 0, cf);
+    r[7] = fs2g_addc_cc(r[7], c, cf);
+    const uint32_t c2 = fs2g_addc(0, 0, cf);
+    fs2g_fp_add_rc(r, c2, (uint32_t)0 - c2);
+}
+
 /* r = a mod p in [0, p) for any a < 2^256 (< 2p): one masked subtraction. */
 FS2G_HD void fs2g_fp_canon(uint32_t r[8], const uint32_t a[8])
 {

@@ -77,7 +77,9 @@ FS2G_HD uint32_t fs2g_jac_is_inf(const fs2g_jac *r)
     return fs2g_fp_is_zero(r->z);
 }
 
-/* r = 2a, a = -3 ("dbl-2001-b": 3M + 5S). Infinity stays infinity. */
+/* r = 2a, a = -3 (4M + 4S; "dbl-2001-b" with Z3 = 2 Y Z, and the small
+ * multiples 3, 4, 8 by fs2g_fp_mul_small and shifts). Infinity stays
+ * infinity. r may be a. */
 FS2G_HDU void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
 {
     FS2G_COUNT_OP(FS2G_OP_JAC_DBL);
@@ -85,29 +87,24 @@ FS2G_HDU void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
     fs2g_fp_sqr(delta, a->z);
     fs2g_fp_sqr(gamma, a->y);
     fs2g_fp_mul(beta, a->x, gamma);
+    /* alpha = 3 (X - delta)(X + delta) */
     fs2g_fp_sub(t1, a->x, delta);
     fs2g_fp_add(t2, a->x, delta);
     fs2g_fp_mul(t1, t1, t2);
-    fs2g_fp_add(alpha, t1, t1);
-    fs2g_fp_add(alpha, alpha, t1); /* alpha = 3 (X - delta)(X + delta) */
-    /* Z3 = (Y + Z)^2 - gamma - delta */
-    fs2g_fp_add(t1, a->y, a->z);
-    fs2g_fp_sqr(t1, t1);
-    fs2g_fp_sub(t1, t1, gamma);
-    fs2g_fp_sub(r->z, t1, delta);
+    fs2g_fp_mul_small(alpha, t1, 3);
+    /* Z3 = 2 Y Z */
+    fs2g_fp_mul(t1, a->y, a->z);
+    fs2g_fp_shl(r->z, t1, 1);
     /* X3 = alpha^2 - 8 beta */
-    fs2g_fp_add(beta, beta, beta);
-    fs2g_fp_add(beta, beta, beta); /* 4 beta */
-    fs2g_fp_add(t2, beta, beta);   /* 8 beta */
+    fs2g_fp_shl(t2, beta, 3);
     fs2g_fp_sqr(t1, alpha);
     fs2g_fp_sub(r->x, t1, t2);
     /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    fs2g_fp_shl(beta, beta, 2);
     fs2g_fp_sub(t1, beta, r->x);
     fs2g_fp_mul(t1, alpha, t1);
     fs2g_fp_sqr(gamma, gamma);
-    fs2g_fp_add(gamma, gamma, gamma);
-    fs2g_fp_add(gamma, gamma, gamma);
-    fs2g_fp_add(gamma, gamma, gamma);
+    fs2g_fp_shl(gamma, gamma, 3);
     fs2g_fp_sub(r->y, t1, gamma);
 }
 
