@@ -54,7 +54,9 @@ FS2_CUDA_HIDDEN int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32
                                   size_t n, size_t *nbad, double *kernel_s);
 
 /* Verify n (digest, r||s) pairs; pubs: npubs (1 or n) records of 16 words
- * (x then y of validated points). results[i] = 1 or 0. kw = 0: tP by a
+ * (x then y of validated points). results[i] = 1 or 0, or -1 for an item
+ * the device leaves to the host (a fixed-base multiplication's exceptional
+ * case: cuda/sm2_gpu_point.cuh). kw = 0: tP by a
  * window per item; kw in 2..16 (npubs = 1): by a fixed-base table of the
  * key of width kw, built first from kbases (its segment bases 2^(s kw) P,
  * fs2g segments of 16 words) or, with kbases NULL, the table the last such

@@ -10,7 +10,8 @@
  *    differ between calls and between equal items of one batch;
  *  - CPU signatures verify on the GPU, and a batch with invalid signatures
  *    mixed in (flipped bits, r or s = 0 or >= n, r + s = n, wrong key or
- *    digest) is flagged exactly as the CPU flags it;
+ *    digest) is flagged exactly as the CPU flags it; a signature whose s
+ *    is the table width's exceptional scalar (left to the host);
  *  - keygen equals fastsm2_privkey_pubkey (the exceptional keys of the
  *    table width too); d out of range is rejected;
  *  - argument errors are named errors, never crashes;
@@ -32,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/bn.h>
 
 #include "gpu/gpu_internal.h"
 #include "testutil.h"
@@ -266,6 +269,51 @@ static void test_keygen(fastsm2_gpu *g)
     memset(d + 64, 0, 32); /* d = 0 */
     CHECK_STATUS(fastsm2_gpu_keygen_batch(g, got, d, n), FASTSM2_ERR_PRIVATE_KEY);
     free(d), free(got);
+}
+
+/* A signature whose s is the table width's exceptional scalar: the device
+ * leaves it to the host, which verifies it (valid, and not once a bit of r
+ * flips), one key and a key per item. The key is made for it: r = (e +
+ * x(kG)) mod n from any signature with nonce k, d = (k + r) (s + r)^-1 - 1. */
+static void test_exceptional_verify(fastsm2_gpu *g, const fastsm2_privkey *keys)
+{
+    unsigned char e[32], k[32], sig[64], db[32];
+    fs2t_rand_bytes(e, 32);
+    rand_scalar(k);
+    CHECK_STATUS(fastsm2_sign_digest_with_nonce(sig, &keys[0], e, k), FASTSM2_OK);
+    exceptional_scalar(sig + 32, fs2_gpu_table_bits(g), 0);
+    BN_CTX *bc = BN_CTX_new();
+    BIGNUM *n = BN_bin2bn(N_BE, 32, NULL), *r = BN_bin2bn(sig, 32, NULL), *s = BN_bin2bn(sig + 32, 32, NULL);
+    BIGNUM *kk = BN_bin2bn(k, 32, NULL), *d = BN_new(), *t = BN_new();
+    BN_mod_add(t, s, r, n, bc);
+    BN_mod_inverse(t, t, n, bc);
+    BN_mod_add(d, kk, r, n, bc);
+    BN_mod_mul(d, d, t, n, bc);
+    BN_sub_word(d, 1);
+    BN_nnmod(d, d, n, bc);
+    BN_bn2binpad(d, db, 32);
+    BN_free(n), BN_free(r), BN_free(s), BN_free(kk), BN_free(d), BN_free(t);
+    BN_CTX_free(bc);
+    fastsm2_privkey key;
+    fastsm2_pubkey pub[3];
+    if (fastsm2_privkey_from_bytes(&key, db) != FASTSM2_OK) /* d = n - 1 or 0: 2^-255 */
+        return;
+    CHECK_STATUS(fastsm2_privkey_pubkey(&pub[0], &key), FASTSM2_OK);
+    pub[1] = pub[2] = pub[0];
+    CHECK(fastsm2_verify_digest(&pub[0], e, sig) == 1);
+    unsigned char es[96], sigs[192];
+    for (int i = 0; i < 3; i++) {
+        memcpy(es + 32 * i, e, 32);
+        memcpy(sigs + 64 * i, sig, 64);
+    }
+    sigs[64 + 31] ^= 1; /* item 1: r changed */
+    int res[3];
+    for (int per = 0; per < 2; per++) {
+        res[0] = res[1] = res[2] = 7;
+        CHECK_STATUS(fastsm2_gpu_verify_digest_batch(g, res, pub, per ? 3 : 1, es, sigs, 3), FASTSM2_OK);
+        CHECK(res[0] == 1 && res[1] == 0 && res[2] == 1);
+    }
+    fastsm2_privkey_clear(&key);
 }
 
 static void test_errors(fastsm2_gpu *g, const fastsm2_privkey *keys, const fastsm2_pubkey *pubs)
@@ -636,6 +684,7 @@ int main(void)
         test_fixed_nonces(g, keys);
         test_sign_verify(g, keys, pubs);
         test_keygen(g);
+        test_exceptional_verify(g, keys);
         test_errors(g, keys, pubs);
         if (small != 1)
             test_big(g, keys, pubs);

@@ -227,17 +227,16 @@ static __global__ void __launch_bounds__(FS2G_VBLOCK) fs2g_k_verify(const fs2g_v
 }
 
 /* Verification under one public key with a fixed-base table of that key
- * (p.ktable, width p.kw): tP as sG is made. The window's scratch is only
- * for the fixed-base multiplications' exceptional case. */
+ * (p.ktable, width p.kw): tP as sG is made. */
 static __global__ void FS2G_BOUNDS(FS2G_BLOCK) fs2g_k_verify_key(const fs2g_verify_params p)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.n)
         return;
-    uint32_t e[8], r[8], s[8], tab[FS2G_VAR_ENTRIES * 16];
+    uint32_t e[8], r[8], s[8];
     fs2g_aff pk;
     fs2g_verify_load(e, r, s, &pk, p, i);
-    p.results[i] = fs2g_verify_item(e, r, s, &pk, p.table, p.w, p.ktable, p.kw, tab, 1);
+    p.results[i] = fs2g_verify_item(e, r, s, &pk, p.table, p.w, p.ktable, p.kw, NULL, 0);
 }
 
 struct fs2g_keygen_params {

@@ -132,11 +132,14 @@ FS2G_HD uint32_t fs2g_keygen_item(fs2g_aff *p, const uint32_t d[8], const uint32
 }
 
 /* GB/T 32918.2 7.1 B1-B7 on a digest e: 1 if (r, s) is a valid signature
- * of e under the validated public key P, else 0. Public inputs: variable
- * time. table: the G table of width w (either mode's: the same layout);
- * ktable: a fixed-base table of P of width kw (built for a batch with one
- * key), or NULL: then tP by the window of fs2g_ecmult_var, with tab (at the
- * stride) as its scratch, which the fallbacks use too. */
+ * of e under the validated public key P, 0 if not, -1 when a fixed-base
+ * multiplication met its exceptional case (Z = 0: s or t one scalar of the
+ * width, about 2^-240; sm2_gpu_point.cuh): the caller verifies that item
+ * another way (the host: on the CPU). Public inputs: variable time. table:
+ * the G table of width w (either mode's: the same layout); ktable: a
+ * fixed-base table of P of width kw (built for a batch with one key), or
+ * NULL: then tP by the window of fs2g_ecmult_var with tab (at the stride)
+ * as its scratch. */
 FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uint32_t s[8], const fs2g_aff *p,
                              const uint32_t *table, int w, const uint32_t *ktable, int kw, uint32_t *tab, int stride)
 {
@@ -150,21 +153,15 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
     fs2g_fn_add(t, r, s);
     if (fs2g_is_zero(t))
         return 0;
-    /* B6: (x1, y1) = sG + tP; a fixed-base multiplication that meets its
-     * exceptional case (Z = 0; s, t public) is redone by the window */
+    /* B6: (x1, y1) = sG + tP */
     fs2g_jac sg, tp;
     fs2g_ecmult_gen_fast(&sg, s, table, w);
-    if (fs2g_jac_is_inf(&sg)) {
-        const fs2g_aff g = {FS2G_GX_WORDS, FS2G_GY_WORDS};
-        fs2g_ecmult_var(&sg, &g, s, tab, stride);
-    }
-    if (ktable) {
+    if (ktable)
         fs2g_ecmult_gen_fast(&tp, t, ktable, kw);
-        if (fs2g_jac_is_inf(&tp))
-            fs2g_ecmult_var(&tp, p, t, tab, stride);
-    } else {
+    else
         fs2g_ecmult_var(&tp, p, t, tab, stride);
-    }
+    if (fs2g_jac_is_inf(&sg) || (ktable && fs2g_jac_is_inf(&tp)))
+        return -1;
     fs2g_jac_add_var(&sg, &sg, &tp);
     if (fs2g_jac_is_inf(&sg))
         return 0;

@@ -45,16 +45,6 @@ typedef struct {
     {                                                                                                          \
         0x4D940E93u, 0xDDBCBD41u, 0x15AB8F92u, 0xF39789F5u, 0xCF6509A7u, 0x4D5A9E4Bu, 0x9D9F5E34u, 0x28E9FA9Eu \
     }
-/* The base point G (GB/T 32918.5), little-endian words. */
-#define FS2G_GX_WORDS                                                                                          \
-    {                                                                                                          \
-        0x334C74C7u, 0x715A4589u, 0xF2660BE1u, 0x8FE30BBFu, 0x6A39C994u, 0x5F990446u, 0x1F198119u, 0x32C4AE2Cu \
-    }
-#define FS2G_GY_WORDS                                                                                          \
-    {                                                                                                          \
-        0x2139F0A0u, 0x02DF32E5u, 0xC62A4740u, 0xD0A9877Cu, 0x6B692153u, 0x59BDCEE3u, 0xF4F6779Cu, 0xBC3736A2u \
-    }
-
 FS2G_HD void fs2g_jac_set_inf(fs2g_jac *r)
 {
     FS2G_UNROLL
@@ -368,21 +358,30 @@ FS2G_HDU void fs2g_table_select_ct(fs2g_aff *e, const uint32_t *seg, uint32_t id
 #endif
 }
 
+/* Whether the fast mode loads the next segment's entry before adding the
+ * current one (16 more registers in flight): a build option, measured in
+ * docs/GPU.md "Occupancy". */
+#ifndef FS2G_PREFETCH
+#define FS2G_PREFETCH 1
+#endif
+
 /* r = k G from a width-w table (w in 2..16), the fast mode: the entry of
- * each segment is loaded at an address that depends on k's digit; the next
- * segment's entry is loaded before the current one is added. k in
+ * each segment is loaded at an address that depends on k's digit (with
+ * FS2G_PREFETCH, the next segment's before the current one is added). k in
  * [1, n - 1]; r has Z = 0 in the exceptional case described above. */
 FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w)
 {
-    uint32_t kk[8], idx, neg, nneg;
+    uint32_t kk[8], idx, neg;
     const uint32_t flip = fs2g_scalar_odd(kk, k);
     const int nseg = fs2g_table_segments(w);
     const uint32_t nent = fs2g_table_entries(w);
-    fs2g_aff e, nxt;
-    neg = fs2g_digit(&idx, kk[0], w, nseg == 1 ? ~0u : 0u, flip);
+    fs2g_aff e;
+    neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
     fs2g_table_select_fast(&e, table, idx);
+#if FS2G_PREFETCH
+    fs2g_aff nxt;
     fs2g_shr_small(kk, w);
-    nneg = fs2g_digit(&idx, kk[0], w, nseg == 2 ? ~0u : 0u, flip);
+    uint32_t nneg = fs2g_digit(&idx, kk[0], w, nseg == 2 ? ~0u : 0u, flip);
     fs2g_table_select_fast(&nxt, table + (size_t)nent * FS2G_ENTRY_WORDS, idx);
     fs2g_aff_cneg(&e, neg);
     fs2g_jac_from_aff(r, &e);
@@ -397,6 +396,17 @@ FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32
         fs2g_aff_cneg(&e, neg);
         fs2g_jac_add_aff(r, r, &e);
     }
+#else
+    fs2g_aff_cneg(&e, neg);
+    fs2g_jac_from_aff(r, &e);
+    for (int s = 1; s < nseg; s++) {
+        fs2g_shr_small(kk, w);
+        neg = fs2g_digit(&idx, kk[0], w, s + 1 == nseg ? ~0u : 0u, flip);
+        fs2g_table_select_fast(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, idx);
+        fs2g_aff_cneg(&e, neg);
+        fs2g_jac_add_aff(r, r, &e);
+    }
+#endif
 }
 
 /* r = k G from the width-FS2G_CT_W table, constant-time mode: every entry
