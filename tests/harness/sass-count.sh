@@ -31,7 +31,10 @@ OUT=${FS2_SASS_OUT:-build-sass}
 ARCH=${FS2_SASS_ARCH:-90}
 W=${FS2_SASS_W:-16}
 mkdir -p "$OUT"
-NVFLAGS=(-arch="sm_$ARCH" -cubin -O3 -std=c++17 -Iinclude -Isrc -DFASTSM2_WITH_CUDA=1)
+# FS2_SASS_FLAGS: more nvcc flags, e.g. a build variant
+# ("-DFS2G_BLOCK=64 -DFS2G_MIN_BLOCKS=4", docs/GPU.md "Occupancy")
+# shellcheck disable=SC2206
+NVFLAGS=(-arch="sm_$ARCH" -cubin -O3 -std=c++17 -Iinclude -Isrc -DFASTSM2_WITH_CUDA=1 ${FS2_SASS_FLAGS:-})
 
 cubin() { # cubin NAME EXTRA_FLAGS...
   local name=$1
