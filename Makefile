@@ -245,7 +245,7 @@ test-gpu-sim:
 test-gpu-sim-brief:
 	bash tests/harness/test-gpu-sim.sh brief || test $$? -eq 77
 # test-all runs the brief one (1.5 to 4 minutes on 2 shared cores; skipped
-# where no GPGPU-Sim source is cached, as in CI).
+# at once where no built GPGPU-Sim is cached, as in CI).
 TEST_ALL_STAGES += test-gpu-sim-brief
 
 # SASS instructions per signature / verification / key generation for sm_90

@@ -33,15 +33,21 @@ static size_t nrecs;
 static int g_json, g_failed;
 static double g_seconds = 1.0;
 static unsigned g_lo = 10, g_hi = 24;
-static int g_ops[3] = {1, 1, 1}; /* sign, verify, keygen */
-static const char *const op_names[3] = {"sign", "verify", "keygen"};
+/* sign, verify (one key), keygen, verify-keys (a key per item) */
+#define NOPS 4
+static int g_ops[NOPS] = {1, 1, 1, 1};
+static const char *const op_names[NOPS] = {"sign", "verify", "keygen", "verify-keys"};
+/* verify-keys: 64 keys, each over a run of items; at most 2^18 items (the
+ * per-item key structures take 2.3 KB each) */
+#define NVKEYS     64
+#define VKEYS_MAXN ((size_t)1 << 18)
 
 static void add_rec(const char *impl, const char *op, size_t batch, double ops, double lat)
 {
     if (nrecs < MAX_RECS)
         recs[nrecs++] = (gpu_rec){impl, op, batch, ops, lat};
     if (!g_json) {
-        printf("%-22s %-7s 2^%-3u %14.0f ops/s %12.3f ms\n", impl, op, (unsigned)__builtin_ctzll(batch), ops,
+        printf("%-22s %-11s 2^%-3u %14.0f ops/s %12.3f ms\n", impl, op, (unsigned)__builtin_ctzll(batch), ops,
                lat * 1e3);
         fflush(stdout);
     }
@@ -61,6 +67,10 @@ typedef struct {
     fastsm2_pubkey pub;
     unsigned char *e, *sigs, *vsigs, *privs, *pubs;
     int *res;
+    /* verify-keys: item i is signed by key i * NVKEYS / nk in ksigs */
+    size_t nk;
+    fastsm2_pubkey *kpubs;
+    unsigned char *ksigs;
 } gpu_inputs;
 
 /* One op on the GPU: end to end when kernel_s is NULL. */
@@ -69,6 +79,7 @@ static int run_op(fastsm2_gpu *g, int op, gpu_inputs *in, size_t n, double *kern
     switch (op) {
     case 0: return fs2_gpu_sign_timed(g, in->sigs, &in->key, 1, in->e, n, kernel_s);
     case 1: return fs2_gpu_verify_timed(g, in->res, &in->pub, 1, in->e, in->vsigs, n, kernel_s);
+    case 3: return fs2_gpu_verify_timed(g, in->res, in->kpubs, n, in->e, in->ksigs, n, kernel_s);
     default: return fs2_gpu_keygen_timed(g, in->pubs, in->privs, n, kernel_s);
     }
 }
@@ -87,7 +98,7 @@ static int check_op(fastsm2_gpu *g, int op, gpu_inputs *in, size_t n)
         free(r);
         return ok ? 1 : fail("a GPU signature does not verify on the GPU");
     }
-    if (op == 1) {
+    if (op == 1 || op == 3) {
         for (size_t i = 0; i < n; i++)
             if (in->res[i] != 1)
                 return fail("the GPU rejects a valid signature");
@@ -170,12 +181,15 @@ static void measure_cpu(int op, gpu_inputs *in, size_t n, unsigned threads)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: fastsm2-speed --gpu [--json] [--seconds S] [--batches LO-HI] [--ops sign,verify,keygen]\n"
+    fprintf(f, "usage: fastsm2-speed --gpu [--json] [--seconds S] [--batches LO-HI]\n"
+               "                          [--ops sign,verify,keygen,verify-keys]\n"
                "\n"
                "The GPU batch API on device 0 for batch sizes 2^LO..2^HI (default 10-24): end to\n"
                "end (fastsm2-gpu) and kernel only (fastsm2-gpu-kernel), the constant-time mode\n"
                "(fastsm2-gpu-ct), and the CPU batch API on every core (fastsm2-cpu-batch).\n"
-               "FASTSM2_GPU_TABLE_BITS=8|12|16 sets the fast mode's table width.\n");
+               "verify: one public key for the batch; verify-keys: a key per item (64 keys;\n"
+               "batches up to 2^18). FASTSM2_GPU_TABLE_BITS=8|12|16 sets the fast mode's table\n"
+               "width, FASTSM2_GPU_KEY_TABLE_BITS the one-key verification's (docs/GPU.md).\n");
 }
 
 /* "--name value" or "--name=value" */
@@ -213,10 +227,21 @@ static int parse_args(int argc, char **argv)
                 return 0;
             g_lo = lo, g_hi = hi;
         } else if ((v = opt_val(argc, argv, &i, "--ops")) != NULL) {
-            g_ops[0] = strstr(v, "sign") != NULL;
-            g_ops[1] = strstr(v, "verify") != NULL;
-            g_ops[2] = strstr(v, "keygen") != NULL;
-            if (!g_ops[0] && !g_ops[1] && !g_ops[2])
+            int any = 0;
+            for (int op = 0; op < NOPS; op++)
+                g_ops[op] = 0;
+            /* comma-separated names */
+            for (const char *p = v; *p;) {
+                size_t len = strcspn(p, ",");
+                int known = 0;
+                for (int op = 0; op < NOPS; op++)
+                    if (strlen(op_names[op]) == len && strncmp(p, op_names[op], len) == 0)
+                        g_ops[op] = known = any = 1;
+                if (!known)
+                    return 0;
+                p += len + (p[len] == ',');
+            }
+            if (!any)
                 return 0;
         } else {
             return 0;
@@ -269,12 +294,35 @@ static int inputs_new(gpu_inputs *in, fastsm2_gpu *g, size_t n)
     for (size_t i = 0; i < n; i += n / 31 + 1)
         if (fastsm2_verify_digest(&in->pub, in->e + 32 * i, in->vsigs + 64 * i) != 1)
             return fail("a GPU signature does not verify on the CPU");
+    if (!g_ops[3])
+        return 1;
+    /* a key per item: NVKEYS keys over runs of items */
+    in->nk = n < VKEYS_MAXN ? n : VKEYS_MAXN;
+    in->kpubs = malloc(sizeof(*in->kpubs) * in->nk);
+    in->ksigs = malloc(64 * in->nk);
+    if (!in->kpubs || !in->ksigs)
+        return fail("out of host memory");
+    for (size_t j = 0; j < NVKEYS; j++) {
+        size_t a = j * in->nk / NVKEYS, b = (j + 1) * in->nk / NVKEYS;
+        fastsm2_privkey k;
+        fastsm2_pubkey p;
+        if (fastsm2_privkey_generate(&k) != FASTSM2_OK || fastsm2_privkey_pubkey(&p, &k) != FASTSM2_OK)
+            return fail("key generation");
+        if (b > a && fastsm2_gpu_sign_digest_batch(g, in->ksigs + 64 * a, &k, 1, in->e + 32 * a, b - a) != FASTSM2_OK)
+            return fail("signing the verification inputs");
+        for (size_t i = a; i < b; i++)
+            in->kpubs[i] = p;
+        if (b > a && fastsm2_verify_digest(&p, in->e + 32 * a, in->ksigs + 64 * a) != 1)
+            return fail("a GPU signature does not verify on the CPU");
+        fastsm2_privkey_clear(&k);
+    }
     return 1;
 }
 
 static void inputs_free(gpu_inputs *in)
 {
     free(in->e), free(in->sigs), free(in->vsigs), free(in->privs), free(in->pubs), free(in->res);
+    free(in->kpubs), free(in->ksigs);
     fastsm2_privkey_clear(&in->key);
 }
 
@@ -302,18 +350,22 @@ int bench_gpu_main(int argc, char **argv)
     if (!g_json) {
         printf("fastsm2-speed --gpu: device %s, fast-mode table %d bits, %ld CPU threads for the CPU batch rows\n",
                fastsm2_gpu_device_name(g), fs2_gpu_table_bits(g), ncpu);
-        printf("%-22s %-7s %-5s %20s %15s\n", "impl", "op", "batch", "throughput", "latency/batch");
+        printf("%-22s %-11s %-5s %20s %15s\n", "impl", "op", "batch", "throughput", "latency/batch");
     }
     gpu_inputs in;
     size_t nmax = (size_t)1 << g_hi;
     if (inputs_new(&in, g, nmax)) {
-        for (int op = 0; op < 3; op++) {
+        for (int op = 0; op < NOPS; op++) {
             if (!g_ops[op])
                 continue;
             for (unsigned lg = g_lo; lg <= g_hi && !g_failed; lg++) {
                 size_t n = (size_t)1 << lg;
+                if (op == 3 && n > in.nk) /* at most 2^18 items: the largest allowed */
+                    n = in.nk;
                 measure(g, "fastsm2-gpu", "fastsm2-gpu-kernel", op, &in, n);
                 measure(gct, "fastsm2-gpu-ct", "fastsm2-gpu-ct-kernel", op, &in, n);
+                if (op == 3 && n == in.nk)
+                    break;
             }
             if (op < 2 && !g_failed) /* CPU batch API, every core, 2^16 items */
                 measure_cpu(op, &in, nmax < ((size_t)1 << 16) ? nmax : ((size_t)1 << 16), (unsigned)ncpu);
@@ -339,7 +391,7 @@ int bench_gpu_main(int argc, char **argv)
     } else {
         /* the best batch of each (impl, op), and the GPU/CPU ratios */
         printf("\nbest batch per row:\n");
-        for (int op = 0; op < 3; op++) {
+        for (int op = 0; op < NOPS; op++) {
             double cpu = 0;
             for (size_t i = 0; i < nrecs; i++)
                 if (strcmp(recs[i].op, op_names[op]) == 0 && strcmp(recs[i].impl, "fastsm2-cpu-batch") == 0)
@@ -354,7 +406,7 @@ int bench_gpu_main(int argc, char **argv)
                         b = &recs[i];
                 if (!b)
                     continue;
-                printf("%-22s %-7s 2^%-3u %14.0f ops/s", b->impl, b->op, (unsigned)__builtin_ctzll(b->batch), b->ops);
+                printf("%-22s %-11s 2^%-3u %14.0f ops/s", b->impl, b->op, (unsigned)__builtin_ctzll(b->batch), b->ops);
                 if (cpu > 0)
                     printf("  %8.1fx the CPU batch API", b->ops / cpu);
                 printf("\n");

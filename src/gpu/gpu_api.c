@@ -19,6 +19,9 @@ struct fastsm2_gpu {
     fs2_cuda *cu;
     unsigned flags;
     int w;
+    /* the key whose fixed-base table the device holds (kw = 0: none) */
+    int kw;
+    uint32_t kpub[16];
 };
 
 int fastsm2_gpu_device_count(void)
@@ -170,16 +173,20 @@ static int sign_batch(fastsm2_gpu *ctx, unsigned char *sigs, const fastsm2_privk
     fs2_wipe(kw, nkeys * 16 * sizeof(uint32_t));
     free(kw);
     if (ret == FASTSM2_OK && nbad) {
-        if (nonces) {
-            ret = FASTSM2_ERR_SCALAR; /* as fastsm2_sign_digest_with_nonce */
-        } else {
-            /* a device nonce gave r = 0, r + k = n or s = 0 (about 2^-254
-             * per item): those items (r = 0 in the output) are signed again
-             * here with CSPRNG nonces */
-            static const unsigned char zero[32];
-            for (size_t i = 0; i < n && ret == FASTSM2_OK; i++)
-                if (memcmp(sigs + 64 * i, zero, 32) == 0)
-                    ret = fastsm2_sign_digest(sigs + 64 * i, &keys[nkeys == 1 ? 0 : i], digests + 32 * i);
+        /* an item the device could not sign (r = 0 in the output): its
+         * nonce gave r = 0, r + k = n or s = 0 (about 2^-254 per item), or
+         * kG met the fixed-base multiplication's exceptional case (about
+         * 2^-240). Signed here: with the given nonce (which then fails as
+         * fastsm2_sign_digest_with_nonce fails), else with a CSPRNG one. */
+        static const unsigned char zero[32];
+        for (size_t i = 0; i < n && ret == FASTSM2_OK; i++) {
+            if (memcmp(sigs + 64 * i, zero, 32) != 0)
+                continue;
+            const fastsm2_privkey *k = &keys[nkeys == 1 ? 0 : i];
+            if (nonces)
+                ret = fastsm2_sign_digest_with_nonce(sigs + 64 * i, k, digests + 32 * i, nonces + 32 * i);
+            else
+                ret = fastsm2_sign_digest(sigs + 64 * i, k, digests + 32 * i);
         }
     }
     if (ret != FASTSM2_OK)
@@ -211,6 +218,38 @@ int fs2_gpu_sign_digest_batch_with_nonces(fastsm2_gpu *ctx, unsigned char *sigs,
     return sign_batch(ctx, sigs, keys, nkeys, digests, nonces, n, NULL);
 }
 
+/* The width of the fixed-base table of the key for a one-key verification
+ * batch of n items, 0 for none (tP then by the window per item).
+ * FASTSM2_GPU_KEY_TABLE_BITS: 0 (never) or 2..16 overrides the choice, which
+ * is the width that makes the least work by a model in SASS instructions
+ * (docs/GPU.md "Verification"): building an entry costs about
+ * KT_ENTRY + KT_ENTRY_BIT w (a small multiplication and an inversion), a
+ * verification with the table about KT_ADD per fixed-base segment of G and
+ * of the key, one without about KT_WINDOW. */
+#define KT_ENTRY     15000.0
+#define KT_ENTRY_BIT 2700.0
+#define KT_ADD       1950.0
+#define KT_WINDOW    600000.0
+static int key_table_bits(size_t n, int gw)
+{
+    const char *s = getenv("FASTSM2_GPU_KEY_TABLE_BITS");
+    if (s && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (*end == '\0' && (v == 0 || (v >= 2 && v <= 16)))
+            return (int)v;
+    }
+    int best = 0;
+    double best_cost = KT_WINDOW * (double)n, gseg = (256 + gw - 1) / gw;
+    for (int w = 4; w <= 16; w++) {
+        double seg = (256 + w - 1) / w, entries = seg * (double)(1u << (w - 1));
+        double cost = entries * (KT_ENTRY + KT_ENTRY_BIT * w) + (double)n * KT_ADD * (gseg + seg);
+        if (cost < best_cost)
+            best = w, best_cost = cost;
+    }
+    return best;
+}
+
 int fs2_gpu_verify_timed(fastsm2_gpu *ctx, int *results, const fastsm2_pubkey *pubs, size_t npubs,
                          const unsigned char *digests, const unsigned char *sigs, size_t n, double *kernel_s)
 {
@@ -225,7 +264,7 @@ int fs2_gpu_verify_timed(fastsm2_gpu *ctx, int *results, const fastsm2_pubkey *p
     }
     if (n == 0)
         return FASTSM2_OK;
-    uint32_t *pw = malloc(npubs * 16 * sizeof(uint32_t));
+    uint32_t *pw = calloc(npubs, 16 * sizeof(uint32_t));
     if (!pw) {
         memset(results, 0, sizeof(int) * n);
         return FASTSM2_ERR_NO_MEMORY;
@@ -244,8 +283,41 @@ int fs2_gpu_verify_timed(fastsm2_gpu *ctx, int *results, const fastsm2_pubkey *p
             pw[16 * i + 8 + 2 * j + 1] = (uint32_t)(p->pub.pt.y[j] >> 32);
         }
     }
+    int kw = npubs == 1 && ret == FASTSM2_OK ? key_table_bits(n, ctx->w) : 0;
+    uint32_t *kbases = NULL;
+    if (kw && (kw != ctx->kw || memcmp(ctx->kpub, pw, sizeof ctx->kpub) != 0)) {
+        /* a new key or width: its segment bases 2^(s kw) P, by the CPU */
+        int nseg = (256 + kw - 1) / kw;
+        const fs2_pub *p = fs2_pub_get(&pubs[0]);
+        kbases = malloc((size_t)nseg * 16 * sizeof(uint32_t));
+        if (!kbases)
+            ret = FASTSM2_ERR_NO_MEMORY;
+        for (int sg = 0; sg < nseg && ret == FASTSM2_OK; sg++) {
+            uint64_t k[4] = {0, 0, 0, 0};
+            fs2_affine b;
+            k[(sg * kw) / 64] = (uint64_t)1 << ((sg * kw) % 64);
+            fs2_ec()->mul(&b, &p->pub.pt, fs2_pub_tables(p), k);
+            for (int i = 0; i < 4; i++) {
+                kbases[16 * sg + 2 * i] = (uint32_t)b.x[i];
+                kbases[16 * sg + 2 * i + 1] = (uint32_t)(b.x[i] >> 32);
+                kbases[16 * sg + 8 + 2 * i] = (uint32_t)b.y[i];
+                kbases[16 * sg + 8 + 2 * i + 1] = (uint32_t)(b.y[i] >> 32);
+            }
+        }
+        ctx->kw = 0; /* until the device holds the new table */
+    }
     if (ret == FASTSM2_OK)
-        ret = fs2_cuda_verify(ctx->cu, results, pw, npubs, digests, sigs, n, kernel_s);
+        ret = fs2_cuda_verify(ctx->cu, results, pw, npubs, digests, sigs, n, kw, kbases, kernel_s);
+    if (ret == FASTSM2_OK && kbases) {
+        ctx->kw = kw;
+        memcpy(ctx->kpub, pw, sizeof ctx->kpub);
+    }
+    /* items the device could not decide (a fixed-base multiplication's
+     * exceptional case, about 2^-240): verified here */
+    for (size_t i = 0; i < n && ret == FASTSM2_OK; i++)
+        if (results[i] < 0)
+            results[i] = fastsm2_verify_digest(&pubs[npubs == 1 ? 0 : i], digests + 32 * i, sigs + 64 * i) == 1;
+    free(kbases);
     free(pw);
     if (ret != FASTSM2_OK)
         memset(results, 0, sizeof(int) * n);
@@ -277,7 +349,24 @@ int fs2_gpu_keygen_timed(fastsm2_gpu *ctx, unsigned char *pubs, const unsigned c
         all &= fs2_scalar_load_check(tmp, privs + 32 * i, 1);
     fs2_wipe(tmp, sizeof tmp);
     fs2_declassify(&all, sizeof all);
-    int ret = all ? fs2_cuda_keygen(ctx->cu, pubs, privs, n, kernel_s) : FASTSM2_ERR_PRIVATE_KEY;
+    size_t nbad = 0;
+    int ret = all ? fs2_cuda_keygen(ctx->cu, pubs, privs, n, &nbad, kernel_s) : FASTSM2_ERR_PRIVATE_KEY;
+    if (ret == FASTSM2_OK && nbad) {
+        /* keys the device left to the host (x = y = 0 in the output: no
+         * point of the curve): kG's exceptional case, about 2^-240 */
+        static const unsigned char zero[64];
+        for (size_t i = 0; i < n; i++) {
+            if (memcmp(pubs + 65 * i + 1, zero, 64) != 0)
+                continue;
+            uint64_t d[4];
+            fs2_affine p;
+            (void)fs2_scalar_load_check(d, privs + 32 * i, 1);
+            fs2_ec()->mul_base(&p, d);
+            fs2_wipe(d, sizeof d);
+            fs2_u256_to_be(pubs + 65 * i + 1, p.x);
+            fs2_u256_to_be(pubs + 65 * i + 33, p.y);
+        }
+    }
     if (ret != FASTSM2_OK)
         memset(pubs, 0, 65 * n);
     return ret;

@@ -137,33 +137,93 @@ static std::vector<std::vector<uint32_t>> edges(const BIGNUM *m)
 
 /* ---- field mod p ----------------------------------------------------------- */
 
+/* w (any value below 2^256, as field results are) = x mod p, and
+ * fs2g_fp_canon(w) is exactly x mod p. */
+static int fp_eq_bn(const uint32_t w[8], const BIGNUM *x)
+{
+    BIGNUM *y = bn_from_words(w), *xm = BN_new();
+    BN_nnmod(xm, x, BN_P, bnctx);
+    BN_nnmod(y, y, BN_P, bnctx);
+    int eq = BN_cmp(xm, y) == 0;
+    uint32_t c[8];
+    fs2g_fp_canon(c, w);
+    eq &= words_eq_bn(c, xm);
+    BN_free(y);
+    BN_free(xm);
+    return eq;
+}
+
+/* Field operations on inputs anywhere in [0, 2^256) (results of field
+ * operations are below 2^256, not necessarily below p): every result is
+ * congruent to OpenSSL's mod p. */
 static void check_fp_pair(const uint32_t a[8], const uint32_t b[8])
 {
     BIGNUM *A = bn_from_words(a), *B = bn_from_words(b), *R = BN_new();
     uint32_t r[8];
     fs2g_fp_mul(r, a, b);
     BN_mod_mul(R, A, B, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_sqr(r, a);
     BN_mod_sqr(R, A, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_add(r, a, b);
     BN_mod_add(R, A, B, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_sub(r, a, b);
     BN_mod_sub(R, A, B, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
     fs2g_fp_neg(r, a);
     BN_mod_sub(R, BN_P, A, BN_P, bnctx);
-    CHECK(words_eq_bn(r, R));
+    CHECK(fp_eq_bn(r, R));
+    /* small multiples and shifts (the doubling's 3, 4, 8) */
+    for (uint32_t k : {2u, 3u, 8u, 0x0FFFFFFFu}) {
+        fs2g_fp_mul_small(r, a, k);
+        BN_set_word(R, k);
+        BN_mod_mul(R, A, R, BN_P, bnctx);
+        CHECK(fp_eq_bn(r, R));
+    }
+    for (int sh = 1; sh <= 3; sh++) {
+        fs2g_fp_shl(r, a, sh);
+        BN_lshift(R, A, sh);
+        BN_nnmod(R, R, BN_P, bnctx);
+        CHECK(fp_eq_bn(r, R));
+    }
+    BN_nnmod(R, A, BN_P, bnctx);
+    CHECK((fs2g_fp_is_zero(a) != 0) == (BN_is_zero(R) != 0));
     BN_free(A);
     BN_free(B);
     BN_free(R);
 }
 
+/* Values in [p, 2^256), which field results may be: p, p + 1, p + 2^32,
+ * 2^256 - 1, 2^256 - 2, p + 2^224 - 1, 2^256 - 2^224 and that + 2^32 - 1. */
+static std::vector<std::vector<uint32_t>> fp_unreduced(void)
+{
+    const char *hex[] = {"FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF",
+                         "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF000000010000000000000000",
+                         "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF0000000100000000FFFFFFFF",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFE",
+                         "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFE",
+                         "FFFFFFFF00000000000000000000000000000000000000000000000000000000",
+                         "FFFFFFFF000000000000000000000000000000000000000000000000FFFFFFFF"};
+    std::vector<std::vector<uint32_t>> out;
+    for (const char *h : hex) {
+        BIGNUM *x = NULL;
+        BN_hex2bn(&x, h);
+        std::vector<uint32_t> w(8);
+        words_from_bn(w.data(), x);
+        out.push_back(w);
+        BN_free(x);
+    }
+    return out;
+}
+
 static void test_fp(void)
 {
     auto e = edges(BN_P);
+    for (auto &u : fp_unreduced())
+        e.push_back(u);
     for (auto &a : e)
         for (auto &b : e)
             check_fp_pair(a.data(), b.data());
@@ -171,6 +231,12 @@ static void test_fp(void)
         uint32_t a[8], b[8];
         rand_below(a, BN_P);
         rand_below(b, BN_P);
+        check_fp_pair(a, b);
+        /* and unreduced: anywhere below 2^256 */
+        rand_words(a);
+        rand_words(b);
+        if (i & 1)
+            a[7] |= 0xFFFFFFF0u;
         check_fp_pair(a, b);
     }
     /* the wide product and the reduction accept any 256-bit inputs (the
@@ -200,7 +266,7 @@ static void test_fp(void)
         CHECK(memcmp(s, c2, 64) == 0);
         fs2g_fp_reduce(r, c);
         BN_mod(C, C, BN_P, bnctx);
-        CHECK(words_eq_bn(r, C));
+        CHECK(fp_eq_bn(r, C));
         /* any 512-bit value, not only products */
         uint32_t any[16];
         fs2t_rand_bytes(any, sizeof(any));
@@ -212,26 +278,43 @@ static void test_fp(void)
                 cb[63 - 4 * j - q] = (unsigned char)(any[j] >> (8 * q));
         BN_bin2bn(cb, 64, W);
         BN_mod(W, W, BN_P, bnctx);
-        CHECK(words_eq_bn(r, W));
+        CHECK(fp_eq_bn(r, W));
         BN_free(A);
         BN_free(B);
         BN_free(C);
         BN_free(W);
     }
-    /* inversion: a * a^-1 = 1, against BN_mod_inverse; inv(0) = 0 */
-    for (int i = 0; i < 200; i++) {
+    /* inversion: a * a^-1 = 1, against BN_mod_inverse; inv(0) = inv(p) = 0;
+     * edges, unreduced inputs, powers of 2 and their negatives, random
+     * values below p and below 2^256; the result is canonical */
+    for (int i = 0; i < 1200; i++) {
         uint32_t a[8], r[8];
-        if (i < (int)e.size())
+        if (i < (int)e.size()) {
             memcpy(a, e[i].data(), 32);
-        else
+        } else if (i < (int)e.size() + 512) {
+            int k = i - (int)e.size();
+            BIGNUM *x = BN_new();
+            BN_set_bit(x, k % 256);
+            if (k >= 256)
+                BN_sub(x, BN_P, x);
+            words_from_bn(a, x);
+            BN_free(x);
+        } else if (i & 1) {
             rand_below(a, BN_P);
+        } else {
+            rand_words(a);
+        }
         fs2g_fp_inv(r, a);
+        uint32_t rc[8];
+        fs2g_fp_canon(rc, r);
+        CHECK(memcmp(rc, r, 32) == 0);
         BIGNUM *A = bn_from_words(a), *R = BN_new();
+        BN_nnmod(A, A, BN_P, bnctx);
         if (BN_is_zero(A)) {
-            CHECK(fs2g_is_zero(r));
+            CHECK(fs2g_fp_is_zero(r));
         } else {
             BN_mod_inverse(R, A, BN_P, bnctx);
-            CHECK(words_eq_bn(r, R));
+            CHECK(fp_eq_bn(r, R));
         }
         BN_free(A);
         BN_free(R);
@@ -472,15 +555,75 @@ static std::vector<uint32_t> build_table(int w)
         lib_mul_g(&b, k);
         fs2g_aff base;
         aff_from_lib(&base, &b);
-        for (uint32_t j = 1; j <= nent; j++) {
+        for (uint32_t i = 0; i < nent; i++) {
             fs2g_aff e;
-            fs2g_table_entry(&e, &base, j);
-            uint32_t *dst = &t[((size_t)s * nent + (j - 1)) * FS2G_ENTRY_WORDS];
+            fs2g_table_entry(&e, &base, i);
+            uint32_t *dst = &t[((size_t)s * nent + i) * FS2G_ENTRY_WORDS];
             memcpy(dst, e.x, 32);
             memcpy(dst + 8, e.y, 32);
         }
     }
     return t;
+}
+
+/* A fixed-base table of the point p (as verification builds for a batch
+ * with one key), from the bases 2^(s w) p the library computes. */
+static std::vector<uint32_t> build_key_table(int w, const fs2g_aff *p)
+{
+    int nseg = fs2g_table_segments(w);
+    uint32_t nent = fs2g_table_entries(w);
+    std::vector<uint32_t> t((size_t)nseg * nent * FS2G_ENTRY_WORDS);
+    fs2_affine pl;
+    u64_from_words(pl.x, p->x);
+    u64_from_words(pl.y, p->y);
+    pl.infinity = 0;
+    for (int s = 0; s < nseg; s++) {
+        uint32_t k[8] = {0};
+        k[(s * w) / 32] = 1u << ((s * w) % 32);
+        fs2_affine b;
+        lib_mul(&b, &pl, k);
+        fs2g_aff base;
+        aff_from_lib(&base, &b);
+        for (uint32_t i = 0; i < nent; i++) {
+            fs2g_aff e;
+            fs2g_table_entry(&e, &base, i);
+            uint32_t *dst = &t[((size_t)s * nent + i) * FS2G_ENTRY_WORDS];
+            memcpy(dst, e.x, 32);
+            memcpy(dst + 8, e.y, 32);
+        }
+    }
+    return t;
+}
+
+/* fs2g_verify_item both ways: tP by the window (its scratch interleaved
+ * with a stride, as in shared memory) and by a fixed-base table of the key
+ * (kt, width kw); -2 when they disagree. */
+static int verify_both(const uint32_t e[8], const uint32_t r[8], const uint32_t s[8], const fs2g_aff *p,
+                       const std::vector<uint32_t> &t, int w, const std::vector<uint32_t> &kt, int kw)
+{
+    uint32_t tab[FS2G_VAR_ENTRIES * 16 * 2];
+    int a = fs2g_verify_item(e, r, s, p, t.data(), w, NULL, 0, tab, 2);
+    int b = fs2g_verify_item(e, r, s, p, t.data(), w, kt.data(), kw, NULL, 0);
+    return a == b ? a : -2;
+}
+
+/* The odd scalar whose fixed-base multiplication with a width-w table
+ * meets P = Q in its last addition (sm2_gpu_point.cuh): k = 2 q 2^((m-1) w)
+ * - n with q = 2^(256 - (m-1) w) - 1; `twin` gives n - k (even, whose odd
+ * form is k). */
+static void exceptional_scalar(uint32_t k[8], int w, int twin)
+{
+    int m = fs2g_table_segments(w), low = (m - 1) * w;
+    BIGNUM *x = BN_new(), *q = BN_new();
+    BN_set_bit(q, 256 - low);
+    BN_sub_word(q, 1);
+    BN_lshift(x, q, low + 1);
+    BN_sub(x, x, BN_N);
+    if (twin)
+        BN_sub(x, BN_N, x);
+    words_from_bn(k, x);
+    BN_free(x);
+    BN_free(q);
 }
 
 static std::vector<std::vector<uint32_t>> scalar_cases(int nrand)
@@ -499,14 +642,14 @@ static std::vector<std::vector<uint32_t>> scalar_cases(int nrand)
 
 static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint32_t> &t8)
 {
-    /* table entries: j * 2^(s w) G against the library for a sample */
+    /* table entries: (2i + 1) 2^(s w) G against the library for a sample */
     for (int s : {0, 1, 31}) {
-        for (uint32_t j : {1u, 2u, 3u, 77u, 255u}) {
+        for (uint32_t i : {0u, 1u, 38u, 127u}) {
             uint32_t k[8] = {0};
-            k[(s * 8) / 32] = j << ((s * 8) % 32);
+            k[(s * 8) / 32] = (2 * i + 1) << ((s * 8) % 32);
             fs2_affine want;
             lib_mul_g(&want, k);
-            const uint32_t *e = &t8[((size_t)s * 255 + (j - 1)) * FS2G_ENTRY_WORDS];
+            const uint32_t *e = &t8[((size_t)s * 128 + i) * FS2G_ENTRY_WORDS];
             uint32_t x[8], y[8];
             words_from_u64(x, want.x);
             words_from_u64(y, want.y);
@@ -540,14 +683,15 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             /* a non-trivial Z: j1 = 2 * (p1 / 2) is awkward; use r = 2 p1 */
             fs2g_jac_dbl(&r, &j1);
             CHECK(jac_eq_lib(&r, &dbl));
-            fs2g_jac_add_aff(&r, &j1, &a2, 0);
+            fs2g_jac_add_aff(&r, &j1, &a2);
             CHECK(jac_eq_lib(&r, &sum));
-            fs2g_jac_add_aff(&r, &j1, &a2, 0xFFFFFFFFu); /* skip: stays p1 */
-            CHECK(jac_eq_lib(&r, &p1));
-            fs2g_jac inf;
-            fs2g_jac_set_inf(&inf);
-            fs2g_jac_add_aff(&r, &inf, &a2, 0); /* infinity + p2 */
-            CHECK(jac_eq_lib(&r, &p2));
+            /* the mixed addition's excluded case a = b gives Z = 0, and a
+             * Z = 0 point stays Z = 0 when more is added (what the
+             * fixed-base multiplications' callers rely on) */
+            fs2g_jac_add_aff(&r, &j1, &a1);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
+            fs2g_jac_add_aff(&r, &r, &a2);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
             fs2g_jac_add_var(&r, &j1, &j2);
             CHECK(jac_eq_lib(&r, &sum));
             fs2g_jac_add_var(&r, &j1, &j1); /* doubling case */
@@ -559,7 +703,7 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             /* Jacobian inputs with Z != 1 in both add formulas */
             fs2g_jac d1;
             fs2g_jac_dbl(&d1, &j1);
-            fs2g_jac_add_aff(&r, &d1, &a2, 0);
+            fs2g_jac_add_aff(&r, &d1, &a2);
             fs2_affine want;
             lib_add(&want, &dbl, &p2);
             CHECK(jac_eq_lib(&r, &want));
@@ -572,7 +716,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             CHECK(jac_eq_lib(&r, &want));
         }
     }
-    /* kG: fast mode (w = 4 and 8) and constant-time mode, edges and random */
+    /* kG: fast mode (w = 4 and 8) and constant-time mode (its table is the
+     * width-8 one), edges (odd and even, near 0 and near n) and random */
     for (auto &k : scalar_cases(60)) {
         fs2_affine want;
         lib_mul_g(&want, k.data());
@@ -581,14 +726,48 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         CHECK(jac_eq_lib(&r, &want));
         fs2g_ecmult_gen_fast(&r, k.data(), t4.data(), 4);
         CHECK(jac_eq_lib(&r, &want));
-        fs2g_ecmult_gen_ct(&r, k.data(), t4.data());
+        fs2g_ecmult_gen_ct(&r, k.data(), t8.data());
         CHECK(jac_eq_lib(&r, &want));
         /* keygen item: affine */
         fs2g_aff a;
-        fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_FAST);
-        uint32_t x[8];
+        CHECK(fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_FAST) != 0);
+        uint32_t x[8], y[8];
         words_from_u64(x, want.x);
-        CHECK(memcmp(a.x, x, 32) == 0);
+        words_from_u64(y, want.y);
+        CHECK(memcmp(a.x, x, 32) == 0 && memcmp(a.y, y, 32) == 0);
+        CHECK(fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_CT) != 0);
+        CHECK(memcmp(a.x, x, 32) == 0 && memcmp(a.y, y, 32) == 0);
+    }
+    /* the exceptional scalar of each width (and its even twin): Z = 0, the
+     * key generation item says so; one more or one less is fine */
+    for (int w : {4, 8}) {
+        const std::vector<uint32_t> &t = w == 4 ? t4 : t8;
+        for (int twin = 0; twin < 2; twin++) {
+            uint32_t k[8];
+            exceptional_scalar(k, w, twin);
+            fs2g_jac r;
+            fs2g_ecmult_gen_fast(&r, k, t.data(), w);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
+            fs2g_aff a;
+            CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_FAST) == 0);
+            if (w == FS2G_CT_W) {
+                fs2g_ecmult_gen_ct(&r, k, t.data());
+                CHECK(fs2g_jac_is_inf(&r) != 0);
+                CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_CT) == 0);
+            }
+            const uint32_t one[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+            for (int d = 0; d < 2; d++) {
+                uint32_t k2[8];
+                if (d)
+                    (void)fs2g_add256(k2, k, one);
+                else
+                    (void)fs2g_sub256(k2, k, one);
+                fs2_affine want;
+                lib_mul_g(&want, k2);
+                fs2g_ecmult_gen_fast(&r, k2, t.data(), w);
+                CHECK(jac_eq_lib(&r, &want));
+            }
+        }
     }
     /* kP and sG + tP */
     auto ks = scalar_cases(30);
@@ -602,7 +781,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         aff_from_lib(&pa, &p);
         lib_mul(&want, &p, ks[i].data());
         fs2g_jac r;
-        fs2g_ecmult_var(&r, &pa, ks[i].data());
+        uint32_t tab[FS2G_VAR_ENTRIES * 16 * 3];
+        fs2g_ecmult_var(&r, &pa, ks[i].data(), tab + 1, 3); /* interleaved, as in shared memory */
         CHECK(jac_eq_lib(&r, &want));
         const uint32_t *s = ks[(i + 3) % ks.size()].data();
         lib_mul_g(&sg, s);
@@ -610,7 +790,7 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         lib_add(&sum, &sg, &tp);
         fs2g_jac a, b;
         fs2g_ecmult_gen_fast(&a, s, t8.data(), 8);
-        fs2g_ecmult_var(&b, &pa, ks[i].data());
+        fs2g_ecmult_var(&b, &pa, ks[i].data(), tab, 1);
         fs2g_jac_add_var(&a, &a, &b);
         CHECK(jac_eq_lib(&a, &sum));
     }
@@ -670,6 +850,8 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
         fs2g_aff pa;
         key_words(d, dinv, &pa, &key);
         CHECK(memcmp(d, ds[di].data(), 32) == 0);
+        auto kt = build_key_table(di & 1 ? 5 : 4, &pa);
+        const int kw = di & 1 ? 5 : 4;
         for (size_t ki = 0; ki < ks.size(); ki++) {
             unsigned char e[32], kb[32], want[64], got[64];
             fs2t_rand_bytes(e, 32);
@@ -686,7 +868,7 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
                 if (mode == 0)
                     ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t8.data(), 8, FS2G_MODE_FAST);
                 else if (mode == 1)
-                    ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t4.data(), 4, FS2G_MODE_CT);
+                    ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t8.data(), FS2G_CT_W, FS2G_MODE_CT);
                 else
                     ok = fs2g_sign_item(r, s, ew, ks[ki].data(), dinv, t4.data(), 4, FS2G_MODE_FAST);
                 fs2g_to_be(got, r);
@@ -704,8 +886,8 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
             uint32_t rr[8], ss[8];
             fs2g_from_be(rr, want);
             fs2g_from_be(ss, want + 32);
-            CHECK(fs2g_verify_item(ew, rr, ss, &pa, t8.data(), 8) == 1);
-            CHECK(fs2g_verify_item(ew, rr, ss, &pa, t4.data(), 4) == 1);
+            CHECK(verify_both(ew, rr, ss, &pa, t8, 8, kt, kw) == 1);
+            CHECK(verify_both(ew, rr, ss, &pa, t4, 4, kt, kw) == 1);
             for (int m = 0; m < 8; m++) {
                 unsigned char bad[64], be[32];
                 memcpy(bad, want, 64);
@@ -735,7 +917,7 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
                 fs2g_from_be(bs, bad + 32);
                 fs2g_from_be(bew, be);
                 int lib = fastsm2_verify_digest(&pub, be, bad);
-                CHECK(fs2g_verify_item(bew, br, bs, &pa, t8.data(), 8) == lib);
+                CHECK(verify_both(bew, br, bs, &pa, t8, 8, kt, kw) == lib);
                 CHECK(lib == ref_verify(be, bad, pub65));
                 rejected += lib == 0;
                 corrupted++;
@@ -743,6 +925,71 @@ static void test_sign_verify(const std::vector<uint32_t> &t4, const std::vector<
         }
     }
     CHECK(signed_ok > 100);
+    /* the exceptional nonce of each width: the item is not signed (the host
+     * signs it), though the CPU signs it; a signature whose s is the
+     * exceptional scalar is left to the host too (the key is chosen to make
+     * it a valid signature, d = (k + r) (s + r)^-1 - 1) */
+    for (int w : {4, 8}) {
+        const std::vector<uint32_t> &t = w == 4 ? t4 : t8;
+        for (int twin = 0; twin < 2; twin++) {
+            uint32_t k[8], ew[8], r[8], sw[8], dinv[8];
+            exceptional_scalar(k, w, twin);
+            unsigned char e[32], kb[32], want[64];
+            fs2t_rand_bytes(e, 32);
+            fs2g_from_be(ew, e);
+            fs2g_to_be(kb, k);
+            fastsm2_privkey key;
+            CHECK(fastsm2_privkey_generate(&key) == FASTSM2_OK);
+            fs2g_aff pa;
+            uint32_t d[8];
+            key_words(d, dinv, &pa, &key);
+            CHECK(fastsm2_sign_digest_with_nonce(want, &key, e, kb) == FASTSM2_OK);
+            CHECK(fs2g_sign_item(r, sw, ew, k, dinv, t.data(), w, FS2G_MODE_FAST) == 0);
+            if (w == FS2G_CT_W)
+                CHECK(fs2g_sign_item(r, sw, ew, k, dinv, t.data(), w, FS2G_MODE_CT) == 0);
+            /* s = k: pick a nonce j, r = (e + x(jG)) mod n, then the key */
+            BIGNUM *J = BN_new(), *R = BN_new(), *S = bn_from_words(k), *E = bn_from_words(ew), *D = BN_new(),
+                   *T = BN_new();
+            BN_rand_range(J, BN_N);
+            uint32_t jw[8];
+            words_from_bn(jw, J);
+            fs2_affine jg;
+            lib_mul_g(&jg, jw);
+            uint32_t xw[8];
+            words_from_u64(xw, jg.x);
+            BIGNUM *X = bn_from_words(xw);
+            BN_mod_add(R, E, X, BN_N, bnctx);
+            BN_mod_add(T, S, R, BN_N, bnctx);
+            BN_mod_inverse(T, T, BN_N, bnctx);
+            BN_mod_add(D, J, R, BN_N, bnctx);
+            BN_mod_mul(D, D, T, BN_N, bnctx);
+            BN_sub_word(D, 1);
+            BN_nnmod(D, D, BN_N, bnctx);
+            unsigned char db[32], sig[64];
+            BN_bn2binpad(D, db, 32);
+            BN_bn2binpad(R, sig, 32);
+            BN_bn2binpad(S, sig + 32, 32);
+            fastsm2_privkey k2;
+            fastsm2_pubkey pub2;
+            if (fastsm2_privkey_from_bytes(&k2, db) == FASTSM2_OK) {
+                CHECK(fastsm2_privkey_pubkey(&pub2, &k2) == FASTSM2_OK);
+                CHECK(fastsm2_verify_digest(&pub2, e, sig) == 1);
+                uint32_t d2[8], dinv2[8];
+                fs2g_aff pa2;
+                key_words(d2, dinv2, &pa2, &k2);
+                uint32_t rr[8], ss[8];
+                fs2g_from_be(rr, sig);
+                fs2g_from_be(ss, sig + 32);
+                /* sG meets its exceptional case: the item is left to the
+                 * host (-1), valid or not, either way tP is made */
+                auto kt2 = build_key_table(4, &pa2);
+                CHECK(verify_both(ew, rr, ss, &pa2, t, w, kt2, 4) == -1);
+                fastsm2_privkey_clear(&k2);
+            }
+            fastsm2_privkey_clear(&key);
+            BN_free(J), BN_free(R), BN_free(S), BN_free(E), BN_free(D), BN_free(T), BN_free(X);
+        }
+    }
     /* a corruption that stays valid needs a key and nonce as special as the
      * one above: nearly all are rejected */
     CHECK(corrupted > 800 && rejected + corrupted / 64 >= corrupted);

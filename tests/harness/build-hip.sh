@@ -12,13 +12,13 @@
 #     object, undefined symbols refused: every CUDA name of
 #     src/gpu/cuda/sm2_gpu_hip.h has to exist in libamdhip64;
 #  4. take each architecture's code object out of the fat binary, check that
-#     all four kernels are in it, and print their registers, spills, scratch
+#     all five kernels are in it, and print their registers, spills, scratch
 #     and how their 32x32-bit products were compiled.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${FS2_HIP_BUILD:-build-hip}
 ARCHS=${FS2_HIP_ARCHS:-gfx906}
-KERNELS="fs2g_k_table fs2g_k_sign fs2g_k_verify fs2g_k_keygen"
+KERNELS="fs2g_k_table fs2g_k_sign fs2g_k_verify fs2g_k_verify_key fs2g_k_keygen"
 
 if ! command -v hipcc >/dev/null 2>&1; then
   command -v apt-get >/dev/null 2>&1 || { echo "build-hip: no hipcc, and no apt-get to install Debian's" >&2; exit 1; }

@@ -31,7 +31,10 @@ OUT=${FS2_SASS_OUT:-build-sass}
 ARCH=${FS2_SASS_ARCH:-90}
 W=${FS2_SASS_W:-16}
 mkdir -p "$OUT"
-NVFLAGS=(-arch="sm_$ARCH" -cubin -O3 -std=c++17 -Iinclude -Isrc -DFASTSM2_WITH_CUDA=1)
+# FS2_SASS_FLAGS: more nvcc flags, e.g. a build variant
+# ("-DFS2G_BLOCK=64 -DFS2G_MIN_BLOCKS=4", docs/GPU.md "Occupancy")
+# shellcheck disable=SC2206
+NVFLAGS=(-arch="sm_$ARCH" -cubin -O3 -std=c++17 -Iinclude -Isrc -DFASTSM2_WITH_CUDA=1 ${FS2_SASS_FLAGS:-})
 
 cubin() { # cubin NAME EXTRA_FLAGS...
   local name=$1
@@ -56,6 +59,6 @@ CXX=${CXX:-g++}
 "$OUT/sass-opcount" "$W" 64 >"$OUT/opcount.tsv"
 args=(--prod "$OUT/prod.sass" --ptxas "$OUT/prod.ptxas" --count "$OUT/count.sass" --opcount "$OUT/opcount.tsv"
   --micro "$OUT/micro.sass"
-  --ct-probe "$OUT/probe.sass" --ct-inject "$OUT/inject.sass" --json "$OUT/sass-count.json")
+  --ct-probe "$OUT/probe.sass" --ct-inject "$OUT/inject.sass" --json "$OUT/sass-count.json" --arch "$ARCH")
 [ -n "${FS2_SASS_BASELINE:-}" ] && args+=(--baseline "$FS2_SASS_BASELINE")
 python3 tests/harness/sass-count.py "${args[@]}"

@@ -87,7 +87,7 @@ IO_KERNEL(jac_dbl, 24, 24)
 
 __global__ void k_jac_add_aff(uint32_t *dst, const uint32_t *src)
 {
-    IN(41)
+    IN(40)
     fs2g_jac a, r;
     fs2g_aff b;
     uint32_t o[24];
@@ -96,11 +96,11 @@ __global__ void k_jac_add_aff(uint32_t *dst, const uint32_t *src)
         b.x[i] = in[24 + i];
         b.y[i] = in[32 + i];
     }
-    fs2g_jac_add_aff(&r, &a, &b, in[40]);
+    fs2g_jac_add_aff(&r, &a, &b);
     from_jac(o, &r);
     OUT(24, o)
 }
-IO_KERNEL(jac_add_aff, 41, 24)
+IO_KERNEL(jac_add_aff, 40, 24)
 
 /* includes the doubling of its a = b case: the script subtracts jac_dbl */
 __global__ void k_jac_add_var(uint32_t *dst, const uint32_t *src)
@@ -120,45 +120,66 @@ __global__ void k_select_fast(uint32_t *dst, const uint32_t *src, const uint32_t
 {
     IN(1)
     fs2g_aff e;
-    uint32_t o[17];
-    o[16] = fs2g_table_select_fast(&e, seg, in[0]);
+    uint32_t o[16];
+    fs2g_table_select_fast(&e, seg, in[0]);
     for (int i = 0; i < 8; i++) {
         o[i] = e.x[i];
         o[8 + i] = e.y[i];
     }
-    OUT(17, o)
+    OUT(16, o)
 }
 __global__ void io_select_fast(uint32_t *dst, const uint32_t *src, const uint32_t *seg)
 {
     IN(1)
-    uint32_t o[17];
-    for (int i = 0; i < 17; i++)
+    uint32_t o[16];
+    for (int i = 0; i < 16; i++)
         o[i] = in[0];
     (void)seg;
-    OUT(17, o)
+    OUT(16, o)
 }
 
 __global__ void k_select_ct(uint32_t *dst, const uint32_t *src, const uint32_t *seg)
 {
     IN(1)
     fs2g_aff e;
-    uint32_t o[17];
-    o[16] = fs2g_table_select_ct(&e, seg, in[0]);
+    uint32_t o[16];
+    for (int i = 0; i < 8; i++)
+        e.x[i] = e.y[i] = 0;
+    fs2g_table_select_ct(&e, seg, in[0]);
     for (int i = 0; i < 8; i++) {
         o[i] = e.x[i];
         o[8 + i] = e.y[i];
     }
-    OUT(17, o)
+    OUT(16, o)
 }
 __global__ void io_select_ct(uint32_t *dst, const uint32_t *src, const uint32_t *seg)
 {
     IN(1)
-    uint32_t o[17];
-    for (int i = 0; i < 17; i++)
+    uint32_t o[16];
+    for (int i = 0; i < 16; i++)
         o[i] = in[0];
     (void)seg;
-    OUT(17, o)
+    OUT(16, o)
 }
+
+/* y of an entry negated by a mask: entry (16 words) and the mask in, 16 out */
+__global__ void k_aff_cneg(uint32_t *dst, const uint32_t *src)
+{
+    IN(17)
+    fs2g_aff e;
+    for (int i = 0; i < 8; i++) {
+        e.x[i] = in[i];
+        e.y[i] = in[8 + i];
+    }
+    fs2g_aff_cneg(&e, in[16]);
+    uint32_t o[16];
+    for (int i = 0; i < 8; i++) {
+        o[i] = e.x[i];
+        o[8 + i] = e.y[i];
+    }
+    OUT(16, o)
+}
+IO_KERNEL(aff_cneg, 17, 16)
 
 __global__ void k_sm3_compress(uint32_t *dst, const uint32_t *src)
 {
@@ -170,3 +191,71 @@ __global__ void k_sm3_compress(uint32_t *dst, const uint32_t *src)
     OUT(8, st)
 }
 IO_KERNEL(sm3_compress, 24, 8)
+
+/* one group of the inversion: z, f, g, d, e (37 words) in and out */
+__global__ void k_fp_inv_group(uint32_t *dst, const uint32_t *src)
+{
+    IN(37)
+    int32_t z = (int32_t)in[0], f[9], g[9], d[9], e[9];
+    for (int i = 0; i < 9; i++) {
+        f[i] = (int32_t)in[1 + i];
+        g[i] = (int32_t)in[10 + i];
+        d[i] = (int32_t)in[19 + i];
+        e[i] = (int32_t)in[28 + i];
+    }
+    fs2g_fp_inv_group(&z, f, g, d, e);
+    uint32_t o[37];
+    o[0] = (uint32_t)z;
+    for (int i = 0; i < 9; i++) {
+        o[1 + i] = (uint32_t)f[i];
+        o[10 + i] = (uint32_t)g[i];
+        o[19 + i] = (uint32_t)d[i];
+        o[28 + i] = (uint32_t)e[i];
+    }
+    OUT(37, o)
+}
+IO_KERNEL(fp_inv_group, 37, 37)
+
+/* an entry of verification's window table, from shared memory interleaved
+ * by thread (stride 64) as fs2g_k_verify keeps it */
+__global__ void k_vtab_load(uint32_t *dst, const uint32_t *src)
+{
+    __shared__ uint32_t tab[FS2G_VAR_ENTRIES * 16 * 64];
+    IN(1)
+    for (int i = 0; i < FS2G_VAR_ENTRIES * 16; i++)
+        tab[i * 64 + threadIdx.x] = src[i];
+    __syncthreads();
+    fs2g_aff e;
+    fs2g_vtab_load(&e, tab + threadIdx.x, 64, in[0]);
+    uint32_t o[16];
+    for (int i = 0; i < 8; i++) {
+        o[i] = e.x[i];
+        o[8 + i] = e.y[i];
+    }
+    OUT(16, o)
+}
+__global__ void io_vtab_load(uint32_t *dst, const uint32_t *src)
+{
+    __shared__ uint32_t tab[FS2G_VAR_ENTRIES * 16 * 64];
+    IN(1)
+    for (int i = 0; i < FS2G_VAR_ENTRIES * 16; i++)
+        tab[i * 64 + threadIdx.x] = src[i];
+    __syncthreads();
+    uint32_t o[16];
+    for (int i = 0; i < 16; i++)
+        o[i] = in[0] ^ tab[threadIdx.x];
+    OUT(16, o)
+}
+
+__global__ void k_jac_add(uint32_t *dst, const uint32_t *src)
+{
+    IN(48)
+    fs2g_jac a, b, r;
+    uint32_t o[24];
+    to_jac(&a, in);
+    to_jac(&b, in + 24);
+    fs2g_jac_add(&r, &a, &b);
+    from_jac(o, &r);
+    OUT(24, o)
+}
+IO_KERNEL(jac_add, 48, 24)

@@ -22,6 +22,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <vector>
 
 #include "sm2_gpu_ops.cuh"
@@ -30,8 +31,8 @@ unsigned long long fs2g_opcount[FS2G_OP_UNITS];
 int fs2g_opdepth;
 
 static const char *const unit_names[FS2G_OP_UNITS] = {
-    "fp_mul",      "fp_sqr",      "fn_mont_mul", "jac_dbl",      "jac_add_aff",
-    "jac_add_var", "select_fast", "select_ct",   "sm3_compress",
+    "fp_mul",    "fp_sqr",       "fn_mont_mul",  "jac_dbl",  "jac_add_aff", "jac_add_var", "select_fast",
+    "select_ct", "sm3_compress", "fp_inv_group", "aff_cneg", "vtab_load",   "jac_add",
 };
 
 static uint64_t rng_state = 0x243F6A8885A308D3ull;
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
         return 2;
     }
     std::vector<uint32_t> table((size_t)fs2g_table_segments(w) * fs2g_table_entries(w) * FS2G_ENTRY_WORDS, 0);
-    std::vector<uint32_t> table_ct((size_t)64 * 15 * FS2G_ENTRY_WORDS, 0);
+    std::vector<uint32_t> table_ct(
+        (size_t)fs2g_table_segments(FS2G_CT_W) * fs2g_table_entries(FS2G_CT_W) * FS2G_ENTRY_WORDS, 0);
     /* the public key of verification: a multiple of G */
     const fs2g_aff g = {
         {0x334C74C7u, 0x715A4589u, 0xF2660BE1u, 0x8FE30BBFu, 0x6A39C994u, 0x5F990446u, 0x1F198119u, 0x32C4AE2Cu},
@@ -81,16 +83,36 @@ int main(int argc, char **argv)
     fs2g_aff pub;
     fs2g_ecmult_small_var(&pj, &g, 0x9E3779B9u);
     fs2g_jac_to_aff(&pub, &pj);
+    /* The fast tables hold points, 1021 distinct multiples of G (of the
+     * key for verification's key table) over and over: signing makes the
+     * same calls whatever the entries, but verification, whose fixed-base
+     * multiplications take another way when an addition meets P = Q
+     * (Z = 0), must not meet that on zeros. */
+    std::vector<uint32_t> ktable(table.size());
+    for (int k = 0; k < 2; k++) {
+        std::vector<uint32_t> pts(1021 * FS2G_ENTRY_WORDS);
+        for (uint32_t j = 0; j < 1021; j++) {
+            fs2g_aff a;
+            fs2g_ecmult_small_var(&pj, k ? &pub : &g, j + 2);
+            fs2g_jac_to_aff(&a, &pj);
+            memcpy(&pts[j * FS2G_ENTRY_WORDS], a.x, 32);
+            memcpy(&pts[j * FS2G_ENTRY_WORDS + 8], a.y, 32);
+        }
+        std::vector<uint32_t> &t = k ? ktable : table;
+        for (size_t i = 0; i < t.size(); i++)
+            t[i] = pts[i % pts.size()];
+    }
 
     for (int mode = FS2G_MODE_FAST; mode <= FS2G_MODE_CT; mode++) {
         const uint32_t *tab = mode == FS2G_MODE_CT ? table_ct.data() : table.data();
-        int tw = mode == FS2G_MODE_CT ? 4 : w;
+        int tw = mode == FS2G_MODE_CT ? FS2G_CT_W : w;
         for (int u = 0; u < FS2G_OP_UNITS; u++)
             fs2g_opcount[u] = 0;
         /* as fs2g_k_sign: FS2G_SIGN_ITEMS items per thread, one inversion */
         for (int t = 0; t < trials; t++) {
             uint32_t e[8], dinv[8], pre[8], r[8], s[8];
             uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+            uint32_t zero[FS2G_SIGN_ITEMS];
             for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
                 fs2g_jac q;
                 for (int i = 0; i < 8; i++) {
@@ -102,7 +124,7 @@ int main(int argc, char **argv)
                 fs2g_copy(X[j], q.x);
                 fs2g_copy(Z[j], q.z);
             }
-            fs2g_batch_x(x1, X, Z);
+            fs2g_batch_x(x1, zero, X, Z);
             for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
                 rnd_scalar(dinv);
                 (void)fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
@@ -114,18 +136,22 @@ int main(int argc, char **argv)
             uint32_t d[8];
             fs2g_aff p;
             rnd_scalar(d);
-            fs2g_keygen_item(&p, d, tab, tw, mode);
+            (void)fs2g_keygen_item(&p, d, tab, tw, mode);
         }
         report(mode == FS2G_MODE_CT ? "keygen-ct" : "keygen", trials);
     }
-    for (int t = 0; t < trials; t++) {
-        uint32_t e[8], r[8], s[8];
-        for (int i = 0; i < 8; i++)
-            e[i] = rnd32();
-        rnd_scalar(r);
-        rnd_scalar(s);
-        (void)fs2g_verify_item(e, r, s, &pub, table.data(), w);
+    /* verification: tP by the window (a key per item), then by a table of
+     * the key of width w (one key) */
+    for (int kt = 0; kt < 2; kt++) {
+        for (int t = 0; t < trials; t++) {
+            uint32_t e[8], r[8], s[8], tab[FS2G_VAR_ENTRIES * 16];
+            for (int i = 0; i < 8; i++)
+                e[i] = rnd32();
+            rnd_scalar(r);
+            rnd_scalar(s);
+            (void)fs2g_verify_item(e, r, s, &pub, table.data(), w, kt ? ktable.data() : NULL, kt ? w : 0, tab, 1);
+        }
+        report(kt ? "verify-key" : "verify", trials);
     }
-    report("verify", trials);
     return 0;
 }

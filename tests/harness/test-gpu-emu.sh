@@ -6,8 +6,9 @@
 # src/gpu/cuda/sm2_gpu_kernels.cu compiled by the host C++ compiler against the
 # emulated runtime of tests/gpu/emu/, with small chunks (FASTSM2_GPU_CHUNK) so
 # that every batch spans several. Then:
-#  1. test_gpu_device at table widths 8 and 12 (and 16, the default, when
-#     FS2_GPU_EMU_FULL=1, as `make test-all` sets), the constant-time mode,
+#  1. test_gpu_device at table widths 8 and 12 (and 16, the default, on
+#     small batches in the fast mode when FS2_GPU_EMU_FULL=1, as `make
+#     test-all` sets), the constant-time mode,
 #     every injected CUDA failure, a forced rejected nonce, results bit for
 #     bit against the CPU library; test_gpu_arith;
 #  2. the same built with ASan + UBSan (FS2_GPU_EMU_ASAN=0 skips it).
@@ -27,8 +28,12 @@ run() { # run BUILD_DIR TYPE EXTRA_CMAKE_ARGS...
   cmake --build "$dir" -j "$JOBS" --target test_gpu_device test_gpu_arith
   (cd "$dir" && ctest --output-on-failure -R '^test_gpu_')
   if [ "${FS2_GPU_EMU_FULL:-0}" = 1 ]; then
-    echo "test-gpu-emu: table width 16 (the default)"
-    (cd "$dir" && FS2_GPU_TEST_NO_FAULTS=1 ./tests/gpu/test_gpu_device)
+    # the default width's table and its indexing, on small batches: the
+    # constant-time mode (its own width), the injected failures and the
+    # larger batches are the same code as at widths 8 and 12 above
+    echo "test-gpu-emu: table width 16 (the default), fast mode, small batches"
+    (cd "$dir" && FS2_GPU_TEST_NO_FAULTS=1 FS2_GPU_TEST_FAST_ONLY=1 FS2_GPU_TEST_SMALL=1 FASTSM2_GPU_TABLE_BITS=16 \
+      ./tests/gpu/test_gpu_device)
   fi
 }
 

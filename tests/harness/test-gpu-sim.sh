@@ -17,8 +17,14 @@
 #                                 the rates below: most of an hour
 #   tests/harness/test-gpu-sim.sh arith   sim_arith only (both builds)
 #   tests/harness/test-gpu-sim.sh device  test_gpu_device only (as in full)
+#   tests/harness/test-gpu-sim.sh build   only build fastsm2's programs for the
+#                                 simulator (no simulator needed)
 #   tests/harness/test-gpu-sim.sh rates   the timing model on one batch of each
-#                                 kernel: simulated rates (sim_stats.py)
+#                                 kernel: simulated rates (sim_stats.py);
+#                                 FS2_GPU_SIM_W sets the fast table width
+#                                 (default 4; 12 and 16 are the real
+#                                 configurations: their tables are then
+#                                 computed on the host, FS2_GPU_HOST_TABLE)
 #
 # GPGPU-Sim's source does not come from a package registry, so this script
 # never downloads it: it builds (once, cached in ~/.cache/fastsm2/gpgpu-sim/)
@@ -62,13 +68,34 @@ if [ ! -f "$SIM/setup_environment" ]; then
   fi
 fi
 
+# brief (in make test-all) runs only with a simulator already built and
+# cached: building it (about 20 minutes, and the CUDA 11.8 files from PyPI)
+# is for the other modes, e.g. `tests/harness/test-gpu-sim.sh arith` once.
+sim_built() { # the patched simulator's libcudart.so, newer than its sources
+  local lib
+  lib=$(ls -d "$SIM"/lib/gcc-*/cuda-11080/release 2>/dev/null | head -1 || true)
+  [ -n "$lib" ] && [ -f "$lib/libcudart.so" ] && [ -x "$CUDA11/bin/nvcc" ] &&
+    [ -z "$(find "$SIM/src/cuda-sim" -newer "$lib/libcudart.so" -name '*.cc' 2>/dev/null | head -1)" ]
+}
+if [ "$MODE" = brief ]; then
+  # (patched only once built: a fresh source is left as it is)
+  if ls "$SIM"/lib/gcc-*/cuda-11080/release/libcudart.so >/dev/null 2>&1; then
+    python3 tests/gpu/sim/patch-gpgpusim.py "$SIM"
+  fi
+  sim_built || skip "GPGPU-Sim in $SIM is not built (or older than its patched sources, or the CUDA 11.8" \
+    "files in $CUDA11 are missing): the brief check does not build it; run" \
+    "tests/harness/test-gpu-sim.sh arith once (about 20 minutes)"
+fi
+
 # ---- 2. what building it needs -------------------------------------------
 need=()
-command -v bison >/dev/null 2>&1 || need+=(bison)
-command -v flex >/dev/null 2>&1 || need+=(flex)
-command -v makedepend >/dev/null 2>&1 || need+=(xutils-dev)
+if [ "$MODE" != brief ]; then # the simulator's build (brief: built already)
+  command -v bison >/dev/null 2>&1 || need+=(bison)
+  command -v flex >/dev/null 2>&1 || need+=(flex)
+  command -v makedepend >/dev/null 2>&1 || need+=(xutils-dev)
+  [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+fi
 command -v g++ >/dev/null 2>&1 || need+=(g++)
-[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 [ -f /usr/include/openssl/bn.h ] || need+=(libssl-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test-gpu-sim: installing ${need[*]} (apt)"
@@ -106,6 +133,9 @@ EOF
 fi
 
 # ---- 3. the simulator, patched and built (cached) -------------------------
+# (mode build: only fastsm2's programs, step 4, e.g. while the simulator
+# is being built by another run)
+if [ "$MODE" != build ]; then
 python3 tests/gpu/sim/patch-gpgpusim.py "$SIM"
 SIMLIB=$(ls -d "$SIM"/lib/gcc-*/cuda-11080/release 2>/dev/null | head -1 || true)
 if [ -z "$SIMLIB" ] || [ ! -f "$SIMLIB/libcudart.so" ] ||
@@ -128,6 +158,7 @@ if [ -z "$SIMLIB" ] || [ ! -f "$SIMLIB/libcudart.so" ] ||
   SIMLIB=$(ls -d "$SIM"/lib/gcc-*/cuda-11080/release | head -1)
 fi
 echo "test-gpu-sim: simulator: $SIMLIB/libcudart.so"
+fi
 
 # ---- 4. fastsm2 for sm_86, linked against the simulator -------------------
 # shellcheck source=tools/cuda-env.sh
@@ -147,31 +178,41 @@ printf 'INPUT(%s %s)\n' "$ROOT/$BUILD/sim/libfs2simshim.so" "$CUDA11/lib64/libcu
 # wrapper drops what GPGPU-Sim's parser of the -v report does not know
 # (", used N barriers", ", N bytes cumulative stack size", "Compile time")
 # and keeps the report per input (ptxas takes minutes on the whole module).
-mkdir -p "$BUILD/sim/cuda/bin" "$BUILD/sim/ptxas-cache"
+# The reports are kept by the hash of ptxas's inputs in the simulator's
+# cache folder, so that a later run (another clone too) with the same
+# kernels skips ptxas.
+mkdir -p "$BUILD/sim/cuda/bin" "$SIMDIR/ptxas-cache"
 ln -sfn "$CU13/bin/cuobjdump" "$BUILD/sim/cuda/bin/cuobjdump"
 cat >"$BUILD/sim/cuda/bin/ptxas" <<EOF
 #!/bin/sh
 key=\$(for a in "\$@"; do if [ -f "\$a" ]; then cat "\$a"; else echo "\$a"; fi; done | md5sum | cut -c1-32)
-c="$ROOT/$BUILD/sim/ptxas-cache/\$key"
+c="$SIMDIR/ptxas-cache/\$key"
 if [ ! -f "\$c" ]; then
-  "$CU13/bin/ptxas" "\$@" 2>"\$c.tmp"
+  "$CU13/bin/ptxas" "\$@" 2>"\$c.\$\$.tmp"
   rc=\$?
-  if [ \$rc != 0 ]; then cat "\$c.tmp" >&2; rm -f "\$c.tmp"; exit \$rc; fi
+  if [ \$rc != 0 ]; then cat "\$c.\$\$.tmp" >&2; rm -f "\$c.\$\$.tmp"; exit \$rc; fi
   sed -e 's/, used [0-9]* barriers//' -e 's/, [0-9]* bytes cumulative stack size//' -e '/Compile time/d' \\
-    "\$c.tmp" >"\$c"
-  rm -f "\$c.tmp"
+    "\$c.\$\$.tmp" >"\$c.\$\$"
+  rm -f "\$c.\$\$.tmp"
+  mv -f "\$c.\$\$" "\$c"
 fi
 cat "\$c" >&2
 EOF
 chmod +x "$BUILD/sim/cuda/bin/ptxas"
-NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH"
+# FS2G_HOST_TABLE_HOOK: with FS2_GPU_HOST_TABLE=1 the fixed-base tables are
+# computed on the host (the rates at width 12 and 16; the functional
+# simulation of the device's table kernel would take hours to days)
+NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH -DFS2G_HOST_TABLE_HOOK"
 GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
 cmake -S . -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DFASTSM2_CUDA=ON -DFASTSM2_CTIME=OFF \
   -DCMAKE_CUDA_COMPILER="$FS2_NVCC" -DCMAKE_CUDA_ARCHITECTURES=86 -DCMAKE_CUDA_FLAGS="$NVFLAGS" \
   -DCMAKE_CUDA_RUNTIME_LIBRARY=None -DCUDA_cudart_static_LIBRARY="$ROOT/$BUILD/sim/libcudart-sim.so" \
   -DFASTSM2_GPU_CHUNK="${FS2_GPU_SIM_CHUNK:-64}" >/dev/null
-nice -n 10 cmake --build "$BUILD" -j "$JOBS" --target test_gpu_device
+# test_gpu_device only where it runs
+targets=(fastsm2_static)
+case $MODE in full | device | build) targets+=(test_gpu_device) ;; esac
+nice -n 10 cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}"
 "$FS2_NVCC" -O3 $NVFLAGS -arch=sm_86 -Isrc/gpu/cuda -o "$BUILD/sim/sim_arith" tests/gpu/sim/sim_arith.cu \
   -L"$BUILD/sim" -l:libcudart-sim.so -lcrypto -cudart none
 # the same with the portable primitives (FS2G_NO_PTX: plain 64-bit C
@@ -182,6 +223,7 @@ nice -n 10 cmake --build "$BUILD" -j "$JOBS" --target test_gpu_device
 cc -O2 -Iinclude -Isrc -o "$BUILD/sim/sim_rate" tests/gpu/sim/sim_rate.c "$BUILD/libfastsm2.a" \
   -L"$BUILD/sim" -l:libcudart-sim.so -lstdc++ -lpthread -lm
 echo "test-gpu-sim: built ($(($(date +%s) - start)) s)"
+[ "$MODE" = build ] && exit 0
 
 # ---- 5. runs in the simulator ----------------------------------------------
 # sim RUN_DIR FUNCTIONAL(1|0) PROGRAM ARGS...: in a folder of its own with the
@@ -232,8 +274,9 @@ if [ "$MODE" != rates ] && [ "$MODE" != device ]; then
 fi
 if [ "$MODE" = brief ]; then
   # one batch of each kernel (table width 4): device signatures verify on
-  # the CPU, CPU signatures verify on the device
-  for op in sign sign-ct verify; do
+  # the CPU, CPU signatures verify on the device (one key: a table of the
+  # key; a key per item: the window)
+  for op in sign sign-ct verify verify-keys; do
     FASTSM2_GPU_TABLE_BITS=4 sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
   done
 fi
@@ -247,38 +290,51 @@ if [ "$MODE" = full ] || [ "$MODE" = device ]; then
 fi
 if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
   # The timing model on FS2_GPU_SIM_SMS SMs (default 1), one batch as one
-  # launch, N items per SM (FS2_GPU_SIM_ITEMS, default 768 for signing,
-  # 256 for verification: the blocks the registers allow on an SM, 3 of
-  # 128 threads with 2 signatures each, 2 of 128 with 1 verification). The
-  # device builds the table in the simulator's functional mode and only the
-  # timed launch runs in the timing model (sim_rate, FS2_SIM_TIMED_ONLY); the
-  # fast mode at table width FS2_GPU_SIM_W (default 4, as the
-  # constant-time mode: a width-16 table would take days to build).
-  # FS2_GPU_SIM_MAX_CYCLES=C stops each timed launch after C cycles (a full
-  # SM of verifications is 20 to 30 minutes of simulation on a busy 2-core
-  # machine): the rate is then the window's IPC over the thread
-  # instructions per item of the functional brief run (brief-OP, run here
-  # first if missing).
+  # launch, N items per SM (FS2_GPU_SIM_ITEMS, else the default of each
+  # operation below: the blocks the registers and shared memory let one
+  # SM hold at sm_86, so that the launch fills it once). The device
+  # builds the tables in the simulator's functional mode, or on the host
+  # (FS2_GPU_HOST_TABLE=1) for a width above 8, and only the timed launch
+  # runs in the timing model (sim_rate, FS2_SIM_TIMED_ONLY); the fast mode
+  # at table width FS2_GPU_SIM_W (default 4), the constant-time mode at its
+  # own (8); verify: one key, with a table of the key
+  # (FASTSM2_GPU_KEY_TABLE_BITS, default: the width a 2^20 batch would get,
+  # 13); verify-keys: a key per item (the window).
+  # FS2_GPU_SIM_OPS chooses the operations (default all four).
+  # FS2_GPU_SIM_MAX_CYCLES=C stops each timed launch after C cycles: the
+  # rate is then the window's IPC over the thread instructions per item of
+  # the functional brief run (brief-OP, run here first if missing).
   SMS=${FS2_GPU_SIM_SMS:-1}
   export FS2_GPU_SIM_SMS=$SMS
   W=${FS2_GPU_SIM_W:-4}
-  for op in sign sign-ct verify; do
-    n=${FS2_GPU_SIM_ITEMS:-$([ $op = verify ] && echo 256 || echo 768)}
+  host_table=0
+  [ "$W" -gt 8 ] && host_table=1
+  export FASTSM2_GPU_KEY_TABLE_BITS=${FASTSM2_GPU_KEY_TABLE_BITS:-13}
+  for op in ${FS2_GPU_SIM_OPS:-sign sign-ct verify verify-keys}; do
+    case $op in
+      sign | sign-ct) dflt=${FS2_GPU_SIM_SIGN_ITEMS:-768} ;;
+      verify) dflt=${FS2_GPU_SIM_VERIFY_ITEMS:-384} ;;
+      *) dflt=${FS2_GPU_SIM_VERIFY_KEYS_ITEMS:-192} ;;
+    esac
+    n=${FS2_GPU_SIM_ITEMS:-$dflt}
     n=$((n * SMS))
     flog=""
     if [ -n "${FS2_GPU_SIM_MAX_CYCLES:-}" ]; then
       if ! grep -q "table width $W" "$BUILD/sim/brief-$op/out.log" 2>/dev/null ||
          ! grep -q "results checked on the CPU" "$BUILD/sim/brief-$op/out.log"; then
-        FS2_GPU_SIM_SMS="" FASTSM2_GPU_TABLE_BITS=$W sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
+        FS2_GPU_SIM_SMS="" FS2_GPU_HOST_TABLE=$host_table FASTSM2_GPU_TABLE_BITS=$W \
+          sim "brief-$op" 1 "$BUILD/sim/sim_rate" "$op" 64
       fi
       flog=$BUILD/sim/brief-$op/out.log
       # stopped early, its results are incomplete (sim_rate reports them
       # wrong): only the statistics count
-      FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n" >/dev/null || true
+      FS2_SIM_TIMED_ONLY=1 FS2_GPU_HOST_TABLE=$host_table FASTSM2_GPU_TABLE_BITS=$W \
+        sim "rate-$op-w$W" 0 "$BUILD/sim/sim_rate" "$op" "$n" >/dev/null || true
     else
-      FS2_SIM_TIMED_ONLY=1 FASTSM2_GPU_TABLE_BITS=$W sim "rate-$op" 0 "$BUILD/sim/sim_rate" "$op" "$n"
+      FS2_SIM_TIMED_ONLY=1 FS2_GPU_HOST_TABLE=$host_table FASTSM2_GPU_TABLE_BITS=$W \
+        sim "rate-$op-w$W" 0 "$BUILD/sim/sim_rate" "$op" "$n"
     fi
-    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op/out.log" "$op" "$n" "$SMS" $flog
+    python3 tests/gpu/sim/sim_stats.py "$BUILD/sim/rate-$op-w$W/out.log" "$op" "$n" "$SMS" $flog
   done
 fi
 if { [ "$MODE" = rates ] || [ "$MODE" = full ]; } && [ -n "${FS2_GPU_SIM_MAX_CYCLES:-}" ]; then

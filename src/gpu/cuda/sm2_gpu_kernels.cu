@@ -17,7 +17,22 @@
 #include "sm2_gpu_ops.cuh"
 #include "gpu/gpu_cuda.h"
 
-#define FS2G_BLOCK   128
+/* Threads per block of the sign, keygen, table and one-key verify kernels,
+ * and the blocks per SM asked of ptxas (__launch_bounds__'s second argument;
+ * 0: none, ptxas's own register target): build options for measuring
+ * (tests/harness/gpu-device-check.sh builds variants; docs/GPU.md
+ * "Occupancy"). */
+#ifndef FS2G_BLOCK
+#define FS2G_BLOCK 128
+#endif
+#ifndef FS2G_MIN_BLOCKS
+#define FS2G_MIN_BLOCKS 0
+#endif
+#if FS2G_MIN_BLOCKS > 0
+#define FS2G_BOUNDS(threads) __launch_bounds__(threads, FS2G_MIN_BLOCKS)
+#else
+#define FS2G_BOUNDS(threads) __launch_bounds__(threads)
+#endif
 #define FS2G_STREAMS 3
 /* Items per chunk: a build option (FASTSM2_GPU_CHUNK), small in the
  * emulator's tests so that a small batch spans several chunks. */
@@ -56,17 +71,17 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
     if (idx >= total)
         return;
     size_t s = idx / nent;
-    uint32_t j = (uint32_t)(idx % nent) + 1;
+    uint32_t i = (uint32_t)(idx % nent);
     fs2g_aff b, e;
-    for (int i = 0; i < 8; i++) {
-        b.x[i] = bases[s * 16 + i];
-        b.y[i] = bases[s * 16 + 8 + i];
+    for (int j = 0; j < 8; j++) {
+        b.x[j] = bases[s * 16 + j];
+        b.y[j] = bases[s * 16 + 8 + j];
     }
-    fs2g_table_entry(&e, &b, j);
+    fs2g_table_entry(&e, &b, i);
     uint32_t *dst = table + idx * FS2G_ENTRY_WORDS;
-    for (int i = 0; i < 8; i++) {
-        dst[i] = e.x[i];
-        dst[8 + i] = e.y[i];
+    for (int j = 0; j < 8; j++) {
+        dst[j] = e.x[j];
+        dst[8 + j] = e.y[j];
     }
     (void)w;
 }
@@ -112,36 +127,35 @@ __device__ __forceinline__ void fs2g_sign_key(uint32_t d[8], uint32_t dinv[8], u
 
 /* FS2G_SIGN_ITEMS items per thread (items t * FS2G_SIGN_ITEMS + j): kG for
  * each, then one inversion for all (fs2g_batch_x), then A5-A6. Which items
- * exist depends only on n (public); a missing one enters the inversion as
- * Z = 1. */
-static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
+ * exist depends only on n (public). Every thread runs the multiplications,
+ * a missing item with k = 1 (the constant-time mode's table reads need
+ * the whole warp), and its result is not stored. */
+static __global__ void FS2G_BOUNDS(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
 {
     size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * FS2G_SIGN_ITEMS;
-    if (base >= p.n)
-        return;
     uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+    uint32_t zero[FS2G_SIGN_ITEMS];
     FS2G_UNROLL
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t i = base + j;
         if (i < p.n) {
             uint32_t e[8], d[8], dinv[8], pre[8];
-            fs2g_jac q;
             fs2g_load_be_dev(e, p.digests + 32 * i);
             fs2g_sign_key(d, dinv, pre, p, i);
             if (p.nonces)
                 fs2g_load_be_dev(K[j], p.nonces + 32 * i);
             else
                 fs2g_nonce_derive(K[j], pre, e, p.first + i);
-            fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode);
-            fs2g_copy(X[j], q.x);
-            fs2g_copy(Z[j], q.z);
         } else {
             for (int t = 0; t < 8; t++)
-                X[j][t] = K[j][t] = Z[j][t] = 0;
-            Z[j][0] = 1;
+                K[j][t] = t == 0;
         }
+        fs2g_jac q;
+        fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode);
+        fs2g_copy(X[j], q.x);
+        fs2g_copy(Z[j], q.z);
     }
-    fs2g_batch_x(x1, X, Z);
+    fs2g_batch_x(x1, zero, X, Z);
     FS2G_UNROLL
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t i = base + j;
@@ -151,7 +165,8 @@ static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign
         fs2g_load_be_dev(e, p.digests + 32 * i);
         for (int t = 0; t < 8; t++)
             dinv[t] = p.keys ? p.keys[16 * i + 8 + t] : p.key[8 + t];
-        uint32_t ok = fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+        /* Z = 0: kG's exceptional case (sm2_gpu_point.cuh), signed on the CPU */
+        uint32_t ok = fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]) & ~zero[j];
 #if defined(FS2G_EMU)
         if (p.first + i + 1 == p.reject) /* tests: the CPU re-sign path */
             ok = 0;
@@ -172,49 +187,86 @@ struct fs2g_verify_params {
     const uint32_t *pubs; /* per-item public keys or NULL */
     int *results;
     const uint32_t *table;
+    const uint32_t *ktable; /* fs2g_k_verify_key: the one key's table */
     uint32_t pub[16];
     unsigned long long n;
-    int w;
+    int w, kw;
 };
 
-/* At least one block per SM: ptxas may use up to 255 registers (214 with
- * CUDA 13.0 for sm_90); under its default target of 168 it spilled 60
- * bytes (tests/harness/sass-count.sh fails on a spill). */
-static __global__ void __launch_bounds__(FS2G_BLOCK, 1) fs2g_k_verify(const fs2g_verify_params p)
+/* Item i's digest, signature and public key. */
+__device__ __forceinline__ void fs2g_verify_load(uint32_t e[8], uint32_t r[8], uint32_t s[8], fs2g_aff *pk,
+                                                 const fs2g_verify_params &p, size_t i)
+{
+    fs2g_load_be_dev(e, p.digests + 32 * i);
+    fs2g_load_be_dev(r, p.sigs + 64 * i);
+    fs2g_load_be_dev(s, p.sigs + 64 * i + 32);
+    const uint32_t *src = p.pubs ? p.pubs + 16 * i : p.pub;
+    for (int j = 0; j < 8; j++) {
+        pk->x[j] = src[j];
+        pk->y[j] = src[8 + j];
+    }
+}
+
+/* Threads per block of fs2g_k_verify: the block's window tables live in
+ * shared memory, FS2G_VAR_ENTRIES x 64 bytes per thread (32 KiB for 64
+ * threads at width 4). */
+#define FS2G_VBLOCK 64
+
+/* Verification with tP by the window of fs2g_ecmult_var, its table of odd
+ * multiples in shared memory interleaved by thread. */
+static __global__ void __launch_bounds__(FS2G_VBLOCK) fs2g_k_verify(const fs2g_verify_params p)
+{
+    __shared__ uint32_t vtab[FS2G_VAR_ENTRIES * 16 * FS2G_VBLOCK];
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= p.n)
+        return;
+    uint32_t e[8], r[8], s[8];
+    fs2g_aff pk;
+    fs2g_verify_load(e, r, s, &pk, p, i);
+    p.results[i] = fs2g_verify_item(e, r, s, &pk, p.table, p.w, NULL, 0, vtab + threadIdx.x, FS2G_VBLOCK);
+}
+
+/* Verification under one public key with a fixed-base table of that key
+ * (p.ktable, width p.kw): tP as sG is made. */
+static __global__ void FS2G_BOUNDS(FS2G_BLOCK) fs2g_k_verify_key(const fs2g_verify_params p)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.n)
         return;
     uint32_t e[8], r[8], s[8];
     fs2g_aff pk;
-    fs2g_load_be_dev(e, p.digests + 32 * i);
-    fs2g_load_be_dev(r, p.sigs + 64 * i);
-    fs2g_load_be_dev(s, p.sigs + 64 * i + 32);
-    const uint32_t *src = p.pubs ? p.pubs + 16 * i : p.pub;
-    for (int j = 0; j < 8; j++) {
-        pk.x[j] = src[j];
-        pk.y[j] = src[8 + j];
-    }
-    p.results[i] = fs2g_verify_item(e, r, s, &pk, p.table, p.w);
+    fs2g_verify_load(e, r, s, &pk, p, i);
+    p.results[i] = fs2g_verify_item(e, r, s, &pk, p.table, p.w, p.ktable, p.kw, NULL, 0);
 }
 
 struct fs2g_keygen_params {
     const unsigned char *privs;
     unsigned char *pubs;
+    unsigned int *nbad;
     const uint32_t *table;
     unsigned long long n;
     int w, mode;
 };
 
-static __global__ void __launch_bounds__(FS2G_BLOCK) fs2g_k_keygen(const fs2g_keygen_params p)
+/* Every thread runs the multiplication (d = 1 past the end: the
+ * constant-time mode's table reads need the whole warp). A key that meets
+ * kG's exceptional case comes back as zeros and is counted in nbad; the
+ * host computes it. */
+static __global__ void FS2G_BOUNDS(FS2G_BLOCK) fs2g_k_keygen(const fs2g_keygen_params p)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= p.n)
-        return;
     uint32_t d[8];
     fs2g_aff a;
-    fs2g_load_be_dev(d, p.privs + 32 * i);
-    fs2g_keygen_item(&a, d, p.table, p.w, p.mode);
+    if (i < p.n)
+        fs2g_load_be_dev(d, p.privs + 32 * i);
+    else
+        for (int t = 0; t < 8; t++)
+            d[t] = t == 0;
+    uint32_t ok = fs2g_keygen_item(&a, d, p.table, p.w, p.mode);
+    if (i >= p.n)
+        return;
+    if (!ok) /* public: the key is redone on the CPU */
+        atomicAdd(p.nbad, 1u);
     unsigned char *o = p.pubs + 65 * i;
     o[0] = 4;
     fs2g_to_be(o + 1, a.x);
@@ -235,10 +287,11 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
                     uint32_t *oks, unsigned long long n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    if (i >= n) /* n is a multiple of the block size: whole warps */
         return;
     /* FS2G_SIGN_ITEMS items per thread, as fs2g_k_sign does them */
     uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
+    uint32_t zero[FS2G_SIGN_ITEMS];
     uint32_t e[8], dinv[8], pre[8], r[8], s[8], ok = ~0u;
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t it = i * FS2G_SIGN_ITEMS + j;
@@ -247,17 +300,17 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
         for (int t = 0; t < 8; t++)
             pre[t] = secrets[24 * it + 8 + t];
         fs2g_nonce_derive(K[j], pre, e, it);
-        fs2g_ecmult_gen(&q, K[j], table, 4, FS2G_MODE_CT);
+        fs2g_ecmult_gen(&q, K[j], table, FS2G_CT_W, FS2G_MODE_CT);
         fs2g_copy(X[j], q.x);
         fs2g_copy(Z[j], q.z);
     }
-    fs2g_batch_x(x1, X, Z);
+    fs2g_batch_x(x1, zero, X, Z);
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
         size_t it = i * FS2G_SIGN_ITEMS + j;
         fs2g_load_be_dev(e, digests + 32 * it);
         for (int t = 0; t < 8; t++)
             dinv[t] = secrets[24 * it + t];
-        ok &= fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]);
+        ok &= fs2g_sign_finish(r, s, e, K[j], dinv, x1[j]) & ~zero[j];
         fs2g_store_be_dev(sigs + 64 * it, r);
         fs2g_store_be_dev(sigs + 64 * it + 32, s);
     }
@@ -305,6 +358,8 @@ struct fs2_cuda {
     char name[256];
     char err[256];
     uint32_t *table;
+    uint32_t *ktable; /* the last one-key verification's table of the key */
+    size_t kcap;      /* its allocation, bytes */
     cudaStream_t streams[FS2G_STREAMS];
     int nstreams;
     /* batch buffers, grown on demand and kept */
@@ -373,31 +428,80 @@ static int ensure(fs2_cuda *c, int slot, size_t bytes)
     return FASTSM2_OK;
 }
 
-static unsigned grid_for(size_t n)
+static unsigned grid_for(size_t n, unsigned block = FS2G_BLOCK)
 {
-    return (unsigned)((n + FS2G_BLOCK - 1) / FS2G_BLOCK);
+    return (unsigned)((n + block - 1) / block);
 }
 
-static int build_table(fs2_cuda *c, const uint32_t *bases, int nseg)
+#if defined(FS2G_HOST_TABLE_HOOK)
+/* GPGPU-Sim runs only (tests/harness/test-gpu-sim.sh builds with
+ * FS2G_HOST_TABLE_HOOK): with FS2_GPU_HOST_TABLE=1 the fixed-base tables
+ * are computed on the host by the same entry function, so that a width-12
+ * or 16 table, days of simulated device time, takes seconds. Never in the
+ * library's builds. */
+static int host_table(uint32_t *dst, const uint32_t *bases, int nseg, uint32_t nent)
 {
-    uint32_t nent = fs2g_table_entries(c->w);
+    const char *v = getenv("FS2_GPU_HOST_TABLE");
+    if (!v || strcmp(v, "1") != 0)
+        return 0;
+    size_t total = (size_t)nseg * nent;
+    uint32_t *h = (uint32_t *)malloc(total * FS2G_ENTRY_WORDS * sizeof(uint32_t));
+    if (!h)
+        return 0;
+    for (size_t idx = 0; idx < total; idx++) {
+        fs2g_aff b, e;
+        size_t sg = idx / nent;
+        for (int j = 0; j < 8; j++) {
+            b.x[j] = bases[sg * 16 + j];
+            b.y[j] = bases[sg * 16 + 8 + j];
+        }
+        fs2g_table_entry(&e, &b, (uint32_t)(idx % nent));
+        memcpy(h + idx * FS2G_ENTRY_WORDS, e.x, 32);
+        memcpy(h + idx * FS2G_ENTRY_WORDS + 8, e.y, 32);
+    }
+    cudaError_t err = cudaMemcpy(dst, h, total * FS2G_ENTRY_WORDS * sizeof(uint32_t), cudaMemcpyHostToDevice);
+    free(h);
+    return err == cudaSuccess;
+}
+#endif
+
+/* The width-w table of the odd multiples of nseg segment bases (16 words
+ * each: x then y) into dst (allocated by the caller), one device thread per
+ * entry. */
+static int fill_table(fs2_cuda *c, uint32_t *dst, const uint32_t *bases, int nseg, int w)
+{
+    uint32_t nent = fs2g_table_entries(w);
     size_t total = (size_t)nseg * nent;
     uint32_t *dbases = NULL;
-    CU(cudaMalloc(&c->table, total * FS2G_ENTRY_WORDS * sizeof(uint32_t)));
+#if defined(FS2G_HOST_TABLE_HOOK)
+    if (host_table(dst, bases, nseg, nent))
+        return FASTSM2_OK;
+#endif
     CU(cudaMalloc(&dbases, (size_t)nseg * 16 * sizeof(uint32_t)));
     cudaError_t e = cudaMemcpy(dbases, bases, (size_t)nseg * 16 * sizeof(uint32_t), cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
-        FS2G_LAUNCH(fs2g_k_table, grid_for(total), FS2G_BLOCK, 0, c->table, dbases, c->w, nent, total);
+        FS2G_LAUNCH(fs2g_k_table, grid_for(total), FS2G_BLOCK, 0, dst, dbases, w, nent, total);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
     cudaError_t e2 = cudaFree(dbases);
     if (e != cudaSuccess)
-        return cu_fail(c, e, "building the fixed-base table");
+        return cu_fail(c, e, "building a fixed-base table");
     if (e2 != cudaSuccess)
         return cu_fail(c, e2, "cudaFree");
     return FASTSM2_OK;
+}
+
+static size_t table_bytes(int w)
+{
+    return (size_t)fs2g_table_segments(w) * fs2g_table_entries(w) * FS2G_ENTRY_WORDS * sizeof(uint32_t);
+}
+
+static int build_table(fs2_cuda *c, const uint32_t *bases, int nseg)
+{
+    CU(cudaMalloc(&c->table, table_bytes(c->w)));
+    return fill_table(c, c->table, bases, nseg, c->w);
 }
 
 static int cuda_new(fs2_cuda *c, int device, int ct, int w, const uint32_t *bases, int nseg)
@@ -420,7 +524,7 @@ static int cuda_new(fs2_cuda *c, int device, int ct, int w, const uint32_t *base
 extern "C" int fs2_cuda_new(fs2_cuda **out, int device, int ct, int w, const uint32_t *bases, int nseg)
 {
     *out = NULL;
-    if (w < 2 || w > 16 || (ct && w != 4) || nseg != fs2g_table_segments(w))
+    if (w < 2 || w > 16 || (ct && w != FS2G_CT_W) || nseg != fs2g_table_segments(w))
         return FASTSM2_ERR_ARG;
     fs2_cuda *c = (fs2_cuda *)calloc(1, sizeof(*c));
     if (!c)
@@ -446,6 +550,8 @@ extern "C" void fs2_cuda_free(fs2_cuda *c)
             }
         if (c->table)
             (void)cudaFree(c->table);
+        if (c->ktable)
+            (void)cudaFree(c->ktable);
         if (c->nbad)
             (void)cudaFree(c->nbad);
         for (int i = 0; i < c->nstreams; i++)
@@ -597,21 +703,40 @@ extern "C" int fs2_cuda_sign(fs2_cuda *c, unsigned char *sigs, const uint32_t *k
 }
 
 extern "C" int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, size_t npubs,
-                               const unsigned char *digests, const unsigned char *sigs, size_t n, double *kernel_s)
+                               const unsigned char *digests, const unsigned char *sigs, size_t n, int kw,
+                               const uint32_t *kbases, double *kernel_s)
 {
     int ret;
     if (n == 0)
         return FASTSM2_OK;
+    if (kw && (npubs != 1 || kw < 2 || kw > 16 || (!kbases && !c->ktable)))
+        return FASTSM2_ERR_ARG;
     CU(cudaSetDevice(c->device));
     size_t pbytes = npubs == 1 ? 0 : 64;
     if ((ret = ensure(c, 0, n * 32)) != FASTSM2_OK || (ret = ensure(c, 1, n * 64)) != FASTSM2_OK ||
         (pbytes && (ret = ensure(c, 2, n * pbytes)) != FASTSM2_OK) ||
         (ret = ensure(c, 3, n * sizeof(int))) != FASTSM2_OK)
         return ret;
+    if (kw && kbases) {
+        /* the key's table, built on the device (the allocation kept) */
+        size_t bytes = table_bytes(kw);
+        if (bytes > c->kcap) {
+            if (c->ktable)
+                CU(cudaFree(c->ktable));
+            c->ktable = NULL;
+            c->kcap = 0;
+            CU(cudaMalloc(&c->ktable, bytes));
+            c->kcap = bytes;
+        }
+        if ((ret = fill_table(c, c->ktable, kbases, fs2g_table_segments(kw), kw)) != FASTSM2_OK)
+            return ret;
+    }
     fs2g_verify_params p;
     memset(&p, 0, sizeof(p));
     p.table = c->table;
     p.w = c->w;
+    p.ktable = kw ? c->ktable : NULL;
+    p.kw = kw;
     if (npubs == 1)
         memcpy(p.pub, pubs, sizeof(p.pub));
     chunk_io io;
@@ -628,21 +753,29 @@ extern "C" int fs2_cuda_verify(fs2_cuda *c, int *results, const uint32_t *pubs, 
         q.pubs = pbytes ? (const uint32_t *)c->buf[2] + 16 * off : NULL;
         q.results = (int *)c->buf[3] + off;
         q.n = m;
-        FS2G_LAUNCH(fs2g_k_verify, grid_for(m), FS2G_BLOCK, st, q);
+        if (kw) {
+            FS2G_LAUNCH(fs2g_k_verify_key, grid_for(m), FS2G_BLOCK, st, q);
+        } else {
+            FS2G_LAUNCH(fs2g_k_verify, grid_for(m, FS2G_VBLOCK), FS2G_VBLOCK, st, q);
+        }
     });
 }
 
-extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n, double *kernel_s)
+extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned char *privs, size_t n, size_t *nbad,
+                               double *kernel_s)
 {
     int ret;
+    *nbad = 0;
     if (n == 0)
         return FASTSM2_OK;
     CU(cudaSetDevice(c->device));
     if ((ret = ensure(c, 2, n * 32)) != FASTSM2_OK || (ret = ensure(c, 1, n * 65)) != FASTSM2_OK)
         return ret;
+    CU(cudaMemset(c->nbad, 0, sizeof(unsigned int)));
     fs2g_keygen_params p;
     memset(&p, 0, sizeof(p));
     p.table = c->table;
+    p.nbad = c->nbad;
     p.w = c->w;
     p.mode = c->ct ? FS2G_MODE_CT : FS2G_MODE_FAST;
     chunk_io io;
@@ -657,5 +790,10 @@ extern "C" int fs2_cuda_keygen(fs2_cuda *c, unsigned char *pubs, const unsigned 
         FS2G_LAUNCH(fs2g_k_keygen, grid_for(m), FS2G_BLOCK, st, q);
     });
     CU(cudaMemset(c->buf[2], 0, n * 32)); /* private keys */
-    return ret;
+    if (ret != FASTSM2_OK)
+        return ret;
+    unsigned int bad = 0;
+    CU(cudaMemcpy(&bad, c->nbad, sizeof(bad), cudaMemcpyDeviceToHost));
+    *nbad = bad;
+    return FASTSM2_OK;
 }

@@ -17,7 +17,7 @@
 
 /* Which fixed-base routine the kernels use. */
 #define FS2G_MODE_FAST 0 /* width-w table, digit-indexed loads */
-#define FS2G_MODE_CT   1 /* width-4 table, full-scan selection */
+#define FS2G_MODE_CT   1 /* width-FS2G_CT_W table, every entry read by the warp */
 
 FS2G_HD void fs2g_ecmult_gen(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int mode)
 {
@@ -27,12 +27,12 @@ FS2G_HD void fs2g_ecmult_gen(fs2g_jac *r, const uint32_t k[8], const uint32_t *t
         fs2g_ecmult_gen_fast(r, k, table, w);
 }
 
-/* Table entry j (1-based) of a segment whose base point is `base`
- * (2^(s w) G): j * base, affine. Public values; variable time. */
-FS2G_HD void fs2g_table_entry(fs2g_aff *out, const fs2g_aff *base, uint32_t j)
+/* Table entry i of a segment whose base point is `base` (2^(s w) G):
+ * (2i + 1) base, affine. Public values; variable time. */
+FS2G_HD void fs2g_table_entry(fs2g_aff *out, const fs2g_aff *base, uint32_t i)
 {
     fs2g_jac t;
-    fs2g_ecmult_small_var(&t, base, j);
+    fs2g_ecmult_small_var(&t, base, 2 * i + 1);
     fs2g_jac_to_aff(out, &t);
 }
 
@@ -59,7 +59,9 @@ FS2G_HD uint32_t fs2g_sign_finish(uint32_t r_out[8], uint32_t s_out[8], const ui
 
 /* GB/T 32918.2 6.1 A4-A6 for a nonce k in [1, n-1]: (x1, y1) = kG, then
  * fs2g_sign_finish. Constant time except for fs2g_ecmult_gen's table
- * address in the fast mode. (The kernel signs FS2G_SIGN_ITEMS items per
+ * address in the fast mode. Returns 0 also when kG came out with Z = 0 (the
+ * fixed-base multiplication's exceptional case, point.cuh): the item is
+ * then signed on the CPU. (The kernel signs FS2G_SIGN_ITEMS items per
  * thread with one shared inversion, fs2g_batch_x; the results are the
  * same.) */
 FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint32_t e[8], const uint32_t k[8],
@@ -68,8 +70,9 @@ FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint
     fs2g_jac q;
     fs2g_aff a;
     fs2g_ecmult_gen(&q, k, table, w, mode);
+    const uint32_t zero = fs2g_jac_is_inf(&q);
     fs2g_jac_to_aff(&a, &q);
-    return fs2g_sign_finish(r_out, s_out, e, k, dinv_m, a.x);
+    return fs2g_sign_finish(r_out, s_out, e, k, dinv_m, a.x) & ~zero;
 }
 
 /* Items signed by one thread of the sign kernel, sharing one inversion. */
@@ -77,21 +80,21 @@ FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint
 #define FS2G_SIGN_ITEMS 2
 #endif
 
-/* x[j] = X[j] / Z[j]^2 for j < FS2G_SIGN_ITEMS (0 where Z[j] = 0, as
- * fs2g_jac_to_aff gives), with one inversion (Montgomery's trick): the
- * prefix products c_j = Z_0 ... Z_j, u = c_last^-1, then walking down
- * Z_j^-1 = u c_{j-1} and u <- u Z_j. A Z of 0 is replaced by 1 (masks) so
- * that it does not zero the other items' inverses, and its result is
- * masked to 0 afterwards. Constant time: the same operations whatever the
- * values. */
-FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t X[FS2G_SIGN_ITEMS][8],
-                          uint32_t Z[FS2G_SIGN_ITEMS][8])
+/* x[j] = X[j] / Z[j]^2 for j < FS2G_SIGN_ITEMS, canonical (0 where Z[j] =
+ * 0 mod p, as fs2g_jac_to_aff gives; zero[j] is then all-ones), with one
+ * inversion (Montgomery's trick): the prefix products c_j = Z_0 ... Z_j,
+ * u = c_last^-1, then walking down Z_j^-1 = u c_{j-1} and u <- u Z_j. A Z
+ * of 0 is replaced by 1 (masks) so that it does not zero the other items'
+ * inverses, and its result is masked to 0 afterwards. Constant time: the
+ * same operations whatever the values. */
+FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t zero[FS2G_SIGN_ITEMS],
+                          uint32_t X[FS2G_SIGN_ITEMS][8], uint32_t Z[FS2G_SIGN_ITEMS][8])
 {
     const uint32_t one[8] = {1, 0, 0, 0, 0, 0, 0, 0};
-    uint32_t zero[FS2G_SIGN_ITEMS], c[FS2G_SIGN_ITEMS][8], u[8], zi[8];
+    uint32_t c[FS2G_SIGN_ITEMS][8], u[8], zi[8];
     FS2G_UNROLL
     for (int j = 0; j < FS2G_SIGN_ITEMS; j++) {
-        zero[j] = fs2g_is_zero(Z[j]);
+        zero[j] = fs2g_fp_is_zero(Z[j]);
         fs2g_cmov(Z[j], one, zero[j]);
     }
     fs2g_copy(c[0], Z[0]);
@@ -109,26 +112,36 @@ FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t X[FS2G_SIGN_I
         }
         fs2g_fp_sqr(zi, zi);
         fs2g_fp_mul(x[j], X[j], zi);
+        fs2g_fp_canon(x[j], x[j]);
         FS2G_UNROLL
         for (int i = 0; i < 8; i++)
             x[j][i] &= ~zero[j];
     }
 }
 
-/* GB/T 32918.1 6.1: P = dG for d in [1, n-2] (checked by the caller). */
-FS2G_HD void fs2g_keygen_item(fs2g_aff *p, const uint32_t d[8], const uint32_t *table, int w, int mode)
+/* GB/T 32918.1 6.1: P = dG for d in [1, n-2] (checked by the caller).
+ * Returns 0 in the fixed-base multiplication's exceptional case (P is then
+ * (0, 0) and the caller computes it on the CPU), else all-ones. */
+FS2G_HD uint32_t fs2g_keygen_item(fs2g_aff *p, const uint32_t d[8], const uint32_t *table, int w, int mode)
 {
     fs2g_jac q;
     fs2g_ecmult_gen(&q, d, table, w, mode);
+    const uint32_t zero = fs2g_jac_is_inf(&q);
     fs2g_jac_to_aff(p, &q);
+    return ~zero;
 }
 
 /* GB/T 32918.2 7.1 B1-B7 on a digest e: 1 if (r, s) is a valid signature
- * of e under the validated public key P, else 0. Public inputs: variable
- * time. The table may be either kind (its entries are the same points;
- * the constant-time one has w = 4). */
+ * of e under the validated public key P, 0 if not, -1 when a fixed-base
+ * multiplication met its exceptional case (Z = 0: s or t one scalar of the
+ * width, about 2^-240; sm2_gpu_point.cuh): the caller verifies that item
+ * another way (the host: on the CPU). Public inputs: variable time. table:
+ * the G table of width w (either mode's: the same layout); ktable: a
+ * fixed-base table of P of width kw (built for a batch with one key), or
+ * NULL: then tP by the window of fs2g_ecmult_var with tab (at the stride)
+ * as its scratch. */
 FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uint32_t s[8], const fs2g_aff *p,
-                             const uint32_t *table, int w)
+                             const uint32_t *table, int w, const uint32_t *ktable, int kw, uint32_t *tab, int stride)
 {
     const uint32_t N[8] = FS2G_N_WORDS;
     const uint32_t P[8] = FS2G_P_WORDS;
@@ -143,7 +156,12 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
     /* B6: (x1, y1) = sG + tP */
     fs2g_jac sg, tp;
     fs2g_ecmult_gen_fast(&sg, s, table, w);
-    fs2g_ecmult_var(&tp, p, t);
+    if (ktable)
+        fs2g_ecmult_gen_fast(&tp, t, ktable, kw);
+    else
+        fs2g_ecmult_var(&tp, p, t, tab, stride);
+    if (fs2g_jac_is_inf(&sg) || (ktable && fs2g_jac_is_inf(&tp)))
+        return -1;
     fs2g_jac_add_var(&sg, &sg, &tp);
     if (fs2g_jac_is_inf(&sg))
         return 0;
@@ -155,11 +173,14 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
     fs2g_fn_sub(v, r, ee);
     fs2g_fp_sqr(z2, sg.z);
     fs2g_fp_mul(c, v, z2);
+    fs2g_fp_canon(c, c);
+    fs2g_fp_canon(sg.x, sg.x);
     if (fs2g_eq(c, sg.x))
         return 1;
     uint32_t vn[8];
     if (fs2g_add256(vn, v, N) == 0 && fs2g_lt(vn, P)) {
         fs2g_fp_mul(c, vn, z2);
+        fs2g_fp_canon(c, c);
         if (fs2g_eq(c, sg.x))
             return 1;
     }

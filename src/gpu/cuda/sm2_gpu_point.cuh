@@ -5,13 +5,16 @@
  * y = Y/Z^3, infinity has Z = 0), affine table points, and the scalar
  * multiplications the protocols need:
  *
- *  - fixed base kG from a segmented table (the paper's algorithm 6): k is cut
- *    into W-bit digits k_s and kG = sum_s T[s][k_s], T[s][j] = j 2^(sW) G
- *    affine. One mixed addition per segment and no doubling. In the fast
- *    mode the entry is loaded at an address that depends on the digit (a
- *    secret for signing and key generation: docs/GPU.md); in the
- *    constant-time mode (W = 4) every entry of a segment is read and the
- *    right one kept by masks, so no address depends on a secret.
+ *  - fixed base kG from a segmented table (the paper's algorithm 6) with
+ *    signed odd digits: k is cut into W-bit digits d_s, all odd and nonzero,
+ *    and kG = sum_s d_s 2^(sW) G from a table of the odd multiples
+ *    (2i + 1) 2^(sW) G, affine (half the entries of the paper's), the sign
+ *    applied to y. One mixed addition per segment after the first, no
+ *    doubling. In the fast mode the entry is loaded at an address that
+ *    depends on the digit (a secret for signing and key generation:
+ *    docs/GPU.md); in the constant-time mode (W = 8) a warp reads every
+ *    entry of a segment together and each thread takes its own through
+ *    register shuffles, so no address depends on a secret.
  *  - variable base tP with a fixed window of 4 (the paper's algorithm 7), for
  *    verification, where every input is public;
  *  - the verification sum sG + tP.
@@ -42,7 +45,6 @@ typedef struct {
     {                                                                                                          \
         0x4D940E93u, 0xDDBCBD41u, 0x15AB8F92u, 0xF39789F5u, 0xCF6509A7u, 0x4D5A9E4Bu, 0x9D9F5E34u, 0x28E9FA9Eu \
     }
-
 FS2G_HD void fs2g_jac_set_inf(fs2g_jac *r)
 {
     FS2G_UNROLL
@@ -59,13 +61,15 @@ FS2G_HD void fs2g_jac_from_aff(fs2g_jac *r, const fs2g_aff *a)
         r->z[i] = i == 0;
 }
 
-/* All-ones if r is the point at infinity (Z = 0). */
+/* All-ones if r is the point at infinity (Z = 0 mod p). */
 FS2G_HD uint32_t fs2g_jac_is_inf(const fs2g_jac *r)
 {
-    return fs2g_is_zero(r->z);
+    return fs2g_fp_is_zero(r->z);
 }
 
-/* r = 2a, a = -3 ("dbl-2001-b": 3M + 5S). Infinity stays infinity. */
+/* r = 2a, a = -3 (4M + 4S; "dbl-2001-b" with Z3 = 2 Y Z, and the small
+ * multiples 3, 4, 8 by fs2g_fp_mul_small and shifts). Infinity stays
+ * infinity. r may be a. */
 FS2G_HDU void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
 {
     FS2G_COUNT_OP(FS2G_OP_JAC_DBL);
@@ -73,42 +77,37 @@ FS2G_HDU void fs2g_jac_dbl(fs2g_jac *r, const fs2g_jac *a)
     fs2g_fp_sqr(delta, a->z);
     fs2g_fp_sqr(gamma, a->y);
     fs2g_fp_mul(beta, a->x, gamma);
+    /* alpha = 3 (X - delta)(X + delta) */
     fs2g_fp_sub(t1, a->x, delta);
     fs2g_fp_add(t2, a->x, delta);
     fs2g_fp_mul(t1, t1, t2);
-    fs2g_fp_add(alpha, t1, t1);
-    fs2g_fp_add(alpha, alpha, t1); /* alpha = 3 (X - delta)(X + delta) */
-    /* Z3 = (Y + Z)^2 - gamma - delta */
-    fs2g_fp_add(t1, a->y, a->z);
-    fs2g_fp_sqr(t1, t1);
-    fs2g_fp_sub(t1, t1, gamma);
-    fs2g_fp_sub(r->z, t1, delta);
+    fs2g_fp_mul_small(alpha, t1, 3);
+    /* Z3 = 2 Y Z */
+    fs2g_fp_mul(t1, a->y, a->z);
+    fs2g_fp_shl(r->z, t1, 1);
     /* X3 = alpha^2 - 8 beta */
-    fs2g_fp_add(beta, beta, beta);
-    fs2g_fp_add(beta, beta, beta); /* 4 beta */
-    fs2g_fp_add(t2, beta, beta);   /* 8 beta */
+    fs2g_fp_shl(t2, beta, 3);
     fs2g_fp_sqr(t1, alpha);
     fs2g_fp_sub(r->x, t1, t2);
     /* Y3 = alpha (4 beta - X3) - 8 gamma^2 */
+    fs2g_fp_shl(beta, beta, 2);
     fs2g_fp_sub(t1, beta, r->x);
     fs2g_fp_mul(t1, alpha, t1);
     fs2g_fp_sqr(gamma, gamma);
-    fs2g_fp_add(gamma, gamma, gamma);
-    fs2g_fp_add(gamma, gamma, gamma);
-    fs2g_fp_add(gamma, gamma, gamma);
+    fs2g_fp_shl(gamma, gamma, 3);
     fs2g_fp_sub(r->y, t1, gamma);
 }
 
-/* r = a + b for b affine, constant time (8M + 3S): when `skip` is all-ones
- * the result is a (b stands for infinity), when a is infinity it is b.
- * a = +-b is not handled (the callers' arguments rule it out: see
- * fs2g_ecmult_gen_*). r may be a. */
-FS2G_HDU void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b, uint32_t skip)
+/* r = a + b for b affine (8M + 3S), constant time, for a not infinity and
+ * a != +-b (the callers' arguments rule those out: see the fixed-base
+ * multiplications below). If a = b all the same, the result has Z = 0 (H =
+ * 0), and so has every sum with such a point as a: the callers look for Z =
+ * 0 at the end. r may be a. */
+FS2G_HDU void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b)
 {
     FS2G_COUNT_OP(FS2G_OP_JAC_ADD_AFF);
     uint32_t z1z1[8], u2[8], s2[8], h[8], rr[8], hh[8], hhh[8], v[8], t[8];
     fs2g_jac o;
-    uint32_t a_inf = fs2g_jac_is_inf(a);
     fs2g_fp_sqr(z1z1, a->z);
     fs2g_fp_mul(u2, b->x, z1z1);
     fs2g_fp_mul(s2, a->z, z1z1);
@@ -130,15 +129,6 @@ FS2G_HDU void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b
     fs2g_fp_sub(o.y, t, hhh);
     /* Z3 = Z1 H */
     fs2g_fp_mul(o.z, a->z, h);
-    /* a = infinity: the result is b */
-    const uint32_t one[8] = {1, 0, 0, 0, 0, 0, 0, 0};
-    fs2g_cmov(o.x, b->x, a_inf);
-    fs2g_cmov(o.y, b->y, a_inf);
-    fs2g_cmov(o.z, one, a_inf);
-    /* b = infinity: the result is a */
-    fs2g_cmov(o.x, a->x, skip);
-    fs2g_cmov(o.y, a->y, skip);
-    fs2g_cmov(o.z, a->z, skip);
     *r = o;
 }
 
@@ -166,8 +156,8 @@ FS2G_HDU void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b
     fs2g_fp_mul(s2, s2, z1z1);
     fs2g_fp_sub(h, u2, u1);
     fs2g_fp_sub(rr, s2, s1);
-    if (fs2g_is_zero(h)) {
-        if (fs2g_is_zero(rr)) {
+    if (fs2g_fp_is_zero(h)) {
+        if (fs2g_fp_is_zero(rr)) {
             fs2g_jac tmp = *a;
             fs2g_jac_dbl(r, &tmp);
         } else {
@@ -192,7 +182,8 @@ FS2G_HDU void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b
     *r = o;
 }
 
-/* Affine x, y of a (not infinity; infinity gives 0, 0). Constant time. */
+/* Affine x, y of a (not infinity; infinity gives 0, 0), canonical (in
+ * [0, p)). Constant time. */
 FS2G_HD void fs2g_jac_to_aff(fs2g_aff *r, const fs2g_jac *a)
 {
     uint32_t zi[8], zi2[8];
@@ -201,6 +192,8 @@ FS2G_HD void fs2g_jac_to_aff(fs2g_aff *r, const fs2g_jac *a)
     fs2g_fp_mul(r->x, a->x, zi2);
     fs2g_fp_mul(zi2, zi2, zi);
     fs2g_fp_mul(r->y, a->y, zi2);
+    fs2g_fp_canon(r->x, r->x);
+    fs2g_fp_canon(r->y, r->y);
 }
 
 /* Load one table entry (16 words). On the device through the read-only
@@ -222,15 +215,56 @@ FS2G_HD void fs2g_load_entry(fs2g_aff *r, const uint32_t *p)
 #endif
 }
 
-/* Number of segments and entries per segment of a width-W table (entry 0,
- * the point at infinity, is not stored). */
+/* ---- fixed-base tables and the signed odd-digit recoding ------------------
+ *
+ * A width-w table has m = ceil(256 / w) segments; segment s holds the odd
+ * multiples (2i + 1) 2^(s w) G, i = 0 .. 2^(w-1) - 1, affine (16 words each:
+ * x then y), 2^(w-1) entries: half of what all the multiples 1 .. 2^w - 1
+ * would take. A scalar k in [1, n - 1] is first made odd (n - k when k is
+ * even, which negates the point), then written with m digits d_s, all odd
+ * and nonzero: for s < m - 1, d_s = (k_s mod 2^(w+1)) - 2^w in
+ * [-(2^w - 1), 2^w - 1], k_(s+1) = (k_s - d_s) / 2^w, which is
+ * (k_s >> w) | 1, so k_s = (k >> s w) | 1 for s >= 1; the last digit is
+ * d_(m-1) = k_(m-1) in [1, 2^w - 1] (k < n < 2^256 - 2^224 makes
+ * k_(m-1) < 2^w + 1, and it is odd). Entry index |d_s| >> 1 and the sign
+ * come from bits s w .. s w + w of k with a mask and a shift, without a
+ * branch.
+ *
+ * kG = sum_s d_s 2^(s w) G then starts from segment 0's entry and makes
+ * m - 1 mixed additions, none with the point at infinity and none skipped.
+ * The partial sum S before segment j is below 2^(j w) in absolute value and
+ * the entry added, D = d_j 2^(j w), is at least 2^(j w), so S -+ D is not 0
+ * and, for j < m - 1, below 2^((j + 1) w) <= 2^255 < n: no addition meets
+ * P = +-Q except possibly the last. There P = -Q would make kG infinity,
+ * impossible for k < n, and P = Q needs S - D = -n, i.e. k = S + D =
+ * 2 D - n, which the digit ranges allow for one odd k per width:
+ * d_(m-1) = q = 2^(256 - (m-1) w) - 1 and k = 2 q 2^((m-1) w) - n (and its
+ * even twin n - k). For it the mixed addition gives Z = 0. A result with
+ * Z = 0 is that case, and the callers treat it (signing and key
+ * generation: the item is done on the CPU; verification, public: another
+ * way). */
+
+/* Number of segments and entries per segment of a width-w table. */
 FS2G_HD int fs2g_table_segments(int w)
 {
     return (256 + w - 1) / w;
 }
 FS2G_HD uint32_t fs2g_table_entries(int w)
 {
-    return ((uint32_t)1 << w) - 1;
+    return (uint32_t)1 << (w - 1);
+}
+
+/* r = k if k is odd, n - k if it is even (k in [1, n - 1], so r is odd and
+ * in [1, n - 1]); returns all-ones when it negated. Constant time. */
+FS2G_HD uint32_t fs2g_scalar_odd(uint32_t r[8], const uint32_t k[8])
+{
+    const uint32_t N[8] = FS2G_N_WORDS;
+    uint32_t nk[8];
+    (void)fs2g_sub256(nk, N, k);
+    const uint32_t even = (k[0] & 1u) - 1u;
+    fs2g_copy(r, k);
+    fs2g_cmov(r, nk, even);
+    return even;
 }
 
 /* kk >>= w for 0 < w < 32 (a digit consumed). Constant time. */
@@ -242,73 +276,160 @@ FS2G_HD void fs2g_shr_small(uint32_t kk[8], int w)
     kk[7] >>= w;
 }
 
-/* Entry `digit` of one table segment (seg: its first entry, for digit 1),
- * the fast mode: loaded at an address that depends on the digit. Returns
- * all-ones for digit 0 (then entry 1 is loaded and must be skipped). */
-FS2G_HDU uint32_t fs2g_table_select_fast(fs2g_aff *e, const uint32_t *seg, uint32_t digit)
+/* The digit of a segment from the low w + 1 bits of kk = k >> (s w): its
+ * entry index (*idx) and sign (returned, all-ones for a negative digit,
+ * XORed with flip); last = all-ones for the last segment, whose digit is
+ * kk | 1 itself (positive). Constant time. */
+FS2G_HD uint32_t fs2g_digit(uint32_t *idx, uint32_t kk0, int w, uint32_t last, uint32_t flip)
 {
-    FS2G_COUNT_OP(FS2G_OP_SELECT_FAST);
-    uint32_t zero = (uint32_t)0 - (((digit | ((uint32_t)0 - digit)) >> 31) ^ 1u);
-    uint32_t idx = digit - 1 + (zero & 1u); /* digit 0 loads entry 0 and skips it */
-    fs2g_load_entry(e, seg + (size_t)idx * FS2G_ENTRY_WORDS);
-    return zero;
+    const uint32_t win = kk0 | 1u;
+    const uint32_t low = ((uint32_t)1 << w) - 1u;
+    /* bit w clear: d = win - 2^w < 0, |d| = 2^w - (win mod 2^w) */
+    const uint32_t neg = (((win >> w) & 1u) - 1u) & ~last;
+    *idx = ((win ^ neg) & low) >> 1;
+    return neg ^ flip;
 }
 
-/* Entry `digit` of one width-4 segment (15 entries), constant time: every
- * entry is read, in order, and the digit's one kept by masks. Returns
- * all-ones for digit 0 (e is then zero and must be skipped). */
-FS2G_HDU uint32_t fs2g_table_select_ct(fs2g_aff *e, const uint32_t *seg, uint32_t digit)
+/* Entry idx of one table segment (seg: its first entry), the fast mode:
+ * loaded at an address that depends on the index (a secret for signing and
+ * key generation: docs/GPU.md). */
+FS2G_HDU void fs2g_table_select_fast(fs2g_aff *e, const uint32_t *seg, uint32_t idx)
+{
+    FS2G_COUNT_OP(FS2G_OP_SELECT_FAST);
+    fs2g_load_entry(e, seg + (size_t)idx * FS2G_ENTRY_WORDS);
+}
+
+/* y = p - y when neg is all-ones (y canonical, a table entry's), else y
+ * unchanged. Constant time. */
+FS2G_HDU void fs2g_aff_cneg(fs2g_aff *e, uint32_t neg)
+{
+    FS2G_COUNT_OP(FS2G_OP_AFF_CNEG);
+    const uint32_t P[8] = FS2G_P_WORDS;
+    uint32_t t[8];
+    (void)fs2g_sub256(t, P, e->y);
+    fs2g_cmov(e->y, t, neg);
+}
+
+/* The constant-time mode's table width (FS2_CUDA_CT_TABLE_BITS). */
+#define FS2G_CT_W 8
+
+/* Entry idx (a secret) of one segment of the constant-time table
+ * (2^(FS2G_CT_W - 1) = 128 entries), with no address that depends on it.
+ * On a device the 32 threads of a warp read the segment together: in each
+ * of 4 rounds, lane l loads entry 32 c + l (the same addresses for every
+ * key), and every lane takes the 16 words of its entry from the lane that
+ * holds it with __shfl_sync (the secret chooses a source lane of a
+ * register exchange, not a memory address), keeping the round's words by
+ * a mask. All 32 lanes of the warp must call it together. Elsewhere (host
+ * tests, the emulated runtime, HIP) every entry is read in order and the
+ * right one kept by masks. */
+FS2G_HDU void fs2g_table_select_ct(fs2g_aff *e, const uint32_t *seg, uint32_t idx)
 {
     FS2G_COUNT_OP(FS2G_OP_SELECT_CT);
-    fs2g_aff t;
+    const uint32_t nent = (uint32_t)1 << (FS2G_CT_W - 1);
+#if defined(__CUDA_ARCH__)
+    const uint32_t lane = threadIdx.x & 31u;
+    FS2G_UNROLL
+    for (uint32_t c = 0; c < nent / 32; c++) {
+        fs2g_aff t;
+        fs2g_load_entry(&t, seg + (size_t)(32 * c + lane) * FS2G_ENTRY_WORDS);
+        const uint32_t d = (idx >> 5) ^ c;
+        const uint32_t m = (uint32_t)0 - (((d | ((uint32_t)0 - d)) >> 31) ^ 1u);
+        FS2G_UNROLL
+        for (int i = 0; i < 8; i++) {
+            const uint32_t x = __shfl_sync(0xFFFFFFFFu, t.x[i], (int)(idx & 31u));
+            const uint32_t y = __shfl_sync(0xFFFFFFFFu, t.y[i], (int)(idx & 31u));
+            e->x[i] = (x & m) | (e->x[i] & ~m);
+            e->y[i] = (y & m) | (e->y[i] & ~m);
+        }
+    }
+#else
     FS2G_UNROLL
     for (int i = 0; i < 8; i++)
         e->x[i] = e->y[i] = 0;
-    FS2G_UNROLL
-    for (uint32_t j = 1; j <= 15; j++) {
-        uint32_t d = digit ^ j;
-        uint32_t m = (uint32_t)0 - (((d | ((uint32_t)0 - d)) >> 31) ^ 1u);
-        fs2g_load_entry(&t, seg + (j - 1) * FS2G_ENTRY_WORDS);
+    for (uint32_t j = 0; j < nent; j++) {
+        fs2g_aff t;
+        const uint32_t d = idx ^ j;
+        const uint32_t m = (uint32_t)0 - (((d | ((uint32_t)0 - d)) >> 31) ^ 1u);
+        fs2g_load_entry(&t, seg + (size_t)j * FS2G_ENTRY_WORDS);
         fs2g_cmov(e->x, t.x, m);
         fs2g_cmov(e->y, t.y, m);
     }
-    return (uint32_t)0 - (((digit | ((uint32_t)0 - digit)) >> 31) ^ 1u);
+#endif
 }
+
+/* Whether the fast mode loads the next segment's entry before adding the
+ * current one (16 more registers in flight): a build option, measured in
+ * docs/GPU.md "Occupancy". */
+#ifndef FS2G_PREFETCH
+#define FS2G_PREFETCH 1
+#endif
 
 /* r = k G from a width-w table (w in 2..16), the fast mode: the entry of
- * each segment is loaded at an address that depends on the digit. k < n
- * (then no partial sum ever equals +-the entry added: see docs/GPU.md). */
+ * each segment is loaded at an address that depends on k's digit (with
+ * FS2G_PREFETCH, the next segment's before the current one is added). k in
+ * [1, n - 1]; r has Z = 0 in the exceptional case described above. */
 FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w)
 {
-    uint32_t kk[8];
-    fs2g_copy(kk, k);
-    fs2g_jac_set_inf(r);
+    uint32_t kk[8], idx, neg;
+    const uint32_t flip = fs2g_scalar_odd(kk, k);
     const int nseg = fs2g_table_segments(w);
     const uint32_t nent = fs2g_table_entries(w);
-    for (int s = 0; s < nseg; s++) {
-        uint32_t digit = kk[0] & nent;
-        fs2g_shr_small(kk, w);
-        fs2g_aff e;
-        uint32_t zero = fs2g_table_select_fast(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, digit);
-        fs2g_jac_add_aff(r, r, &e, zero);
+    fs2g_aff e;
+    neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
+    fs2g_table_select_fast(&e, table, idx);
+#if FS2G_PREFETCH
+    fs2g_aff nxt;
+    fs2g_shr_small(kk, w);
+    uint32_t nneg = fs2g_digit(&idx, kk[0], w, nseg == 2 ? ~0u : 0u, flip);
+    fs2g_table_select_fast(&nxt, table + (size_t)nent * FS2G_ENTRY_WORDS, idx);
+    fs2g_aff_cneg(&e, neg);
+    fs2g_jac_from_aff(r, &e);
+    for (int s = 1; s < nseg; s++) {
+        e = nxt;
+        neg = nneg;
+        if (s + 1 < nseg) { /* s is public: the same branch for every thread */
+            fs2g_shr_small(kk, w);
+            nneg = fs2g_digit(&idx, kk[0], w, s + 2 == nseg ? ~0u : 0u, flip);
+            fs2g_table_select_fast(&nxt, table + (size_t)(s + 1) * nent * FS2G_ENTRY_WORDS, idx);
+        }
+        fs2g_aff_cneg(&e, neg);
+        fs2g_jac_add_aff(r, r, &e);
     }
+#else
+    fs2g_aff_cneg(&e, neg);
+    fs2g_jac_from_aff(r, &e);
+    for (int s = 1; s < nseg; s++) {
+        fs2g_shr_small(kk, w);
+        neg = fs2g_digit(&idx, kk[0], w, s + 1 == nseg ? ~0u : 0u, flip);
+        fs2g_table_select_fast(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, idx);
+        fs2g_aff_cneg(&e, neg);
+        fs2g_jac_add_aff(r, r, &e);
+    }
+#endif
 }
 
-/* r = k G from the width-4 table, constant-time mode: all 15 entries of a
- * segment are read in order and the digit's one kept by masks, so the
- * addresses read (the same for every thread of a warp) and the
- * instructions run do not depend on k. */
+/* r = k G from the width-FS2G_CT_W table, constant-time mode: every entry
+ * read through fs2g_table_select_ct, so that neither the addresses read nor
+ * the instructions run depend on k. All 32 threads of a warp must run it
+ * together (on a device). */
 FS2G_HD void fs2g_ecmult_gen_ct(fs2g_jac *r, const uint32_t k[8], const uint32_t *table)
 {
-    uint32_t kk[8];
-    fs2g_copy(kk, k);
-    fs2g_jac_set_inf(r);
-    for (int s = 0; s < 64; s++) {
-        uint32_t digit = kk[0] & 15u;
-        fs2g_shr_small(kk, 4);
-        fs2g_aff e;
-        uint32_t zero = fs2g_table_select_ct(&e, table + (size_t)s * 15 * FS2G_ENTRY_WORDS, digit);
-        fs2g_jac_add_aff(r, r, &e, zero);
+    const int w = FS2G_CT_W, nseg = (256 + FS2G_CT_W - 1) / FS2G_CT_W;
+    const uint32_t nent = (uint32_t)1 << (FS2G_CT_W - 1);
+    uint32_t kk[8], idx;
+    const uint32_t flip = fs2g_scalar_odd(kk, k);
+    fs2g_aff e;
+    uint32_t neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
+    fs2g_table_select_ct(&e, table, idx);
+    fs2g_aff_cneg(&e, neg);
+    fs2g_jac_from_aff(r, &e);
+    for (int s = 1; s < nseg; s++) {
+        fs2g_shr_small(kk, w);
+        neg = fs2g_digit(&idx, kk[0], w, s + 1 == nseg ? ~0u : 0u, flip);
+        fs2g_table_select_ct(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, idx);
+        fs2g_aff_cneg(&e, neg);
+        fs2g_jac_add_aff(r, r, &e);
     }
 }
 
@@ -322,29 +443,178 @@ FS2G_HD void fs2g_ecmult_small_var(fs2g_jac *r, const fs2g_aff *base, uint32_t j
     for (int b = top - 1; b >= 0; b--) {
         fs2g_jac_dbl(r, r);
         if ((j >> b) & 1u)
-            fs2g_jac_add_aff(r, r, base, 0); /* r = (2m) base != +-base for j < n / 2 */
+            fs2g_jac_add_aff(r, r, base); /* r = (2m) base != +-base for j < n / 2 */
     }
 }
 
-/* r = t P with a fixed window of 4 (public t and P: verification). */
-FS2G_HD void fs2g_ecmult_var(fs2g_jac *r, const fs2g_aff *p, const uint32_t t[8])
+/* r = a + b, both Jacobian, for a, b not infinity and a != +-b (12M + 4S),
+ * branch-free: the odd multiples of verification's window table, where
+ * those cases cannot occur. */
+FS2G_HDU void fs2g_jac_add(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b)
 {
-    fs2g_jac tab[15]; /* tab[i] = (i + 1) P */
-    fs2g_jac_from_aff(&tab[0], p);
-    fs2g_jac_dbl(&tab[1], &tab[0]);
-    for (int i = 2; i < 15; i++)
-        fs2g_jac_add_aff(&tab[i], &tab[i - 1], p, 0);
-    fs2g_jac_set_inf(r);
-    for (int i = 63; i >= 0; i--) {
-        if (!fs2g_jac_is_inf(r)) {
-            fs2g_jac_dbl(r, r);
-            fs2g_jac_dbl(r, r);
-            fs2g_jac_dbl(r, r);
-            fs2g_jac_dbl(r, r);
+    FS2G_COUNT_OP(FS2G_OP_JAC_ADD);
+    uint32_t z1z1[8], z2z2[8], u1[8], u2[8], s1[8], s2[8], h[8], rr[8], hh[8], hhh[8], v[8], t[8];
+    fs2g_jac o;
+    fs2g_fp_sqr(z1z1, a->z);
+    fs2g_fp_sqr(z2z2, b->z);
+    fs2g_fp_mul(u1, a->x, z2z2);
+    fs2g_fp_mul(u2, b->x, z1z1);
+    fs2g_fp_mul(s1, a->y, b->z);
+    fs2g_fp_mul(s1, s1, z2z2);
+    fs2g_fp_mul(s2, b->y, a->z);
+    fs2g_fp_mul(s2, s2, z1z1);
+    fs2g_fp_sub(h, u2, u1);
+    fs2g_fp_sub(rr, s2, s1);
+    fs2g_fp_sqr(hh, h);
+    fs2g_fp_mul(hhh, h, hh);
+    fs2g_fp_mul(v, u1, hh);
+    fs2g_fp_sqr(t, rr);
+    fs2g_fp_sub(t, t, hhh);
+    fs2g_fp_sub(t, t, v);
+    fs2g_fp_sub(o.x, t, v);
+    fs2g_fp_sub(t, v, o.x);
+    fs2g_fp_mul(t, rr, t);
+    fs2g_fp_mul(hhh, s1, hhh);
+    fs2g_fp_sub(o.y, t, hhh);
+    fs2g_fp_mul(o.z, a->z, b->z);
+    fs2g_fp_mul(o.z, o.z, h);
+    *r = o;
+}
+
+/* ---- variable base tP (verification, public inputs) -----------------------
+ *
+ * The same signed odd digits as the fixed-base tables, width FS2G_VAR_W:
+ * t made odd (n - t, the result negated, when it is even), then
+ * m = ceil(256 / w) digits, all odd, from the top: the accumulator starts at
+ * the top digit's multiple and takes w doublings and one mixed addition of
+ * +-(2i + 1) P per digit, so every thread of a warp adds at the same steps
+ * (no zero digits to skip, no divergence). The 2^(w-1) odd multiples P, 3P,
+ * ..., are made once per verification (one doubling, one mixed and
+ * 2^(w-1) - 2 general additions, then made affine with one inversion by
+ * Montgomery's trick) into `tab`: word j of entry i at tab[(16 i + j)
+ * stride], so that the kernel can keep the tables of a block in shared
+ * memory interleaved by thread (stride = block size: no bank conflicts
+ * whatever the entries read). The accumulator is (2^w k_(s+1)) P, at least
+ * 2^w > |d_s| times P, before it takes d_s P, so no addition meets P = +-Q
+ * but possibly the last (for t near n): that one is fs2g_jac_add_aff_var. */
+#ifndef FS2G_VAR_W
+#define FS2G_VAR_W 4
+#endif
+#define FS2G_VAR_ENTRIES (1 << (FS2G_VAR_W - 1))
+
+/* Entry i (16 words) of a table stored word-interleaved with a stride, in
+ * and out (shared memory on a device). */
+FS2G_HDU void fs2g_vtab_load(fs2g_aff *e, const uint32_t *tab, int stride, uint32_t i)
+{
+    FS2G_COUNT_OP(FS2G_OP_VTAB_LOAD);
+    const uint32_t *q = tab + (size_t)16 * i * stride;
+    FS2G_UNROLL
+    for (int j = 0; j < 8; j++) {
+        e->x[j] = q[j * stride];
+        e->y[j] = q[(8 + j) * stride];
+    }
+}
+
+FS2G_HD void fs2g_vtab_store(uint32_t *tab, int stride, uint32_t i, const fs2g_aff *e)
+{
+    uint32_t *q = tab + (size_t)16 * i * stride;
+    FS2G_UNROLL
+    for (int j = 0; j < 8; j++) {
+        q[j * stride] = e->x[j];
+        q[(8 + j) * stride] = e->y[j];
+    }
+}
+
+/* r = a + b for b affine, a not infinity, public inputs (variable time):
+ * a = b is doubled, a = -b gives infinity. */
+FS2G_HD void fs2g_jac_add_aff_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b)
+{
+    uint32_t z1z1[8], u2[8], s2[8], h[8], rr[8];
+    fs2g_fp_sqr(z1z1, a->z);
+    fs2g_fp_mul(u2, b->x, z1z1);
+    fs2g_fp_mul(s2, a->z, z1z1);
+    fs2g_fp_mul(s2, s2, b->y);
+    fs2g_fp_sub(h, u2, a->x);
+    fs2g_fp_sub(rr, s2, a->y);
+    if (fs2g_fp_is_zero(h)) {
+        if (fs2g_fp_is_zero(rr)) {
+            fs2g_jac t;
+            fs2g_jac_from_aff(&t, b);
+            fs2g_jac_dbl(r, &t);
+        } else {
+            fs2g_jac_set_inf(r);
         }
-        uint32_t digit = (t[i >> 3] >> ((i & 7) * 4)) & 15u;
-        if (digit)
-            fs2g_jac_add_var(r, r, &tab[digit - 1]);
+        return;
+    }
+    fs2g_jac_add_aff(r, a, b);
+}
+
+/* tab = the odd multiples (2i + 1) P, i < FS2G_VAR_ENTRIES, affine and
+ * canonical. P not infinity; public (variable time is fine, none is
+ * taken). */
+FS2G_HD void fs2g_var_table(uint32_t *tab, int stride, const fs2g_aff *p)
+{
+    fs2g_jac m[FS2G_VAR_ENTRIES], d;
+    uint32_t c[FS2G_VAR_ENTRIES][8], u[8], zi[8], zi2[8];
+    fs2g_jac_from_aff(&m[0], p);
+    fs2g_jac_dbl(&d, &m[0]);
+    fs2g_jac_add_aff(&m[1], &d, p);
+    for (int i = 2; i < FS2G_VAR_ENTRIES; i++)
+        fs2g_jac_add(&m[i], &m[i - 1], &d);
+    /* Montgomery's trick over Z_1 .. Z_(E-1) (Z_0 = 1) */
+    fs2g_copy(c[1], m[1].z);
+    for (int i = 2; i < FS2G_VAR_ENTRIES; i++)
+        fs2g_fp_mul(c[i], c[i - 1], m[i].z);
+    fs2g_fp_inv(u, c[FS2G_VAR_ENTRIES - 1]);
+    fs2g_vtab_store(tab, stride, 0, p);
+    for (int i = FS2G_VAR_ENTRIES - 1; i >= 1; i--) {
+        if (i > 1) {
+            fs2g_fp_mul(zi, u, c[i - 1]);
+            fs2g_fp_mul(u, u, m[i].z);
+        } else {
+            fs2g_copy(zi, u);
+        }
+        fs2g_aff e;
+        fs2g_fp_sqr(zi2, zi);
+        fs2g_fp_mul(e.x, m[i].x, zi2);
+        fs2g_fp_mul(zi2, zi2, zi);
+        fs2g_fp_mul(e.y, m[i].y, zi2);
+        fs2g_fp_canon(e.x, e.x);
+        fs2g_fp_canon(e.y, e.y);
+        fs2g_vtab_store(tab, stride, (uint32_t)i, &e);
+    }
+}
+
+/* r = t P for a public t in [1, n - 1] and P (validated, not infinity),
+ * with `tab` (FS2G_VAR_ENTRIES entries at the stride) as the scratch of its
+ * table. Variable time: t and P are public. The digits are recoded first,
+ * low to high (as the fixed-base ones), into dig[] (index, and the sign in
+ * bit 7), then used from the top. */
+FS2G_HD void fs2g_ecmult_var(fs2g_jac *r, const fs2g_aff *p, const uint32_t t[8], uint32_t *tab, int stride)
+{
+    const int w = FS2G_VAR_W, nseg = (256 + FS2G_VAR_W - 1) / FS2G_VAR_W;
+    uint32_t kk[8], idx;
+    uint8_t dig[(256 + FS2G_VAR_W - 1) / FS2G_VAR_W];
+    const uint32_t flip = fs2g_scalar_odd(kk, t);
+    for (int s = 0; s < nseg; s++) {
+        const uint32_t neg = fs2g_digit(&idx, kk[0], w, s == nseg - 1 ? ~0u : 0u, flip);
+        dig[s] = (uint8_t)(idx | (neg & 0x80u));
+        fs2g_shr_small(kk, w);
+    }
+    fs2g_var_table(tab, stride, p);
+    fs2g_aff e;
+    fs2g_vtab_load(&e, tab, stride, dig[nseg - 1] & 0x7Fu);
+    fs2g_aff_cneg(&e, (uint32_t)0 - (uint32_t)(dig[nseg - 1] >> 7));
+    fs2g_jac_from_aff(r, &e);
+    for (int s = nseg - 2; s >= 0; s--) {
+        for (int i = 0; i < w; i++)
+            fs2g_jac_dbl(r, r);
+        fs2g_vtab_load(&e, tab, stride, dig[s] & 0x7Fu);
+        fs2g_aff_cneg(&e, (uint32_t)0 - (uint32_t)(dig[s] >> 7));
+        if (s > 0)
+            fs2g_jac_add_aff(r, r, &e);
+        else
+            fs2g_jac_add_aff_var(r, r, &e);
     }
 }
 

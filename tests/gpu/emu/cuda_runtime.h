@@ -53,6 +53,10 @@
 #define __global__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+/* A block's shared memory: its threads run one after another on one host
+ * thread, and each uses a slice of its own (the kernels share nothing
+ * between threads through it). */
+#define __shared__ static thread_local
 
 typedef struct {
     unsigned x, y, z;

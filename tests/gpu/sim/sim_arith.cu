@@ -5,8 +5,10 @@
  * ...) and run on a device, here GPGPU-Sim (tests/harness/test-gpu-sim.sh,
  * docs/GPU.md "Simulated in GPGPU-Sim"), every result checked against
  * OpenSSL's BIGNUM on the host:
- *  - mod p: mul, sqr, add, sub, neg, inv; the 512-bit product and the
- *    reduction of any 512-bit value;
+ *  - mod p: mul, sqr, add, sub, neg, inv on inputs anywhere in [0, 2^256)
+ *    (field results are below 2^256, congruent mod p: checked mod p), the
+ *    canonical value (fs2g_fp_canon) and the zero test exactly; the 512-bit
+ *    product and the reduction of any 512-bit value;
  *  - mod n: add, sub, the Montgomery product (R = 2^256), the reduction of
  *    a 256-bit and of a 512-bit value;
  *  - comparisons and carries: a < b, a < n, a == 0, a == b, the carry of a
@@ -32,7 +34,7 @@ struct rec_in {
     uint32_t a[8], b[8], w[16];
 };
 struct rec_out {
-    uint32_t mul[8], sqr[8], add[8], sub[8], neg[8], inv[8], wide[16], red[8];
+    uint32_t mul[8], sqr[8], add[8], sub[8], neg[8], inv[8], wide[16], red[8], canon[8];
     uint32_t nadd[8], nsub[8], nmont[8], nred[8], nred512[8];
     uint32_t flags[8]; /* comparisons and carries, see k_arith */
 };
@@ -56,6 +58,7 @@ static __global__ void k_arith(const rec_in *in, rec_out *out, int n)
     fs2g_fp_inv(o.inv, a);
     fs2g_mul_wide(o.wide, w, w + 8);
     fs2g_fp_reduce(o.red, w);
+    fs2g_fp_canon(o.canon, a);
     fs2g_fn_add(o.nadd, a, b);
     fs2g_fn_sub(o.nsub, a, b);
     fs2g_fn_mont_mul(o.nmont, w, b); /* first operand any 256-bit value */
@@ -71,7 +74,7 @@ static __global__ void k_arith(const rec_in *in, rec_out *out, int n)
     o.flags[4] = fs2g_add256(t, w, w + 8);
     o.flags[5] = fs2g_sub256(t, w, w + 8);
     o.flags[6] = (fs2g_is_zero(a) || fs2g_is_zero(b) || !fs2g_lt(a, N) || !fs2g_lt(b, N)) ? 0u : 1u;
-    o.flags[7] = 0;
+    o.flags[7] = fs2g_fp_is_zero(a);
     out[i] = o;
 }
 
@@ -109,6 +112,17 @@ static void expect(const char *what, int i, const uint32_t *got, int nw, const B
         }
         failed++;
     }
+    BN_free(g);
+}
+
+/* got = want (mod p), got < 2^256: a field result */
+static void expect_fp(const char *what, int i, const uint32_t *got, const BIGNUM *want)
+{
+    BIGNUM *g = bn_words(got, 8);
+    BN_nnmod(g, g, P, ctx);
+    uint32_t gw[8];
+    words_bn(gw, g);
+    expect(what, i, gw, 8, want);
     BN_free(g);
 }
 
@@ -155,6 +169,22 @@ static std::vector<std::vector<uint32_t>> edges(const BIGNUM *m)
         out.push_back(w);
         BN_free(x);
         BN_free(t);
+    }
+    if (BN_cmp(m, P) == 0) {
+        /* unreduced field values, in [p, 2^256): p, p + 1, 2^256 - 1,
+         * 2^256 - 2^224 */
+        const char *un[] = {"FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF",
+                            "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF000000010000000000000000",
+                            "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
+                            "FFFFFFFF00000000000000000000000000000000000000000000000000000000"};
+        for (const char *h : un) {
+            BIGNUM *x = NULL;
+            BN_hex2bn(&x, h);
+            std::vector<uint32_t> w(8);
+            words_bn(w.data(), x);
+            out.push_back(w);
+            BN_free(x);
+        }
     }
     return out;
 }
@@ -211,8 +241,13 @@ int main(int argc, char **argv)
         }
     for (int k = 0; k < nrand; k++) {
         rec_in r;
-        rand_below(r.a, N); /* below n < p: valid mod p and mod n */
-        rand_below(r.b, N);
+        if (k & 1) {
+            rand_below(r.a, N); /* below n < p: valid mod p and mod n */
+            rand_below(r.b, N);
+        } else { /* anywhere below 2^256 (field results may be >= p) */
+            RAND_bytes((unsigned char *)r.a, 32);
+            RAND_bytes((unsigned char *)r.b, 32);
+        }
         RAND_bytes((unsigned char *)r.w, 64);
         in.push_back(r);
     }
@@ -239,24 +274,27 @@ int main(int argc, char **argv)
         BIGNUM *A = bn_words(r.a, 8), *B = bn_words(r.b, 8), *W = bn_words(r.w, 16);
         BIGNUM *WLO = bn_words(r.w, 8), *WHI = bn_words(r.w + 8, 8);
         BN_mod_mul(X, A, B, P, ctx);
-        expect("fp_mul", i, o.mul, 8, X);
+        expect_fp("fp_mul", i, o.mul, X);
         BN_mod_sqr(X, A, P, ctx);
-        expect("fp_sqr", i, o.sqr, 8, X);
+        expect_fp("fp_sqr", i, o.sqr, X);
         BN_mod_add(X, A, B, P, ctx);
-        expect("fp_add", i, o.add, 8, X);
+        expect_fp("fp_add", i, o.add, X);
         BN_mod_sub(X, A, B, P, ctx);
-        expect("fp_sub", i, o.sub, 8, X);
+        expect_fp("fp_sub", i, o.sub, X);
         BN_mod_sub(X, P, A, P, ctx);
-        expect("fp_neg", i, o.neg, 8, X);
-        if (BN_is_zero(A))
+        expect_fp("fp_neg", i, o.neg, X);
+        BN_nnmod(X, A, P, ctx);
+        expect("fp_canon", i, o.canon, 8, X);
+        int a_zero_p = BN_is_zero(X);
+        if (a_zero_p)
             BN_zero(X);
         else
-            BN_mod_inverse(X, A, P, ctx);
-        expect("fp_inv", i, o.inv, 8, X);
+            BN_mod_inverse(X, X, P, ctx);
+        expect_fp("fp_inv", i, o.inv, X);
         BN_mul(X, WLO, WHI, ctx);
         expect("mul_wide", i, o.wide, 16, X);
         BN_nnmod(X, W, P, ctx);
-        expect("fp_reduce", i, o.red, 8, X);
+        expect_fp("fp_reduce", i, o.red, X);
         /* mod n: a and b as they are when below n, otherwise not checked
          * (the functions take canonical scalars) */
         if (BN_cmp(A, N) < 0 && BN_cmp(B, N) < 0) {
@@ -281,7 +319,7 @@ int main(int argc, char **argv)
         want[4] = (uint32_t)BN_is_bit_set(X, 256);
         want[5] = BN_cmp(WLO, WHI) < 0;
         want[6] = !BN_is_zero(A) && !BN_is_zero(B) && BN_cmp(A, N) < 0 && BN_cmp(B, N) < 0;
-        want[7] = 0;
+        want[7] = a_zero_p ? 0xFFFFFFFFu : 0;
         for (int k = 0; k < 8; k++)
             if (o.flags[k] != want[k]) {
                 if (failed < 20)
@@ -296,6 +334,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "sim_arith: %d results differ from OpenSSL\n", failed);
         return 1;
     }
-    printf("sim_arith: %d records x 13 operations and 7 comparisons equal OpenSSL's, bit for bit\n", n);
+    printf("sim_arith: %d records x 14 operations and 8 comparisons equal OpenSSL's, bit for bit\n", n);
     return 0;
 }

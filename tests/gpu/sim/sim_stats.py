@@ -40,11 +40,11 @@ def main():
         sys.exit(f"sim_stats: {log}: no timed batch")
     clock = float(re.search(r"^-gpgpu_clock_domains\s+([0-9.]+):", text, re.M).group(1)) \
         if re.search(r"^-gpgpu_clock_domains", text, re.M) else 1132.0
-    want = "fs2g_k_verify" if op == "verify" else "fs2g_k_sign"
+    want = {"verify": "fs2g_k_verify_key", "verify-keys": "fs2g_k_verify"}.get(op, "fs2g_k_sign")
     blocks = re.split(r"\nkernel_name = ", text[begin:])
     stats = None
     for b in blocks[1:]:
-        if want in b.split("\n", 1)[0]:
+        if re.search(r"%s(?![A-Za-z_])" % want, b.split("\n", 1)[0]):
             stats = b
             break
     if stats is None:
