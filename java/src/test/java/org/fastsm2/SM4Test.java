@@ -168,6 +168,9 @@ class SM4Test {
             if (name.startsWith("sm4-block")) {
                 Cipher ecb = cipher(FS, "SM4/ECB/NoPadding", Cipher.ENCRYPT_MODE, k, null);
                 byte[] b = pt.clone();
+                // A.2 (1,000,000 chained calls, ~8 s here) once per make test-java: build.sh's run on the
+                // second JDK sets fastsm2.test.a2=false (the C tests run A.2 natively as well)
+                if (name.endsWith("a2") && "false".equals(System.getProperty("fastsm2.test.a2"))) continue;
                 int times = name.endsWith("a2") ? Integer.parseInt(Vectors.get(v, "times")) : 1;
                 for (int i = 0; i < times; i++) ecb.doFinal(b, 0, 16, b, 0);
                 assertArrayEquals(want, b, name);
@@ -195,7 +198,7 @@ class SM4Test {
             assertArrayEquals(pt, d.doFinal(sealed), name + " decryption");
             n++;
         }
-        assertTrue(n >= 19, "the known answers read: " + n);
+        assertTrue(n >= ("false".equals(System.getProperty("fastsm2.test.a2")) ? 18 : 19), "the known answers read: " + n);
         System.out.println("sm4: " + n + " known answers of tests/vectors/sm4-examples.txt");
     }
 
