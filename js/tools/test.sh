@@ -3,8 +3,8 @@
 # `make test-js`: build (js/tools/build.sh), then
 #   1. node --test: the suite (test/suite.mjs) on the addon and on
 #      WebAssembly, interop both ways with sm-crypto and sm-crypto-v2; then
-#      the stress tests (test/stress/: keys destroyed during batches,
-#      worker_threads, a batch of 1,000,000, a synchronous key loop);
+#      beside it the stress tests (test/stress/: keys destroyed during
+#      batches, worker_threads, a batch of 1,000,000, a synchronous key loop);
 #   2. the linux-arm64 prebuild: what can be checked without an arm64 Node
 #      (test/arm64-check.sh);
 #   3. headless Chromium: the suite on WebAssembly in a page served on
@@ -17,10 +17,11 @@ js=$(cd "$(dirname "$0")/.." && pwd)
 cd "$js"
 t0=$(date +%s)
 bash tools/build.sh
-echo "== node --test (addon and WebAssembly)"
-node --test test/node.test.mjs
-echo "== stress: batches, workers, memory (child processes)"
-node --test test/stress.test.mjs
+# The suite and the stress tests side by side (the suite is one JavaScript
+# thread, the stress tests mostly child processes): on 2 cores their times
+# overlap instead of adding up.
+echo "== node --test: the suite (addon and WebAssembly) beside the stress tests (batches, workers, memory; child processes)"
+node --test --test-concurrency=2 test/node.test.mjs test/stress.test.mjs
 echo "== linux-arm64 prebuild"
 bash test/arm64-check.sh
 echo "== headless Chromium"
