@@ -207,6 +207,20 @@ cp envg-cut.cms envg-bad.cms
 printf "\\$(printf %03o $((last ^ 1)))" >>envg-bad.cms
 expect_rc "tag altered" 1 "FASTSM2_ERR_TAG" "$FS" cmsdecrypt --key leaf.key --in envg-bad.cms --out env-no.txt
 [ ! -e env-no.txt ] && ok || bad "cmsdecrypt wrote output on failure"
+# OpenSSL (3.0 to 4.0) opens SM2 key transport with SM4-CBC; SM4-GCM in
+# AuthEnvelopedData is "unknown cipher" to its CMS, and its cms -encrypt
+# takes an SM2 certificate for ECDH (key agreement) and fails
+check "openssl cms -decrypt of cmsencrypt sm4-cbc" openssl cms -decrypt -binary -inform DER -in env.cms \
+    -inkey leaf.key -recip leaf.pem -out env-ossl.txt
+cmp -s env-ossl.txt env-msg.txt && ok || bad "openssl cms -decrypt content"
+if openssl cms -encrypt -binary -sm4-cbc -in env-msg.txt -recip leaf.pem -outform DER -out env-ossl.cms \
+    >/dev/null 2>&1 && [ -s env-ossl.cms ]; then
+    check "cmsdecrypt of openssl cms -encrypt" "$FS" cmsdecrypt --key leaf.key --in env-ossl.cms --out env-ossl2.txt
+    cmp -s env-ossl2.txt env-msg.txt && ok || bad "cmsdecrypt of openssl's content"
+else
+    echo "skip cmsdecrypt of openssl cms -encrypt: OpenSSL $OSSL_REL cannot encrypt CMS to an SM2 certificate"
+fi
+rm -f env-no.txt
 expect_rc "--gm with sm4-gcm" 2 "no authenticated enveloped data" "$FS" cmsencrypt --cert leaf.pem --gm \
     --cipher sm4-gcm --in env-msg.txt --out env-no.txt
 expect_rc "unknown cipher" 2 "sm4-cbc or sm4-gcm" "$FS" cmsencrypt --cert leaf.pem --cipher aes --in env-msg.txt \
