@@ -511,10 +511,13 @@ int cmd_cmsencrypt(int argc, char **argv)
         rc = cli_require(cert_path, "--cert");
     if (rc != CLI_EXIT_OK)
         return rc;
-    int cipher = FASTSM2_CMS_SM4_CBC;
+    /* GCM (authenticated) unless GM/T 0010's or GmSSL's form, which are CBC */
+    int cipher = gm || gmssl ? FASTSM2_CMS_SM4_CBC : FASTSM2_CMS_SM4_GCM;
     if (cipher_name != NULL && strcmp(cipher_name, "sm4-gcm") == 0)
         cipher = FASTSM2_CMS_SM4_GCM;
-    else if (cipher_name != NULL && strcmp(cipher_name, "sm4-cbc") != 0)
+    else if (cipher_name != NULL && strcmp(cipher_name, "sm4-cbc") == 0)
+        cipher = FASTSM2_CMS_SM4_CBC;
+    else if (cipher_name != NULL)
         return cli_fail(CLI_EXIT_USAGE, "--cipher: sm4-cbc or sm4-gcm, not %s", cipher_name);
     if ((gm || gmssl) && cipher == FASTSM2_CMS_SM4_GCM)
         return cli_fail(CLI_EXIT_USAGE, "--gm, --gmssl: GM/T 0010 has no authenticated enveloped data (use sm4-cbc)");

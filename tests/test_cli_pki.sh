@@ -182,8 +182,8 @@ cmp -s gm-env.txt "$GM/msg.txt" && ok || bad "gmssl's enveloped content"
 # ---- enveloped data: two recipients, each opens; refusals named ----------
 printf 'enveloped content\n' >env-msg.txt
 cat leaf.pem inter.pem >two.pem
-check "cmsencrypt sm4-cbc" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --out env.cms
-check "cmsencrypt sm4-gcm" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --cipher sm4-gcm --out envg.cms
+check "cmsencrypt sm4-cbc" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --cipher sm4-cbc --out env.cms
+check "cmsencrypt (sm4-gcm)" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --out envg.cms
 check "cmsencrypt --gm --pem" "$FS" cmsencrypt --cert leaf.pem --in env-msg.txt --gm --pem --out envgm.pem
 for m in env.cms envg.cms envgm.pem; do
     rm -f env-out.txt
@@ -194,6 +194,9 @@ check "cmsdecrypt, the recipient tried" "$FS" cmsdecrypt --key inter.key --in en
 cmp -s env-out2.txt env-msg.txt && ok || bad "cmsdecrypt (tried) content"
 "$FS" cmsparse --in envg.cms >env-parse.txt 2>&1
 has "cmsparse enveloped" env-parse.txt "Recipients: 2"
+has "cmsencrypt's default is sm4-gcm" env-parse.txt "Cipher: SM4-GCM"
+"$FS" cmsparse --in envgm.pem >env-parse.txt 2>&1
+has "cmsencrypt --gm is sm4-cbc" env-parse.txt "Cipher: SM4-CBC"
 rm -f env-no.txt
 expect_rc "not a recipient" 1 "FASTSM2_ERR_RECIPIENT" "$FS" cmsdecrypt --key ca.key --in env.cms --out env-no.txt
 expect_rc "certificate of another key" 2 "not the key of the certificate" "$FS" cmsdecrypt --key leaf.key \
