@@ -495,18 +495,124 @@ int cmd_cmsparse(int argc, char **argv)
     return rc;
 }
 
-/* ---- enveloped data: after the SM4 API ------------------------------------ */
+/* ---- enveloped data ------------------------------------------------------ */
 
 int cmd_cmsencrypt(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail(CLI_EXIT_USAGE, "not built in yet: enveloped data needs the SM4 API");
+    const char *cert_path = NULL, *in_path = NULL, *out_path = NULL, *cipher_name = NULL;
+    int gm = 0, pem = 0, gmssl = 0;
+    const cli_option opts[] = {
+        {"--cert", &cert_path, NULL},     {"--in", &in_path, NULL}, {"--out", &out_path, NULL},
+        {"--cipher", &cipher_name, NULL}, {"--gm", NULL, &gm},      {"--pem", NULL, &pem},
+        {"--gmssl", NULL, &gmssl},
+    };
+    int rc = cli_parse_options(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, NULL);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_require(cert_path, "--cert");
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    /* GCM (authenticated) unless GM/T 0010's or GmSSL's form, which are CBC */
+    int cipher = gm || gmssl ? FASTSM2_CMS_SM4_CBC : FASTSM2_CMS_SM4_GCM;
+    if (cipher_name != NULL && strcmp(cipher_name, "sm4-gcm") == 0)
+        cipher = FASTSM2_CMS_SM4_GCM;
+    else if (cipher_name != NULL && strcmp(cipher_name, "sm4-cbc") == 0)
+        cipher = FASTSM2_CMS_SM4_CBC;
+    else if (cipher_name != NULL)
+        return cli_fail(CLI_EXIT_USAGE, "--cipher: sm4-cbc or sm4-gcm, not %s", cipher_name);
+    if ((gm || gmssl) && cipher == FASTSM2_CMS_SM4_GCM)
+        return cli_fail(CLI_EXIT_USAGE, "--gm, --gmssl: GM/T 0010 has no authenticated enveloped data (use sm4-cbc)");
+    unsigned flags = (gm ? FASTSM2_CMS_GMT0010 : 0) | (pem ? FASTSM2_CMS_PEM : 0) | (gmssl ? FASTSM2_CMS_GMSSL : 0);
+    cli_buf certs = {0};
+    input in;
+    if ((rc = cli_read_bundle(&certs, cert_path, "recipient certificates")) != CLI_EXIT_OK)
+        return rc;
+    if ((rc = input_open(&in, in_path, "content")) != CLI_EXIT_OK) {
+        cli_buf_free(&certs);
+        return rc;
+    }
+    size_t n = 0;
+    unsigned char *out = NULL;
+    int s = fastsm2_cms_encrypt(NULL, &n, in.p, in.len, certs.data, certs.len, cipher, flags);
+    if (s == FASTSM2_OK && (out = malloc(n)) == NULL)
+        s = FASTSM2_ERR_NO_MEMORY;
+    if (s == FASTSM2_OK)
+        s = fastsm2_cms_encrypt(out, &n, in.p, in.len, certs.data, certs.len, cipher, flags);
+    if (s == FASTSM2_ERR_ALGORITHM)
+        rc = cli_fail(CLI_EXIT_USAGE, "%s: a recipient's key is not an SM2 key", cert_path);
+    else if (s != FASTSM2_OK)
+        rc = cli_fail(CLI_EXIT_USAGE, "cannot encrypt: %s", fastsm2_strerror(s));
+    else
+        rc = cli_write_file(out_path, out, n, 0);
+    free(out);
+    input_close(&in);
+    cli_buf_free(&certs);
+    return rc;
 }
 
 int cmd_cmsdecrypt(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail(CLI_EXIT_USAGE, "not built in yet: enveloped data needs the SM4 API");
+    const char *key_path = NULL, *cert_path = NULL, *in_path = NULL, *out_path = NULL;
+    const cli_option opts[] = {
+        {"--key", &key_path, NULL},
+        {"--cert", &cert_path, NULL},
+        {"--in", &in_path, NULL},
+        {"--out", &out_path, NULL},
+        CLI_OPT_PASSIN,
+    };
+    int rc = cli_parse_options(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, NULL);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_require(key_path, "--key");
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    const char *name = cli_is_std(in_path) ? "stdin" : in_path;
+    cli_buf cert = {0};
+    fastsm2_privkey key;
+    input cms;
+    int have_key = 0, have_in = 0;
+    if (cert_path)
+        rc = cli_read_cert_file(&cert, cert_path, "recipient certificate");
+    if (rc == CLI_EXIT_OK && (rc = cli_load_privkey(&key, key_path)) == CLI_EXIT_OK)
+        have_key = 1;
+    if (rc == CLI_EXIT_OK && (rc = input_open(&cms, in_path, "CMS message")) == CLI_EXIT_OK)
+        have_in = 1;
+    if (rc == CLI_EXIT_OK) {
+        size_t n = cms.len;
+        unsigned char *out = malloc(n ? n : 1);
+        int s = out ? fastsm2_cms_decrypt(out, &n, cms.p, cms.len, &key, cert_path ? cert.data : NULL,
+                                          cert_path ? cert.len : 0)
+                    : FASTSM2_ERR_NO_MEMORY;
+        switch (s) {
+        case FASTSM2_OK: rc = cli_write_file(out_path, out, n, 0); break;
+        case FASTSM2_ERR_RECIPIENT:
+            rc = cli_fail(CLI_EXIT_FAIL, "%s: the key is none of the recipients' (%s)", name, fastsm2_error_name(s));
+            break;
+        case FASTSM2_ERR_POINT:
+            rc = cli_fail(CLI_EXIT_USAGE, "the key is not the key of the certificate %s", cert_path);
+            break;
+        case FASTSM2_ERR_TAG:
+        case FASTSM2_ERR_PADDING:
+        case FASTSM2_ERR_DECRYPT:
+            rc = cli_fail(CLI_EXIT_FAIL, "%s does not decrypt: %s (%s)", name, fastsm2_strerror(s),
+                          fastsm2_error_name(s));
+            break;
+        case FASTSM2_ERR_DER:
+        case FASTSM2_ERR_PEM:
+            rc = cli_fail(CLI_EXIT_FAIL, "%s is not a well-formed CMS message: %s", name, fastsm2_strerror(s));
+            break;
+        case FASTSM2_ERR_ARG:
+            rc = cli_fail(CLI_EXIT_USAGE, "%s is not enveloped data with its content inside", name);
+            break;
+        default: rc = cli_fail(CLI_EXIT_FAIL, "cannot decrypt %s: %s", name, fastsm2_strerror(s)); break;
+        }
+        if (out != NULL) {
+            memset(out, 0, cms.len ? cms.len : 1);
+            free(out);
+        }
+    }
+    if (have_in)
+        input_close(&cms);
+    if (have_key)
+        fastsm2_privkey_clear(&key);
+    cli_buf_free(&cert);
+    return rc;
 }

@@ -6,7 +6,10 @@
  * that verifies with its attached content also verifies when the content
  * is given as its SM3 digest only if detached, and never with a changed
  * content. The first input byte, when 0xFF, splits the rest into a
- * message and a detached content at the next byte's offset.
+ * message and a detached content at the next byte's offset. Enveloped data
+ * is opened with the key of tests/fixtures/pki/fastsm2/leaf.key (the
+ * recipient of the corpus's enveloped seeds): a named status, and on
+ * failure no plaintext.
  */
 #include "fuzz_util.h"
 
@@ -23,6 +26,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fastsm2_cms_info info;
     int st = fastsm2_cms_get_info(&info, data, size);
+    {
+        static const unsigned char d[32] = {0x41, 0x72, 0x4f, 0x63, 0x4d, 0x3a, 0xd1, 0xf0, 0xed, 0x2e, 0xcb,
+                                            0x70, 0x3d, 0x05, 0x41, 0x44, 0xe6, 0x68, 0xdd, 0x55, 0x9a, 0x4c,
+                                            0x80, 0xd2, 0xfd, 0xf0, 0x47, 0x68, 0x8f, 0xf7, 0x26, 0x86};
+        static fastsm2_privkey key;
+        static int have;
+        if (!have)
+            have = fastsm2_privkey_from_bytes(&key, d) == FASTSM2_OK;
+        FZ_CHECK(have);
+        size_t n = size, q = 0;
+        unsigned char *p = malloc(n ? n : 1);
+        FZ_CHECK(p != NULL);
+        int ds = fastsm2_cms_decrypt(p, &n, data, size, &key, NULL, 0);
+        FZ_CHECK(ds == FASTSM2_OK || (ds < 0 && ds >= FASTSM2_ERR_LAST));
+        if (ds != FASTSM2_OK)
+            FZ_CHECK(n == 0 && fz_all_zero(p, size));
+        else
+            FZ_CHECK(n <= size && st == FASTSM2_OK && info.type != FASTSM2_CMS_SIGNED_DATA &&
+                     fastsm2_cms_decrypt(NULL, &q, data, size, &key, NULL, 0) == FASTSM2_OK && q == n);
+        free(p);
+    }
     int vst = fastsm2_cms_verify(data, size, content, clen, NULL, 0, NULL, 0, 0);
     FZ_CHECK(vst == FASTSM2_OK || (vst < 0 && vst >= FASTSM2_ERR_LAST));
     int vst2 = fastsm2_cms_verify(data, size, content, clen, NULL, 0, "", 0, 0);

@@ -1378,6 +1378,40 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_verify_digest(const unsigned cha
 #define FASTSM2_CMS_SM4_CBC 1
 #define FASTSM2_CMS_SM4_GCM 2
 
+/** Encrypt content (contentlen bytes, 0 is fine) for every certificate of
+ *  recipients (a bundle, PEM or DER: one or more SM2 certificates) into an
+ *  EnvelopedData (RFC 5652 clause 6, GM/T 0010 clause 9; cipher
+ *  FASTSM2_CMS_SM4_CBC, the IV in the algorithm's parameters) or an
+ *  AuthEnvelopedData (RFC 5083; FASTSM2_CMS_SM4_GCM, RFC 5084 parameters).
+ *  A fresh 16-byte SM4 key is encrypted with each recipient's SM2 key
+ *  (GB/T 32918.4, the GM/T 0009 DER ciphertext) in a KeyTransRecipientInfo
+ *  naming the certificate's issuer and serial number. flags:
+ *  FASTSM2_CMS_GMT0010 (GM/T 0010's envelopedData type; CBC only, else
+ *  FASTSM2_ERR_ARG), FASTSM2_CMS_PEM, and FASTSM2_CMS_GMSSL (CBC only: as
+ *  GmSSL 3's cmsencrypt writes it, which its cmsdecrypt alone reads: GM/T
+ *  0010 types, versions 1, and GmSSL's SM2 encryption OID
+ *  1.2.156.10197.1.301.2; fastsm2_cms_decrypt reads both). With out NULL, *outlen gets an
+ *  upper bound (the SM2 ciphertexts' lengths vary by a few bytes). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt(unsigned char *out, size_t *outlen,
+                                                        const unsigned char *content, size_t contentlen,
+                                                        const unsigned char *recipients, size_t recipientslen,
+                                                        int cipher, unsigned flags);
+/** Decrypt an EnvelopedData (RFC 5652 clause 6.2.1, 6.3) or
+ *  AuthEnvelopedData (RFC 5083 clause 2) (PEM, DER or BER) with key. With cert (the key's certificate, PEM or DER; FASTSM2_ERR_POINT
+ *  when its key is not key's) the recipient is the one naming it (issuer
+ *  and serial number, or subjectKeyIdentifier); without it (NULL, 0) every
+ *  SM2 key-transport recipient is tried. FASTSM2_ERR_RECIPIENT when none is
+ *  the key's. Then FASTSM2_ERR_PADDING (CBC's padding is wrong),
+ *  FASTSM2_ERR_TAG (GCM's tag does not match), FASTSM2_ERR_ALGORITHM (not
+ *  SM2 and SM4-CBC/GCM), the parsing errors: no plaintext is written on
+ *  any error (out zeroed, *outlen 0). The whole message is decrypted
+ *  even when out is NULL (*outlen then gets the exact size). CBC has no
+ *  integrity: a CBC message's content is only as trustworthy as its
+ *  source (sign it too, or use GCM). */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt(unsigned char *out, size_t *outlen, const unsigned char *cms,
+                                                        size_t cmslen, const fastsm2_privkey *key,
+                                                        const unsigned char *cert, size_t certlen);
+
 /** What a CMS message is (RFC 5652 clause 3), filled by fastsm2_cms_get_info. */
 #define FASTSM2_CMS_SIGNED_DATA         1
 #define FASTSM2_CMS_ENVELOPED_DATA      2

@@ -175,6 +175,59 @@ expect_rc "gmssl's cmssign is not a standard signature" 1 "FASTSM2_ERR_BAD_SIGNA
     --in "$GM/signed.cms" --no-chain
 has "gmssl certverify took fastsm2's chain" "$GM/verdicts.txt" "certverify fastsm2 chain: successes 2"
 has "gmssl cmsverify took fastsm2's --gmssl" "$GM/verdicts.txt" "cmsverify fastsm2 --gmssl: verify success"
+check "cmsdecrypt gmssl's cmsencrypt" "$FS" cmsdecrypt --key "$SRC/tests/fixtures/pki/fastsm2/leaf.key" \
+    --in "$GM/enveloped.cms" --out gm-env.txt
+cmp -s gm-env.txt "$GM/msg.txt" && ok || bad "gmssl's enveloped content"
+
+# ---- enveloped data: two recipients, each opens; refusals named ----------
+printf 'enveloped content\n' >env-msg.txt
+cat leaf.pem inter.pem >two.pem
+check "cmsencrypt sm4-cbc" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --cipher sm4-cbc --out env.cms
+check "cmsencrypt (sm4-gcm)" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --out envg.cms
+check "cmsencrypt --gm --pem" "$FS" cmsencrypt --cert leaf.pem --in env-msg.txt --gm --pem --out envgm.pem
+for m in env.cms envg.cms envgm.pem; do
+    rm -f env-out.txt
+    check "cmsdecrypt $m by certificate" "$FS" cmsdecrypt --key leaf.key --cert leaf.pem --in "$m" --out env-out.txt
+    cmp -s env-out.txt env-msg.txt && ok || bad "cmsdecrypt $m content"
+done
+check "cmsdecrypt, the recipient tried" "$FS" cmsdecrypt --key inter.key --in envg.cms --out env-out2.txt
+cmp -s env-out2.txt env-msg.txt && ok || bad "cmsdecrypt (tried) content"
+"$FS" cmsparse --in envg.cms >env-parse.txt 2>&1
+has "cmsparse enveloped" env-parse.txt "Recipients: 2"
+has "cmsencrypt's default is sm4-gcm" env-parse.txt "Cipher: SM4-GCM"
+"$FS" cmsparse --in envgm.pem >env-parse.txt 2>&1
+has "cmsencrypt --gm is sm4-cbc" env-parse.txt "Cipher: SM4-CBC"
+rm -f env-no.txt
+expect_rc "not a recipient" 1 "FASTSM2_ERR_RECIPIENT" "$FS" cmsdecrypt --key ca.key --in env.cms --out env-no.txt
+expect_rc "certificate of another key" 2 "not the key of the certificate" "$FS" cmsdecrypt --key leaf.key \
+    --cert inter.pem --in env.cms --out env-no.txt
+n=$(wc -c <envg.cms)
+head -c $((n - 1)) envg.cms >envg-cut.cms
+expect_rc "truncated" 1 "not a well-formed CMS message" "$FS" cmsdecrypt --key leaf.key --in envg-cut.cms \
+    --out env-no.txt
+last=$(tail -c 1 envg.cms | od -An -tu1 | tr -d ' ')
+cp envg-cut.cms envg-bad.cms
+printf "\\$(printf %03o $((last ^ 1)))" >>envg-bad.cms
+expect_rc "tag altered" 1 "FASTSM2_ERR_TAG" "$FS" cmsdecrypt --key leaf.key --in envg-bad.cms --out env-no.txt
+[ ! -e env-no.txt ] && ok || bad "cmsdecrypt wrote output on failure"
+# OpenSSL (3.0 to 4.0) opens SM2 key transport with SM4-CBC; SM4-GCM in
+# AuthEnvelopedData is "unknown cipher" to its CMS, and its cms -encrypt
+# takes an SM2 certificate for ECDH (key agreement) and fails
+check "openssl cms -decrypt of cmsencrypt sm4-cbc" openssl cms -decrypt -binary -inform DER -in env.cms \
+    -inkey leaf.key -recip leaf.pem -out env-ossl.txt
+cmp -s env-ossl.txt env-msg.txt && ok || bad "openssl cms -decrypt content"
+if openssl cms -encrypt -binary -sm4-cbc -in env-msg.txt -recip leaf.pem -outform DER -out env-ossl.cms \
+    >/dev/null 2>&1 && [ -s env-ossl.cms ]; then
+    check "cmsdecrypt of openssl cms -encrypt" "$FS" cmsdecrypt --key leaf.key --in env-ossl.cms --out env-ossl2.txt
+    cmp -s env-ossl2.txt env-msg.txt && ok || bad "cmsdecrypt of openssl's content"
+else
+    echo "skip cmsdecrypt of openssl cms -encrypt: OpenSSL $OSSL_REL cannot encrypt CMS to an SM2 certificate"
+fi
+rm -f env-no.txt
+expect_rc "--gm with sm4-gcm" 2 "no authenticated enveloped data" "$FS" cmsencrypt --cert leaf.pem --gm \
+    --cipher sm4-gcm --in env-msg.txt --out env-no.txt
+expect_rc "unknown cipher" 2 "sm4-cbc or sm4-gcm" "$FS" cmsencrypt --cert leaf.pem --cipher aes --in env-msg.txt \
+    --out env-no.txt
 
 # what BouncyCastle's builders and CMS generator made, every signature by the
 # FastSM2 JCA provider (tests/fixtures/pki/bouncycastle-*, make-bc.sh); its

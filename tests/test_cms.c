@@ -5,6 +5,8 @@
  * one-shot and as prefix + content + suffix; every defect refused with its
  * reason; OpenSSL's CMS parser reads what is made here (and, from OpenSSL
  * 3.2 on, which signs CMS with SM2, verifies it and signs for us).
+ * Enveloped data: sealed and opened for one and two recipients, CBC and
+ * GCM, every failure named with no plaintext; GmSSL's message opened.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -477,11 +479,242 @@ static void test_openssl(void)
     ERR_clear_error();
 }
 
+/* ---- enveloped data ------------------------------------------------------ */
+
+static unsigned char *seal(size_t *n, const unsigned char *content, size_t len, const unsigned char *rcpts,
+                           size_t rcptslen, int cipher, unsigned flags)
+{
+    size_t need = 0;
+    CHECK_STATUS(fastsm2_cms_encrypt(NULL, &need, content, len, rcpts, rcptslen, cipher, flags), FASTSM2_OK);
+    unsigned char *out = malloc(need);
+    *n = need;
+    CHECK_STATUS(fastsm2_cms_encrypt(out, n, content, len, rcpts, rcptslen, cipher, flags), FASTSM2_OK);
+    CHECK(*n <= need);
+    return out;
+}
+
+/* fastsm2_cms_decrypt's result; on an error, out must be zeroed and *outlen 0 */
+static int open_msg(unsigned char *out, size_t *outlen, const unsigned char *m, size_t mn, const fastsm2_privkey *key,
+                    const unsigned char *cert, size_t certlen)
+{
+    size_t cap = *outlen;
+    memset(out, 0xA5, cap);
+    int r = fastsm2_cms_decrypt(out, outlen, m, mn, key, cert, certlen);
+    if (r != FASTSM2_OK) {
+        size_t nz = 0;
+        for (size_t i = 0; i < cap; i++)
+            nz += out[i] != 0;
+        CHECK(*outlen == 0 && nz == 0);
+    }
+    return r;
+}
+
+static const unsigned char *find(const unsigned char *h, size_t hn, const unsigned char *n, size_t nn)
+{
+    for (size_t i = 0; i + nn <= hn; i++)
+        if (memcmp(h + i, n, nn) == 0)
+            return h + i;
+    return NULL;
+}
+
+static void test_envelope(void)
+{
+    static const unsigned char oid_cbc[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x68, 0x02};
+    static const unsigned char oid_sm2enc[] = {0x06, 0x09, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x03};
+    fastsm2_privkey ka, kb, kc;
+    unsigned char *ca = malloc(BIG), *cb = malloc(BIG), *cc = malloc(BIG), *both = malloc(2 * BIG);
+    unsigned char content[1000], *out = malloc(BIG);
+    CHECK_STATUS(fastsm2_privkey_generate(&ka), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_generate(&kb), FASTSM2_OK);
+    CHECK_STATUS(fastsm2_privkey_generate(&kc), FASTSM2_OK);
+    size_t na = make_cert(ca, "/CN=Alice", &ka, &ka, NULL, 0, 0);
+    size_t nb = make_cert(cb, "/CN=Bob", &kb, &kb, NULL, 0, 0);
+    size_t nc = make_cert(cc, "/CN=Carol", &kc, &kc, NULL, 0, 0);
+    memcpy(both, ca, na);
+    memcpy(both + na, cb, nb);
+    for (size_t i = 0; i < sizeof content; i++)
+        content[i] = (unsigned char)(i * 7 + 1);
+
+    static const struct {
+        int cipher;
+        unsigned flags;
+    } kinds[] = {{FASTSM2_CMS_SM4_CBC, 0},
+                 {FASTSM2_CMS_SM4_GCM, 0},
+                 {FASTSM2_CMS_SM4_CBC, FASTSM2_CMS_GMT0010},
+                 {FASTSM2_CMS_SM4_CBC, FASTSM2_CMS_GMSSL},
+                 {FASTSM2_CMS_SM4_GCM, FASTSM2_CMS_PEM}};
+    static const size_t lens[] = {0, 1, 15, 16, 17, 1000};
+    for (size_t kind = 0; kind < sizeof kinds / sizeof kinds[0]; kind++) {
+        int cipher = kinds[kind].cipher;
+        unsigned flags = kinds[kind].flags;
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+            size_t len = lens[li], mn, on;
+            unsigned char *m = seal(&mn, content, len, both, na + nb, cipher, flags);
+            fastsm2_cms_info info;
+            CHECK_STATUS(fastsm2_cms_get_info(&info, m, mn), FASTSM2_OK);
+            CHECK(info.type ==
+                  (cipher == FASTSM2_CMS_SM4_GCM ? FASTSM2_CMS_AUTH_ENVELOPED_DATA : FASTSM2_CMS_ENVELOPED_DATA));
+            CHECK(info.recipients == 2 && info.cipher == cipher);
+            CHECK(info.gmt0010 == !!(flags & (FASTSM2_CMS_GMT0010 | FASTSM2_CMS_GMSSL)));
+            /* each recipient, found by its certificate or tried */
+            const fastsm2_privkey *keys[2] = {&ka, &kb};
+            const unsigned char *certs[2] = {ca, cb};
+            size_t certlens[2] = {na, nb};
+            for (int who = 0; who < 2; who++) {
+                for (int by_cert = 0; by_cert < 2; by_cert++) {
+                    on = BIG;
+                    CHECK_STATUS(
+                        open_msg(out, &on, m, mn, keys[who], by_cert ? certs[who] : NULL, by_cert ? certlens[who] : 0),
+                        FASTSM2_OK);
+                    CHECK(on == len && memcmp(out, content, len) == 0);
+                }
+            }
+            /* the size rule: exact with out NULL, too small refused */
+            size_t q = 0;
+            CHECK_STATUS(fastsm2_cms_decrypt(NULL, &q, m, mn, &ka, NULL, 0), FASTSM2_OK);
+            CHECK(q == len);
+            /* not a recipient: tried, or named by a certificate not among them */
+            on = BIG;
+            CHECK_STATUS(open_msg(out, &on, m, mn, &kc, NULL, 0), FASTSM2_ERR_RECIPIENT);
+            on = BIG;
+            CHECK_STATUS(open_msg(out, &on, m, mn, &kc, cc, nc), FASTSM2_ERR_RECIPIENT);
+            /* a certificate that is not the key's */
+            on = BIG;
+            CHECK_STATUS(open_msg(out, &on, m, mn, &ka, cb, nb), FASTSM2_ERR_POINT);
+            if (!(flags & FASTSM2_CMS_PEM)) {
+                /* cut short: refused with a parsing error, never a crash or plaintext */
+                for (size_t cut = 0; cut < mn; cut += (cut < 64 || mn - cut < 64) ? 1 : 37) {
+                    unsigned char *t = malloc(cut ? cut : 1);
+                    memcpy(t, m, cut);
+                    on = BIG;
+                    int r = open_msg(out, &on, t, cut, &ka, NULL, 0);
+                    CHECK(r != FASTSM2_OK && r < 0 && r >= FASTSM2_ERR_LAST);
+                    free(t);
+                }
+                /* tampered */
+                unsigned char *t = malloc(mn);
+                if (cipher == FASTSM2_CMS_SM4_GCM) {
+                    memcpy(t, m, mn);
+                    t[mn - 1] ^= 1; /* the tag, last in the message */
+                    on = BIG;
+                    CHECK_STATUS(open_msg(out, &on, t, mn, &ka, NULL, 0), FASTSM2_ERR_TAG);
+                    if (len) {
+                        memcpy(t, m, mn);
+                        t[mn - 16 - 2 - 1] ^= 0x80; /* the ciphertext's last byte, before the tag's OCTET STRING */
+                        on = BIG;
+                        CHECK_STATUS(open_msg(out, &on, t, mn, &kb, cb, nb), FASTSM2_ERR_TAG);
+                    }
+                } else if (len < 16) {
+                    /* one block: the IV's last byte flips the padding byte's high bit */
+                    memcpy(t, m, mn);
+                    const unsigned char *o = find(t, mn, oid_cbc, sizeof oid_cbc);
+                    CHECK(o != NULL && o[sizeof oid_cbc] == 0x04 && o[sizeof oid_cbc + 1] == 16);
+                    if (o != NULL) {
+                        t[(size_t)(o - t) + sizeof oid_cbc + 2 + 15] ^= 0x80;
+                        on = BIG;
+                        CHECK_STATUS(open_msg(out, &on, t, mn, &ka, ca, na), FASTSM2_ERR_PADDING);
+                    }
+                }
+                /* an encrypted key's C3 altered: that recipient's key no longer opens it */
+                if (!(flags & FASTSM2_CMS_GMSSL)) {
+                    memcpy(t, m, mn);
+                    const unsigned char *o = find(t, mn, oid_sm2enc, sizeof oid_sm2enc);
+                    CHECK(o != NULL);
+                    if (o != NULL) {
+                        size_t at = (size_t)(o - t) + sizeof oid_sm2enc;
+                        CHECK(t[at] == 0x04);
+                        t[at + 2 + t[at + 1] - 20] ^= 1; /* inside C3 (C2 is the last 16 bytes) */
+                        on = BIG;
+                        int r1 = open_msg(out, &on, t, mn, &ka, NULL, 0);
+                        on = BIG;
+                        int r2 = open_msg(out, &on, t, mn, &kb, NULL, 0);
+                        CHECK((r1 == FASTSM2_ERR_RECIPIENT) != (r2 == FASTSM2_ERR_RECIPIENT));
+                        CHECK(r1 == FASTSM2_OK || r2 == FASTSM2_OK);
+                    }
+                }
+                free(t);
+            }
+            free(m);
+        }
+    }
+    /* bad arguments */
+    size_t n = 16;
+    CHECK_STATUS(fastsm2_cms_encrypt(out, &n, content, 4, ca, na, 3, 0), FASTSM2_ERR_ARG);
+    n = 16;
+    CHECK_STATUS(fastsm2_cms_encrypt(out, &n, content, 4, ca, na, FASTSM2_CMS_SM4_GCM, FASTSM2_CMS_GMT0010),
+                 FASTSM2_ERR_ARG);
+    n = 16;
+    CHECK(fastsm2_cms_encrypt(out, &n, content, 4, content, sizeof content, FASTSM2_CMS_SM4_CBC, 0) != FASTSM2_OK);
+    /* a signed message is not enveloped */
+    size_t sn;
+    unsigned char *sm = sign(&sn, content, 10, ca, na, &ka, NULL, 0, 0);
+    n = BIG;
+    CHECK_STATUS(open_msg(out, &n, sm, sn, &ka, NULL, 0), FASTSM2_ERR_ARG);
+    free(sm);
+
+    /* what GmSSL 3.1's cmsencrypt made for fastsm2's fixture leaf (tests/fixtures/pki/make-gmssl.sh) */
+    {
+        size_t gl, ml, kl, cl;
+        unsigned char *g = fs2t_read_file(FS2T_SOURCE_DIR "/tests/fixtures/pki/gmssl-3.1/enveloped.cms", &gl);
+        unsigned char *msg = fs2t_read_file(FS2T_SOURCE_DIR "/tests/fixtures/pki/gmssl-3.1/msg.txt", &ml);
+        unsigned char *kp = fs2t_read_file(FS2T_SOURCE_DIR "/tests/fixtures/pki/fastsm2/leaf.key", &kl);
+        unsigned char *cp = fs2t_read_file(FS2T_SOURCE_DIR "/tests/fixtures/pki/fastsm2/leaf.pem", &cl);
+        fastsm2_privkey lk;
+        CHECK(g != NULL && msg != NULL && kp != NULL && cp != NULL);
+        if (g && msg && kp && cp) {
+            CHECK_STATUS(fastsm2_privkey_parse(&lk, kp, kl), FASTSM2_OK);
+            fastsm2_cms_info gi;
+            CHECK_STATUS(fastsm2_cms_get_info(&gi, g, gl), FASTSM2_OK);
+            CHECK(gi.type == FASTSM2_CMS_ENVELOPED_DATA && gi.gmt0010 && gi.cipher == FASTSM2_CMS_SM4_CBC &&
+                  gi.recipients == 1);
+            for (int by_cert = 0; by_cert < 2; by_cert++) {
+                n = BIG;
+                CHECK_STATUS(open_msg(out, &n, g, gl, &lk, by_cert ? cp : NULL, by_cert ? cl : 0), FASTSM2_OK);
+                CHECK(n == ml && memcmp(out, msg, ml) == 0);
+            }
+            n = BIG;
+            CHECK_STATUS(open_msg(out, &n, g, gl, &ka, NULL, 0), FASTSM2_ERR_RECIPIENT);
+            fastsm2_privkey_clear(&lk);
+        }
+        free(g);
+        free(msg);
+        free(kp);
+        free(cp);
+    }
+    /* OpenSSL reads the structure (its SM2 has no CMS key transport to open it) */
+    {
+        size_t mn;
+        unsigned char *m = seal(&mn, content, 100, both, na + nb, FASTSM2_CMS_SM4_CBC, 0);
+        const unsigned char *p = m;
+        CMS_ContentInfo *ci = d2i_CMS_ContentInfo(NULL, &p, (long)mn);
+        CHECK(ci != NULL && p == m + mn);
+        if (ci) {
+            CHECK(OBJ_obj2nid(CMS_get0_type(ci)) == NID_pkcs7_enveloped);
+            STACK_OF(CMS_RecipientInfo) *ris = CMS_get0_RecipientInfos(ci);
+            CHECK(ris != NULL && sk_CMS_RecipientInfo_num(ris) == 2);
+            if (ris && sk_CMS_RecipientInfo_num(ris) > 0)
+                CHECK(CMS_RecipientInfo_type(sk_CMS_RecipientInfo_value(ris, 0)) == CMS_RECIPINFO_TRANS);
+        }
+        CMS_ContentInfo_free(ci);
+        ERR_clear_error();
+        free(m);
+    }
+    fastsm2_privkey_clear(&ka);
+    fastsm2_privkey_clear(&kb);
+    fastsm2_privkey_clear(&kc);
+    free(ca);
+    free(cb);
+    free(cc);
+    free(both);
+    free(out);
+}
+
 int main(void)
 {
     test_sign_verify();
     test_stream();
     test_ber();
     test_openssl();
+    test_envelope();
     return fs2t_finish("test_cms");
 }

@@ -27,6 +27,9 @@ done
 want='fastsm2 certverify: api.pem: verification failed: the certificate (/C=CN/O=Example/CN=api.example.com): it has expired (FASTSM2_ERR_EXPIRED)'
 grep -qxF "$want" "$work"/block*.sh.out && ok || bad "no block printed: $want"
 grep -qF "\`$want\`" "$page" && ok || bad "docs/PKI.md does not state: $want"
+want="fastsm2 cmsdecrypt: letter.cms: the key is none of the recipients' (FASTSM2_ERR_RECIPIENT)"
+grep -qxF "$want" "$work"/block*.sh.out && ok || bad "no block printed: $want"
+grep -qF "\`$want\`" "$page" && ok || bad "docs/PKI.md does not state: $want"
 
 # the C example
 awk '/^```c$/{on=1; next} /^```$/{on=0} on{print}' "$page" >"$work/pki.c"

@@ -107,3 +107,27 @@ def test_stream_and_digest(pki, tmp_path):
         else:
             with pytest.raises(fastsm2.ArgumentError):  # the content is inside: verify() it
                 cms.verify_digest(m, fastsm2.sm3_digest(data))
+
+
+@pytest.mark.parametrize("cipher", ["sm4-gcm", "sm4-cbc"])
+def test_seal_open(pki, cipher):
+    data = b"fastsm2 python enveloped " * 20
+    other = fastsm2.PrivateKey.generate()
+    m = cms.seal(data, [pki["cert"], pki["ca"]], cipher=cipher)
+    assert cms.info(m).type == ("auth-enveloped" if cipher == "sm4-gcm" else "enveloped")
+    assert cms.open(m, pki["key"]) == data
+    assert cms.open(m, pki["key"], cert=pki["cert"]) == data
+    assert cms.open(m, pki["ca_key"]) == data
+    with pytest.raises(fastsm2.RecipientError):
+        cms.open(m, other)
+    with pytest.raises(fastsm2.PointError):
+        cms.open(m, pki["key"], cert=pki["ca"])
+    if cipher == "sm4-gcm":
+        with pytest.raises(fastsm2.TagError):
+            cms.open(m[:-1] + bytes([m[-1] ^ 1]), pki["key"])
+    for n in range(0, len(m), 11):
+        with pytest.raises(fastsm2.FastSM2Error):
+            cms.open(m[:n], pki["key"])
+    pem = cms.seal(data, [pki["cert"]], cipher="sm4-cbc", gm=True, pem=True)
+    assert pem.startswith(b"-----BEGIN CMS-----") and cms.info(pem).gm
+    assert cms.open(pem, pki["key"]) == data

@@ -162,7 +162,20 @@ grep -q "verify success" cv.txt && ok || bad "gmssl cmsverify of fastsm2 --gmssl
 grep -q "verify success" cv.txt && bad "gmssl cmsverify accepted a standard SignedData (it signs another hash)" || ok
 check "fastsm2 cmsverify of its own GM/T 0010 SignedData" "$FS" cmsverify --in fs-std.cms --ca-file ca.pem \
   --certs inter.pem
-# GmSSL's encrypted CMS, when fastsm2 opens it (cmsdecrypt), is docs/PKI.md's
+# enveloped data both ways: GmSSL's cmsencrypt opened by fastsm2; fastsm2's
+# --gmssl (GmSSL's versions and SM2 encryption OID) opened by gmssl cmsdecrypt,
+# which refuses the standard form (versions 0, OID 1.2.156.10197.1.301.3)
+check "gmssl cmsencrypt" "$G" cmsencrypt -rcptcert gm-leaf.pem -in msg.txt -out gm-env.pem
+check "fastsm2 cmsdecrypt of gmssl's" "$FS" cmsdecrypt --key gm-leaf.key --passin pass:pw --cert gm-leaf.pem \
+  --in gm-env.pem --out gm-env.txt
+cmp -s gm-env.txt msg.txt && ok || bad "fastsm2 cmsdecrypt: the content of gmssl's EnvelopedData differs"
+check "fastsm2 cmsencrypt --gmssl" "$FS" cmsencrypt --cert gm-leaf.pem --in msg.txt --gmssl --pem --out fs-env.pem
+check "gmssl cmsdecrypt of fastsm2's" "$G" cmsdecrypt -key gm-leaf.key -pass pw -cert gm-leaf.pem -in fs-env.pem \
+  -out fs-env.txt
+cmp -s fs-env.txt msg.txt && ok || bad "gmssl cmsdecrypt: the content of fastsm2's EnvelopedData differs"
+"$FS" cmsencrypt --cert gm-leaf.pem --in msg.txt --gm --pem --out fs-env-std.pem
+refuse "gmssl cmsdecrypt of the standard form" "$G" cmsdecrypt -key gm-leaf.key -pass pw -cert gm-leaf.pem \
+  -in fs-env-std.pem -out fs-env-std.txt
 
 echo "test-gmssl-pki: $PASS passed, $FAIL failed ($(($(date +%s) - start)) s)"
 [ "$FAIL" -eq 0 ]
