@@ -267,6 +267,8 @@ int main(int argc, char **argv)
             put("sm4_cbc", name, buf, n + ctlen);
         }
         fastsm2_sm4_key_clear(&sk);
+    }
+
     /* Certificates and requests made by the builder (fuzz_x509): a CA, a
      * leaf with every extension it writes, a request; their signatures
      * made again with fixed nonces so that the files do not change. */

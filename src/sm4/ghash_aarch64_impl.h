@@ -179,6 +179,7 @@ FS2_A64_TARGET static inline uint64x2_t fs2_a64_ghash_group(const fs2_a64_ghash_
     "eor " H ".16b, " H ".16b, " L ".16b\n"     \
     "eor v29.16b, " H ".16b, " x ".16b\n"
 /* GHASH over b0..b7 with temporaries t0..t7 (all distinct registers) */
+/* clang-format off */
 #define A64_GHASH8(b0, b1, b2, b3, b4, b5, b6, b7, t0, t1, t2, t3, t4, t5, t6, t7)      \
     A64_REV64(b0)                                                                       \
     A64_REV64(b1)                                                                       \
@@ -190,6 +191,7 @@ FS2_A64_TARGET static inline uint64x2_t fs2_a64_ghash_group(const fs2_a64_ghash_
                               A64_PAIR_NEXT(b4, b5, t3, t4, t5, t6, t7, t0, t1, t2)     \
                                   A64_PAIR_NEXT(b6, b7, t3, t4, t5, t6, t7, t0, t1, t2) \
                                       A64_REDUCE(t0, t1, t2, t3) "sub %[tab], %[tab], #192\n"
+/* clang-format on */
 
 #define A64_CLOBBERS                                                                                               \
     "memory", "cc", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", \

@@ -215,6 +215,7 @@ static const uint8_t loop_consts[48] = {15, 14, 13, 12, 11, 10, 9, 8,    7, 6, 5
                                         0,  0,  0,  0,  0,  0,  0, 0,    0, 0, 0, 0, 1, 0, 0, 0,
                                         0,  0,  0,  0,  0,  0,  0, 0xC2, 0, 0, 0, 0, 0, 0, 0, 0};
 
+/* clang-format off */
 #define A64_SETUP                                          \
     "ld1 {v16.4s, v17.4s, v18.4s, v19.4s}, [%[rk]], #64\n" \
     "ld1 {v20.4s, v21.4s, v22.4s, v23.4s}, [%[rk]]\n"      \
@@ -270,6 +271,7 @@ static const uint8_t loop_consts[48] = {15, 14, 13, 12, 11, 10, 9, 8,    7, 6, 5
     "eor v7.16b, v7.16b, v15.16b\n"                         \
     "st1 {v0.16b, v1.16b, v2.16b, v3.16b}, [%[out]], #64\n" \
     "st1 {v4.16b, v5.16b, v6.16b, v7.16b}, [%[out]], #64\n"
+/* clang-format on */
 /* nb (a multiple of 8, > 0) blocks of CTR from the counter block ctr. */
 FS2_A64_TARGET static void sm4e_ctr8_asm(const uint32_t *rk, unsigned char *out, const unsigned char *in, size_t nb,
                                          const unsigned char *ctr)
