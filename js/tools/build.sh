@@ -103,7 +103,10 @@ wasm_build() { # NAME BUILD_DIR CFLAGS
   local size
   size=$(stat -c %s "$name")
   echo "built $name ($size bytes)"
-  [ "$size" -le 409600 ] || { echo "js/tools/build.sh: $name is $size bytes, over the 400 KB bound" >&2; exit 1; }
+  # a bound against accidental growth (a source the exports do not need
+  # pulled in): 420 KB, about 3% above the modules of 0.3.0 (399 and 411
+  # KB, of which the status messages of the certificate codes are 1 KB)
+  [ "$size" -le 430080 ] || { echo "js/tools/build.sh: $name is $size bytes, over the 420 KB bound" >&2; exit 1; }
 }
 wasm_build fastsm2.wasm build/wasm ""
 wasm_build fastsm2-simd.wasm build/wasm-simd "-msimd128 -fno-vectorize -fno-slp-vectorize"
