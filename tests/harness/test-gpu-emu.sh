@@ -11,7 +11,8 @@
 #     test-all` sets), the constant-time mode,
 #     every injected CUDA failure, a forced rejected nonce, results bit for
 #     bit against the CPU library; test_gpu_arith;
-#  2. the same built with ASan + UBSan (FS2_GPU_EMU_ASAN=0 skips it).
+#  2. the same at width 8 built with ASan + UBSan, small batches, every
+#     eighth injected failure (FS2_GPU_EMU_ASAN=0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JOBS=${JOBS:-2}
@@ -20,13 +21,13 @@ GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
 command -v g++ >/dev/null 2>&1 || bash tools/install-deps.sh
 
-run() { # run BUILD_DIR TYPE EXTRA_CMAKE_ARGS...
-  local dir=$1 type=$2
-  shift 2
+run() { # run BUILD_DIR TYPE TESTS EXTRA_CMAKE_ARGS...
+  local dir=$1 type=$2 tests=$3
+  shift 3
   cmake -S . -B "$dir" "${GEN[@]}" -DCMAKE_BUILD_TYPE="$type" -DFASTSM2_CUDA=EMU -DFASTSM2_GPU_CHUNK="$CHUNK" \
     -DFASTSM2_CTIME=OFF -DFASTSM2_WERROR="${WERROR:-OFF}" "$@" >/dev/null
   cmake --build "$dir" -j "$JOBS" --target test_gpu_device test_gpu_arith
-  (cd "$dir" && ctest --output-on-failure -R '^test_gpu_')
+  (cd "$dir" && ctest --output-on-failure -R "$tests")
   if [ "${FS2_GPU_EMU_FULL:-0}" = 1 ]; then
     # the default width's table and its indexing, on small batches: the
     # constant-time mode (its own width), the injected failures and the
@@ -38,13 +39,21 @@ run() { # run BUILD_DIR TYPE EXTRA_CMAKE_ARGS...
 }
 
 start=$(date +%s)
-run build-gpu-emu Release
+run build-gpu-emu Release '^test_gpu_'
 echo "test-gpu-emu: emulated backend passed ($(( $(date +%s) - start )) s)"
 if [ "${FS2_GPU_EMU_ASAN:-1}" = 1 ]; then
   start=$(date +%s)
-  # every third injected CUDA failure (from an offset the seed draws; the
-  # Release pass above tries them all): most of this pass's time
+  # the host code, the emulated kernels and the error paths under the
+  # sanitizers: width 8 (the width-12 run above is the same host code),
+  # small batches, every eighth injected CUDA failure (from an offset the
+  # seed draws, and the first and last of each kind; the Release pass above
+  # tries them all), with chunks of 16 items so that each failure's cycle
+  # of calls is a quarter of the items (the same calls: a batch still spans
+  # three chunks). This pass with every third failure, 64-item chunks and
+  # both widths took most of the stage's 23 minutes in CI.
+  CHUNK=${FS2_GPU_EMU_ASAN_CHUNK:-16}
   ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    FS2_GPU_EMU_FULL=0 FS2_GPU_FAULT_STRIDE=${FS2_GPU_FAULT_STRIDE:-3} run build-gpu-emu-asan Debug -DFASTSM2_SANITIZE=ON
+    FS2_GPU_EMU_FULL=0 FS2_GPU_TEST_SMALL=1 FS2_GPU_FAULT_STRIDE=${FS2_GPU_FAULT_STRIDE:-8} \
+    run build-gpu-emu-asan Debug '^test_gpu_(arith|device_emu_w8)$' -DFASTSM2_SANITIZE=ON
   echo "test-gpu-emu: under ASan + UBSan passed ($(( $(date +%s) - start )) s)"
 fi
