@@ -213,9 +213,21 @@ expect_rc "tag altered" 1 "FASTSM2_ERR_TAG" "$FS" cmsdecrypt --key leaf.key --in
 # OpenSSL (3.0 to 4.0) opens SM2 key transport with SM4-CBC; SM4-GCM in
 # AuthEnvelopedData is "unknown cipher" to its CMS, and its cms -encrypt
 # takes an SM2 certificate for ECDH (key agreement) and fails
-check "openssl cms -decrypt of cmsencrypt sm4-cbc" openssl cms -decrypt -binary -inform DER -in env.cms \
-    -inkey leaf.key -recip leaf.pem -out env-ossl.txt
-cmp -s env-ossl.txt env-msg.txt && ok || bad "openssl cms -decrypt content"
+# OpenSSL 3.0.2's CMS unwraps a wrong content key from SM2 key transport
+# ("bad decrypt" from the SM4-CBC unpadding; its pkeyutl decrypts the same
+# SM2 ciphertexts, test_openssl_diff); 3.0.22, 3.5.5 and 4.0.3 open it. An
+# early 3.0 release that fails says so and is left out; any other failure
+# fails the test.
+if openssl cms -decrypt -binary -inform DER -in env.cms -inkey leaf.key -recip leaf.pem -out env-ossl.txt \
+    >env-ossl.err 2>&1; then
+    ok
+    cmp -s env-ossl.txt env-msg.txt && ok || bad "openssl cms -decrypt content"
+elif grep -q "bad decrypt" env-ossl.err && [[ $OSSL_REL =~ ^3\.0\.([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -lt 22 ]; then
+    echo "skip openssl cms -decrypt of cmsencrypt sm4-cbc: OpenSSL $OSSL_REL's CMS unwraps a wrong SM2 content key (bad decrypt)"
+else
+    cat env-ossl.err >&2
+    bad "openssl cms -decrypt of cmsencrypt sm4-cbc"
+fi
 if openssl cms -encrypt -binary -sm4-cbc -in env-msg.txt -recip leaf.pem -outform DER -out env-ossl.cms \
     >/dev/null 2>&1 && [ -s env-ossl.cms ]; then
     check "cmsdecrypt of openssl cms -encrypt" "$FS" cmsdecrypt --key leaf.key --in env-ossl.cms --out env-ossl2.txt
