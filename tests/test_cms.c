@@ -274,7 +274,10 @@ static void test_stream(void)
             /* the same as the one-shot call makes, but for the signature */
             size_t on = 0;
             CHECK_STATUS(fastsm2_cms_sign(NULL, &on, content, len, cert, cn, &key, NULL, 0, flags), FASTSM2_OK);
-            CHECK(on >= n && on <= n + 2);
+            /* an upper bound: the signature's DER is up to 72 bytes, and
+             * shorter when r or s is (a leading zero byte: 1 in 256 each, so
+             * some seeds make it 3 or more below the bound) */
+            CHECK(on >= n && on <= n + 8);
             /* too small */
             size_t small = pn - 1, sn2 = sizeof suffix;
             CHECK_STATUS(fastsm2_cms_sign_digest(prefix, &small, suffix, &sn2, d, len, cert, cn, &key, NULL, 0, flags),
