@@ -41,6 +41,18 @@ pub const FASTSM2_ERR_TAG: c_int = -28;
 pub const FASTSM2_ERR_PADDING: c_int = -29;
 pub const FASTSM2_ERR_IV: c_int = -30;
 pub const FASTSM2_ERR_PUBLIC_KEY: c_int = -31;
+pub const FASTSM2_ERR_NOT_YET_VALID: c_int = -32;
+pub const FASTSM2_ERR_EXPIRED: c_int = -33;
+pub const FASTSM2_ERR_NOT_CA: c_int = -34;
+pub const FASTSM2_ERR_PATH_LENGTH: c_int = -35;
+pub const FASTSM2_ERR_KEY_USAGE: c_int = -36;
+pub const FASTSM2_ERR_ISSUER: c_int = -37;
+pub const FASTSM2_ERR_CHAIN_LOOP: c_int = -38;
+pub const FASTSM2_ERR_CRITICAL: c_int = -39;
+pub const FASTSM2_ERR_NAME: c_int = -40;
+pub const FASTSM2_ERR_ALGORITHM: c_int = -41;
+pub const FASTSM2_ERR_DIGEST: c_int = -42;
+pub const FASTSM2_ERR_RECIPIENT: c_int = -43;
 
 pub const FASTSM2_SM3_DIGEST_SIZE: usize = 32;
 pub const FASTSM2_SM3_BLOCK_SIZE: usize = 64;
@@ -58,7 +70,7 @@ pub const FASTSM2_CT_C1C3C2: c_int = 0;
 pub const FASTSM2_CT_C1C2C3: c_int = 2;
 pub const FASTSM2_KX_INITIATOR: c_int = 0;
 pub const FASTSM2_KX_RESPONDER: c_int = 1;
-pub const FASTSM2_ERR_LAST: c_int = -31;
+pub const FASTSM2_ERR_LAST: c_int = -43;
 
 pub const FASTSM2_SM4_KEY_SIZE: usize = 16;
 pub const FASTSM2_SM4_BLOCK_SIZE: usize = 16;
