@@ -179,6 +179,24 @@ static int check_keylen(const fs2p_provctx *pc, const OSSL_PARAM params[], size_
 
 /* ==== ECB, CBC, CTR, OFB, CFB ================================================ */
 
+/* every mode's context: wiped when freed (keys, tags, buffered data),
+ * duplicated as a plain copy (no pointers inside) */
+static void ctx_free(void *c, size_t n)
+{
+    if (c == NULL)
+        return;
+    fs2p_wipe(c, n);
+    free(c);
+}
+
+static void *ctx_dup(const void *c, size_t n)
+{
+    void *d = malloc(n);
+    if (d != NULL)
+        memcpy(d, c, n);
+    return d;
+}
+
 typedef struct {
     fs2p_provctx *pc;
     int mode; /* FASTSM2_SM4_ECB ... _CFB */
@@ -212,11 +230,7 @@ static void *basic_new(void *provctx, int mode)
 
 static void basic_free(void *vctx)
 {
-    basic_ctx *c = vctx;
-    if (c == NULL)
-        return;
-    fs2p_wipe(c, sizeof *c);
-    free(c);
+    ctx_free(vctx, sizeof(basic_ctx));
 }
 
 static void *basic_dup(void *vctx)
@@ -617,19 +631,12 @@ static void *gcm_newctx(void *provctx)
 
 static void gcm_free(void *vctx)
 {
-    gcm_ctx *c = vctx;
-    if (c == NULL)
-        return;
-    fs2p_wipe(c, sizeof *c);
-    free(c);
+    ctx_free(vctx, sizeof(gcm_ctx));
 }
 
 static void *gcm_dup(void *vctx)
 {
-    gcm_ctx *c = malloc(sizeof *c);
-    if (c != NULL)
-        memcpy(c, vctx, sizeof *c);
-    return c;
+    return ctx_dup(vctx, sizeof(gcm_ctx));
 }
 
 static void gcm_drop(gcm_ctx *c)
@@ -1410,19 +1417,12 @@ static void *xts_newctx(void *provctx)
 
 static void xts_free(void *vctx)
 {
-    xts_ctx *c = vctx;
-    if (c == NULL)
-        return;
-    fs2p_wipe(c, sizeof *c);
-    free(c);
+    ctx_free(vctx, sizeof(xts_ctx));
 }
 
 static void *xts_dup(void *vctx)
 {
-    xts_ctx *c = malloc(sizeof *c);
-    if (c != NULL)
-        memcpy(c, vctx, sizeof *c);
-    return c;
+    return ctx_dup(vctx, sizeof(xts_ctx));
 }
 
 static int xts_set_ctx_params(void *vctx, const OSSL_PARAM params[])
