@@ -71,6 +71,30 @@ pub enum Error {
     Iv,
     /// A public key where a private key was expected.
     PublicKey,
+    /// A certificate not valid yet at the time checked.
+    NotYetValid,
+    /// A certificate expired at the time checked.
+    Expired,
+    /// An issuer without basicConstraints cA.
+    NotCa,
+    /// More CAs below an issuer than its pathLenConstraint allows.
+    PathLength,
+    /// keyUsage or extendedKeyUsage does not allow this use.
+    KeyUsage,
+    /// No issuer found, or a chain that ends at a certificate not trusted.
+    Issuer,
+    /// A chain that comes back to a certificate already in it.
+    ChainLoop,
+    /// A critical extension that is not understood.
+    Critical,
+    /// A malformed name, subjectAltName or OID string.
+    Name,
+    /// An algorithm other than SM2, SM3 or SM4 where one is needed.
+    Algorithm,
+    /// The content's digest differs from the signed one (CMS).
+    Digest,
+    /// No recipient of an enveloped message matches the key.
+    Recipient,
     /// A code this crate does not know (a newer library).
     Other(i32),
 }
@@ -113,6 +137,18 @@ impl Error {
             sys::FASTSM2_ERR_PADDING => Error::Padding,
             sys::FASTSM2_ERR_IV => Error::Iv,
             sys::FASTSM2_ERR_PUBLIC_KEY => Error::PublicKey,
+            sys::FASTSM2_ERR_NOT_YET_VALID => Error::NotYetValid,
+            sys::FASTSM2_ERR_EXPIRED => Error::Expired,
+            sys::FASTSM2_ERR_NOT_CA => Error::NotCa,
+            sys::FASTSM2_ERR_PATH_LENGTH => Error::PathLength,
+            sys::FASTSM2_ERR_KEY_USAGE => Error::KeyUsage,
+            sys::FASTSM2_ERR_ISSUER => Error::Issuer,
+            sys::FASTSM2_ERR_CHAIN_LOOP => Error::ChainLoop,
+            sys::FASTSM2_ERR_CRITICAL => Error::Critical,
+            sys::FASTSM2_ERR_NAME => Error::Name,
+            sys::FASTSM2_ERR_ALGORITHM => Error::Algorithm,
+            sys::FASTSM2_ERR_DIGEST => Error::Digest,
+            sys::FASTSM2_ERR_RECIPIENT => Error::Recipient,
             other => Error::Other(other),
         }
     }
@@ -151,6 +187,18 @@ impl Error {
             Error::Padding => sys::FASTSM2_ERR_PADDING,
             Error::Iv => sys::FASTSM2_ERR_IV,
             Error::PublicKey => sys::FASTSM2_ERR_PUBLIC_KEY,
+            Error::NotYetValid => sys::FASTSM2_ERR_NOT_YET_VALID,
+            Error::Expired => sys::FASTSM2_ERR_EXPIRED,
+            Error::NotCa => sys::FASTSM2_ERR_NOT_CA,
+            Error::PathLength => sys::FASTSM2_ERR_PATH_LENGTH,
+            Error::KeyUsage => sys::FASTSM2_ERR_KEY_USAGE,
+            Error::Issuer => sys::FASTSM2_ERR_ISSUER,
+            Error::ChainLoop => sys::FASTSM2_ERR_CHAIN_LOOP,
+            Error::Critical => sys::FASTSM2_ERR_CRITICAL,
+            Error::Name => sys::FASTSM2_ERR_NAME,
+            Error::Algorithm => sys::FASTSM2_ERR_ALGORITHM,
+            Error::Digest => sys::FASTSM2_ERR_DIGEST,
+            Error::Recipient => sys::FASTSM2_ERR_RECIPIENT,
             Error::Other(c) => c,
         }
     }
