@@ -149,7 +149,8 @@ def main():
          "  if (fs2sim_i32(pI->get_type()) && !pI->is_wide()) { fs2sim_mad(pI, thread, true); return; } /* FS2SIM */\n"),
     ])
     changed |= patch2(sim)
-    print("patch-gpgpusim: carry flag, literal and mad.wide fixes " + ("applied" if changed else "already present"))
+    changed |= patch3(sim)
+    print("patch-gpgpusim: carry flag, literal, mad.wide and shfl.sync fixes " + ("applied" if changed else "already present"))
 
 
 HELPERS2 = r"""
@@ -210,6 +211,107 @@ def patch2(sim):
          HELPERS2 +
          "void mad_impl(const ptx_instruction *pI, ptx_thread_info *thread) {\n"
          "  if (fs2sim_i32(pI->get_type()) && pI->is_wide()) { fs2sim_mad_wide(pI, thread); return; } /* FS2SIM2 */\n"),
+    ], mark)
+    return changed
+
+
+HELPERS3 = r"""
+/* FS2SIM3 (fastsm2 tests/gpu/sim/patch-gpgpusim.py): shfl (shfl.sync) with
+ * the executing thread and its lane as ptx_exec_inst knows them, and the
+ * source values of the whole warp as they were before the instruction. */
+#include <unordered_map>
+ptx_thread_info *fs2sim_shfl_thread = NULL; /* set by ptx_exec_inst */
+unsigned fs2sim_shfl_lane = 0;
+struct fs2sim_shfl_snap {
+  const void *pI = NULL;
+  int last = -1;
+  unsigned long long left = 0; /* lanes still to execute */
+  unsigned long long had = 0;  /* lanes active when the values were read */
+  ptx_reg_t v[64];
+};
+static std::unordered_map<const void *, fs2sim_shfl_snap> fs2sim_shfl_snaps;
+static void fs2sim_shfl(const ptx_instruction *pI, core_t *core, const warp_inst_t &inst) {
+  ptx_thread_info *thread = fs2sim_shfl_thread;
+  const unsigned ws = core->get_warp_size(), lane = fs2sim_shfl_lane;
+  const unsigned base = thread->get_hw_tid() - lane;
+  ptx_thread_info **threads = core->get_thread_info();
+  const unsigned i_type = pI->get_type();
+  const operand_info &dst = pI->dst();
+  fs2sim_shfl_snap &sn = fs2sim_shfl_snaps[threads[base]];
+  if (sn.pI != (const void *)pI || (int)lane <= sn.last || !((sn.left >> lane) & 1)) {
+    /* a new execution of the instruction by this warp: read every active
+     * lane's source value before any lane writes its destination */
+    sn.pI = pI;
+    sn.left = sn.had = 0;
+    for (unsigned t = 0; t < ws && t < 64; t++) {
+      if (!inst.active(t)) continue;
+      ptx_thread_info *src = threads[base + t];
+      sn.v[t] = src->get_operand_value(pI->src1(), dst, i_type, src, 1);
+      sn.left |= 1ULL << t;
+      sn.had |= 1ULL << t;
+    }
+  }
+  sn.last = (int)lane;
+  sn.left &= ~(1ULL << lane);
+  const unsigned b = thread->get_operand_value(pI->src2(), dst, i_type, thread, 1).u32 & 0x1F;
+  const unsigned cv = thread->get_operand_value(pI->src3(), dst, i_type, thread, 1).u32;
+  const unsigned c = cv & 0x1F, segmask = (cv >> 8) & 0x1F;
+  const int maxLane = (int)((lane & segmask) | (c & ~segmask)), minLane = (int)(lane & segmask);
+  int j;
+  bool p;
+  switch (pI->shfl_op()) {
+    case UP_OPTION: j = (int)lane - (int)b; p = j >= maxLane; break;
+    case DOWN_OPTION: j = (int)lane + (int)b; p = j <= maxLane; break;
+    case BFLY_OPTION: j = (int)(lane ^ b); p = j <= maxLane; break;
+    case IDX_OPTION: j = minLane | (int)(b & ~segmask); p = j <= maxLane; break;
+    default: printf("GPGPU-Sim PTX: ERROR: Invalid shfl option\n"); assert(0); return;
+  }
+  if (!p) j = (int)lane;
+  ptx_reg_t data;
+  data.u64 = 0;
+  if ((sn.had >> j) & 1)
+    data = sn.v[j];
+  else
+    printf("GPGPU-Sim PTX: WARNING: shfl input value unpredictable for inactive threads in a warp\n");
+  if (dst.get_double_operand_type() != 0) { /* d|p: the value, and whether the source lane was in range */
+    ptx_reg_t pv;
+    pv.u64 = 0;
+    pv.pred = p ? 0 : 1; /* GPGPU-Sim's predicates: 0 is true (setp_impl) */
+    thread->set_reg(dst.vec_symbol(0), data);
+    thread->set_reg(dst.vec_symbol(1), pv);
+  } else {
+    thread->set_operand_value(dst, data, i_type, thread, pI);
+  }
+}
+/* end FS2SIM3 */
+"""
+
+
+def patch3(sim):
+    """The third round: shfl.sync, as nvcc emits it for __shfl_sync.
+    shfl_impl found the executing thread from a count of the lanes that had
+    executed it (one counter per hardware warp number, shared by every core)
+    and its warp from the instruction's warp number, which the functional
+    mode leaves 0: every warp but the first read and wrote the first warp's
+    registers. It also wrote `d|p` as a pair of another kind (d into p and
+    a flag into d: every result 0). Here the thread and lane are the ones
+    ptx_exec_inst executes, the warp's source values are read before any
+    lane writes (a destination may be a source register), and p is whether
+    the source lane was in range."""
+    mark = "FS2SIM3"
+    changed = edit(os.path.join(sim, "instructions.cc"), [
+        ("void shfl_impl(const ptx_instruction *pI, core_t *core, warp_inst_t inst) {\n",
+         HELPERS3 +
+         "void shfl_impl(const ptx_instruction *pI, core_t *core, warp_inst_t inst) {\n"
+         "  if (fs2sim_shfl_thread) { fs2sim_shfl(pI, core, inst); return; } /* FS2SIM3 */\n"),
+    ], mark)
+    changed |= edit(os.path.join(sim, "cuda-sim.cc"), [
+        ("void ptx_thread_info::ptx_exec_inst(warp_inst_t &inst, unsigned lane_id) {\n",
+         "extern ptx_thread_info *fs2sim_shfl_thread; /* FS2SIM3 */\n"
+         "extern unsigned fs2sim_shfl_lane;\n"
+         "void ptx_thread_info::ptx_exec_inst(warp_inst_t &inst, unsigned lane_id) {\n"
+         "  fs2sim_shfl_thread = this; /* FS2SIM3: for shfl_impl */\n"
+         "  fs2sim_shfl_lane = lane_id;\n"),
     ], mark)
     return changed
 
