@@ -29,13 +29,32 @@ fs2_find_nvcc() {
     echo "cuda-env: no nvcc found (CUDACXX, PATH, CUDA_HOME, /usr/local/cuda, .cuda/)" >&2
     return 1
   fi
-  echo "cuda-env: installing the CUDA compiler from PyPI into .cuda/ ($FS2_CUDA_WHEELS)" >&2
-  local py
+  local py rc
   py=$(command -v python3 || true)
   if [ -z "$py" ]; then
     echo "cuda-env: python3 is needed to install nvcc" >&2
     return 1
   fi
+  # one install at a time (make test-all runs a stage in the background):
+  # the others wait for it and take its result
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$root/.cuda.lock"
+    flock 9
+    if [ -x "$local_nvcc" ]; then
+      exec 9>&-
+      FS2_NVCC=$local_nvcc
+      return 0
+    fi
+  fi
+  fs2_install_nvcc "$py" "$root" "$local_nvcc"
+  rc=$?
+  exec 9>&-
+  return $rc
+}
+
+fs2_install_nvcc() { # PYTHON ROOT NVCC: the wheels into ROOT/.cuda
+  local py=$1 root=$2 local_nvcc=$3
+  echo "cuda-env: installing the CUDA compiler from PyPI into .cuda/ ($FS2_CUDA_WHEELS)" >&2
   rm -rf "$root/.cuda.tmp"
   # shellcheck disable=SC2086
   if ! "$py" -m pip install --no-input --disable-pip-version-check -q --target "$root/.cuda.tmp" $FS2_CUDA_WHEELS; then

@@ -12,6 +12,12 @@
 # long. A failed stage prints the end of its log; the later stages still
 # run, and the exit status is 1 if any stage failed.
 #
+# STAGES_BACKGROUND="STAGE..." names stages (of those given) that run in
+# the background instead, niced, all started before the first stage: a
+# stage that keeps one core busy for minutes (the GPU simulator) then
+# takes the time the other stages leave idle. They are waited for at the
+# end and reported like the others.
+#
 # The tests draw their random inputs from FS2T_SEED. When it is not set, a
 # fresh seed is drawn here and printed: a failure is replayed with
 #   make test FS2T_SEED=<the printed value>
@@ -48,7 +54,51 @@ i=0
 failed=()
 summary=()
 start_all=$(date +%s)
+is_bg() { case " ${STAGES_BACKGROUND:-} " in *" $1 "*) return 0 ;; esac; return 1; }
+bg_stages=()
 for stage in "$@"; do
+  is_bg "$stage" && bg_stages+=("$stage")
+done
+bg_start=0
+start_bg() { # after the first stage (deps: what gets installed is there)
+  local stage
+  bg_start=$(date +%s)
+  for stage in "${bg_stages[@]}"; do
+    rm -f "$LOGS/$stage.rc" "$LOGS/$stage.end"
+    (
+      nice -n 10 make --no-print-directory "$stage" >"$LOGS/$stage.log" 2>&1
+      echo $? >"$LOGS/$stage.rc"
+      date +%s >"$LOGS/$stage.end"
+    ) &
+    echo "[bg] $stage started in the background (log: $LOGS/$stage.log)"
+  done
+}
+
+# report STAGE RC SECONDS: the stage's line and its summary entry
+report() {
+  local stage=$1 rc=$2 took=$3 log=$LOGS/$1.log skips skipped=""
+  skips=$(count_skips "$log")
+  skips_all=$((skips_all + skips))
+  [ "$skips" -gt 0 ] && skipped=", $skips tests skipped"
+  if [ "$rc" -eq 0 ]; then
+    echo "ok ($(fmt_time "$took")$skipped)"
+    summary+=("$(printf '  ok    %-16s %8s%s' "$stage" "$(fmt_time "$took")" "$skipped")")
+  else
+    echo "FAILED ($(fmt_time "$took"), exit $rc; log: $log)"
+    summary+=("$(printf '  FAIL  %-16s %8s   %s' "$stage" "$(fmt_time "$took")" "$log")")
+    failed+=("$stage")
+    if [ "${STAGES_VERBOSE:-0}" != 1 ]; then
+      lines=${STAGES_TAIL:-60}
+      [ -n "${CI:-}" ] && lines=400
+      echo "---- last $lines lines of $log"
+      tail -n "$lines" "$log"
+      echo "---- end of $log"
+    fi
+  fi
+}
+
+for stage in "$@"; do
+  is_bg "$stage" && continue
   i=$((i + 1))
   log=$LOGS/$stage.log
   printf '[%d/%d] %-16s ... ' "$i" "$total" "$stage"
@@ -74,27 +124,21 @@ for stage in "$@"; do
     kill "$ticker" 2>/dev/null
     wait "$ticker" 2>/dev/null
   fi
-  took=$(($(date +%s) - start))
-  skips=$(count_skips "$log")
-  skips_all=$((skips_all + skips))
-  skipped=""
-  [ "$skips" -gt 0 ] && skipped=", $skips tests skipped"
-  if [ "$rc" -eq 0 ]; then
-    echo "ok ($(fmt_time "$took")$skipped)"
-    summary+=("$(printf '  ok    %-16s %8s%s' "$stage" "$(fmt_time "$took")" "$skipped")")
-  else
-    echo "FAILED ($(fmt_time "$took"), exit $rc; log: $log)"
-    summary+=("$(printf '  FAIL  %-16s %8s   %s' "$stage" "$(fmt_time "$took")" "$log")")
-    failed+=("$stage")
-    if [ "${STAGES_VERBOSE:-0}" != 1 ]; then
-      lines=${STAGES_TAIL:-60}
-      [ -n "${CI:-}" ] && lines=400
-      echo "---- last $lines lines of $log"
-      tail -n "$lines" "$log"
-      echo "---- end of $log"
-    fi
-  fi
+  report "$stage" "$rc" $(($(date +%s) - start))
+  [ "$i" = 1 ] && [ ${#bg_stages[@]} -gt 0 ] && start_bg
 done
+[ "$bg_start" = 0 ] && [ ${#bg_stages[@]} -gt 0 ] && start_bg
+for stage in "${bg_stages[@]}"; do
+  i=$((i + 1))
+  printf '[%d/%d] %-16s ... (background) ' "$i" "$total" "$stage"
+  waited=$(date +%s)
+  while [ ! -f "$LOGS/$stage.end" ]; do
+    sleep 5
+  done
+  [ "$(($(date +%s) - waited))" -ge 10 ] && printf '(waited %s) ' "$(fmt_time $(($(date +%s) - waited)))"
+  report "$stage" "$(cat "$LOGS/$stage.rc")" $(($(cat "$LOGS/$stage.end") - bg_start))
+done
+wait
 
 echo
 echo "summary (FS2T_SEED=$FS2T_SEED, $(fmt_time $(($(date +%s) - start_all))) in all):"
