@@ -500,11 +500,11 @@ int cmd_cmsparse(int argc, char **argv)
 int cmd_cmsencrypt(int argc, char **argv)
 {
     const char *cert_path = NULL, *in_path = NULL, *out_path = NULL, *cipher_name = NULL;
-    int gm = 0, pem = 0, gmssl = 0;
+    int gm = 0, pem = 0, gmssl = 0, keyid = 0;
     const cli_option opts[] = {
-        {"--cert", &cert_path, NULL},     {"--in", &in_path, NULL}, {"--out", &out_path, NULL},
-        {"--cipher", &cipher_name, NULL}, {"--gm", NULL, &gm},      {"--pem", NULL, &pem},
-        {"--gmssl", NULL, &gmssl},
+        {"--cert", &cert_path, NULL},     {"--in", &in_path, NULL},  {"--out", &out_path, NULL},
+        {"--cipher", &cipher_name, NULL}, {"--gm", NULL, &gm},       {"--pem", NULL, &pem},
+        {"--gmssl", NULL, &gmssl},        {"--keyid", NULL, &keyid},
     };
     int rc = cli_parse_options(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, NULL);
     if (rc == CLI_EXIT_OK)
@@ -521,7 +521,10 @@ int cmd_cmsencrypt(int argc, char **argv)
         return cli_fail(CLI_EXIT_USAGE, "--cipher: sm4-cbc or sm4-gcm, not %s", cipher_name);
     if ((gm || gmssl) && cipher == FASTSM2_CMS_SM4_GCM)
         return cli_fail(CLI_EXIT_USAGE, "--gm, --gmssl: GM/T 0010 has no authenticated enveloped data (use sm4-cbc)");
-    unsigned flags = (gm ? FASTSM2_CMS_GMT0010 : 0) | (pem ? FASTSM2_CMS_PEM : 0) | (gmssl ? FASTSM2_CMS_GMSSL : 0);
+    if (gmssl && keyid)
+        return cli_fail(CLI_EXIT_USAGE, "--keyid: GmSSL names recipients by issuer and serial number only");
+    unsigned flags = (gm ? FASTSM2_CMS_GMT0010 : 0) | (pem ? FASTSM2_CMS_PEM : 0) | (gmssl ? FASTSM2_CMS_GMSSL : 0) |
+                     (keyid ? FASTSM2_CMS_KEYID : 0);
     cli_buf certs = {0};
     input in;
     if ((rc = cli_read_bundle(&certs, cert_path, "recipient certificates")) != CLI_EXIT_OK)
@@ -539,6 +542,8 @@ int cmd_cmsencrypt(int argc, char **argv)
         s = fastsm2_cms_encrypt(out, &n, in.p, in.len, certs.data, certs.len, cipher, flags);
     if (s == FASTSM2_ERR_ALGORITHM)
         rc = cli_fail(CLI_EXIT_USAGE, "%s: a recipient's key is not an SM2 key", cert_path);
+    else if (s == FASTSM2_ERR_ARG && keyid)
+        rc = cli_fail(CLI_EXIT_USAGE, "%s: --keyid: a recipient certificate has no subjectKeyIdentifier", cert_path);
     else if (s != FASTSM2_OK)
         rc = cli_fail(CLI_EXIT_USAGE, "cannot encrypt: %s", fastsm2_strerror(s));
     else

@@ -125,11 +125,12 @@ const char *cli_chain_reason(int st);
          "  message lacks; --out writes the signed content. Exits 1 when it does not\n"                         \
          "  verify.\n"},                                                                                        \
         {"cmsencrypt", cmd_cmsencrypt,                                                                          \
-         "--cert CERT [--in FILE] [--out CMS] [--cipher sm4-cbc|sm4-gcm] [--gm] [--pem] [--gmssl]",             \
+         "--cert CERT [--in FILE] [--out CMS] [--cipher sm4-cbc|sm4-gcm] [--gm] [--pem] [--gmssl] [--keyid]",   \
          "  Encrypt FILE for the recipients of CERT (a bundle: one or more certificates)\n"                     \
          "  into RFC 5083 AuthEnvelopedData (sm4-gcm, the default) or EnvelopedData\n"                          \
          "  (sm4-cbc; --gm: GM/T 0010's type, CBC), the SM4 key encrypted with each one's SM2 key.\n"           \
-         "  --gmssl writes it as GmSSL 3's cmsencrypt does, for gmssl cmsdecrypt.\n"},                          \
+         "  --gmssl writes it as GmSSL 3's cmsencrypt does, for gmssl cmsdecrypt. --keyid names\n"              \
+         "  the recipients by subjectKeyIdentifier, not issuer and serial number.\n"},                          \
         {"cmsdecrypt", cmd_cmsdecrypt, "--key KEY [--cert CERT] [--in CMS] [--out FILE]",                       \
          "  Decrypt CMS enveloped data with KEY (the recipient found by CERT, or every\n"                       \
          "  recipient tried). Exits 1, and writes nothing, when it does not decrypt.\n"},                       \

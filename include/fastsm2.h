@@ -1317,6 +1317,11 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_pem_decode(unsigned char *out, size_
  *  it, so that GmSSL's cmssign and cmsverify interoperate. Prefer the
  *  standard signature wherever the peer is not GmSSL. */
 #define FASTSM2_CMS_GMSSL         0x20u
+/** fastsm2_cms_encrypt: name each recipient by its certificate's
+ *  subjectKeyIdentifier (RFC 5652 6.2.1 rid [0]; KeyTransRecipientInfo and
+ *  EnvelopedData version 2), as `openssl cms -encrypt -keyid` does, not by
+ *  issuer and serial number. */
+#define FASTSM2_CMS_KEYID         0x40u
 
 /** Sign content (contentlen bytes) into a SignedData (RFC 5652 clause 5,
  *  GM/T 0010 clause 8): one signer, identified by issuer and serial number
@@ -1385,9 +1390,12 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_verify_digest(const unsigned cha
  *  AuthEnvelopedData (RFC 5083; FASTSM2_CMS_SM4_GCM, RFC 5084 parameters).
  *  A fresh 16-byte SM4 key is encrypted with each recipient's SM2 key
  *  (GB/T 32918.4, the GM/T 0009 DER ciphertext) in a KeyTransRecipientInfo
- *  naming the certificate's issuer and serial number. flags:
+ *  naming the certificate's issuer and serial number (or, with
+ *  FASTSM2_CMS_KEYID, its subjectKeyIdentifier: FASTSM2_ERR_ARG for a
+ *  certificate without one). A recipient's keyUsage is not checked (as
+ *  in `openssl cms -encrypt`). flags:
  *  FASTSM2_CMS_GMT0010 (GM/T 0010's envelopedData type; CBC only, else
- *  FASTSM2_ERR_ARG), FASTSM2_CMS_PEM, and FASTSM2_CMS_GMSSL (CBC only: as
+ *  FASTSM2_ERR_ARG), FASTSM2_CMS_PEM, FASTSM2_CMS_KEYID, and FASTSM2_CMS_GMSSL (CBC only, not with KEYID: as
  *  GmSSL 3's cmsencrypt writes it, which its cmsdecrypt alone reads: GM/T
  *  0010 types, versions 1, and GmSSL's SM2 encryption OID
  *  1.2.156.10197.1.301.2; fastsm2_cms_decrypt reads both). With out NULL, *outlen gets an

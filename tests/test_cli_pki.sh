@@ -228,6 +228,34 @@ else
     cat env-ossl.err >&2
     bad "openssl cms -decrypt of cmsencrypt sm4-cbc"
 fi
+# --keyid: the recipients named by subjectKeyIdentifier; fastsm2 finds its
+# recipient by certificate, and OpenSSL opens it where it opens the above
+check "cmsencrypt --keyid" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --cipher sm4-cbc --keyid --out envk.cms
+check "cmsencrypt --keyid (sm4-gcm)" "$FS" cmsencrypt --cert two.pem --in env-msg.txt --keyid --out envkg.cms
+for m in envk.cms envkg.cms; do
+    rm -f env-out.txt
+    check "cmsdecrypt $m by certificate" "$FS" cmsdecrypt --key inter.key --cert inter.pem --in "$m" --out env-out.txt
+    cmp -s env-out.txt env-msg.txt && ok || bad "cmsdecrypt $m content"
+done
+ski=$(openssl x509 -in leaf.pem -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' :\n')
+[ ${#ski} = 40 ] && od -An -tx1 -v envk.cms | tr -d ' \n' | grep -qi "8014$ski" && ok ||
+    bad "cmsencrypt --keyid: no [0] $ski (the leaf's subjectKeyIdentifier) in the message"
+if [ -s env-ossl.txt ]; then
+    rm -f env-ossl.txt
+    check "openssl cms -decrypt of cmsencrypt --keyid" openssl cms -decrypt -binary -inform DER -in envk.cms \
+        -inkey leaf.key -recip leaf.pem -out env-ossl.txt
+    cmp -s env-ossl.txt env-msg.txt && ok || bad "openssl cms -decrypt content (--keyid)"
+fi
+expect_rc "--keyid with --gmssl" 2 "issuer and serial number only" "$FS" cmsencrypt --cert leaf.pem --gmssl \
+    --keyid --in env-msg.txt --out env-no.txt
+if openssl req -x509 -new -key leaf.key -subj /CN=noski -days 30 -addext subjectKeyIdentifier=none \
+    -addext authorityKeyIdentifier=none -out noski.pem >/dev/null 2>&1 &&
+    ! openssl x509 -in noski.pem -noout -ext subjectKeyIdentifier 2>/dev/null | grep -q Identifier; then
+    expect_rc "--keyid, no subjectKeyIdentifier" 2 "no subjectKeyIdentifier" "$FS" cmsencrypt --cert noski.pem \
+        --keyid --in env-msg.txt --out env-no.txt
+else
+    echo "skip cmsencrypt --keyid without a subjectKeyIdentifier: openssl req could not make such a certificate"
+fi
 if openssl cms -encrypt -binary -sm4-cbc -in env-msg.txt -recip leaf.pem -outform DER -out env-ossl.cms \
     >/dev/null 2>&1 && [ -s env-ossl.cms ]; then
     check "cmsdecrypt of openssl cms -encrypt" "$FS" cmsdecrypt --key leaf.key --in env-ossl.cms --out env-ossl2.txt

@@ -520,6 +520,13 @@ static const unsigned char *find(const unsigned char *h, size_t hn, const unsign
     return NULL;
 }
 
+/* The contents of the DER element at p (its tag and length skipped). */
+static const unsigned char *tlv_in(const unsigned char *p)
+{
+    p++;
+    return (*p & 0x80) ? p + 1 + (*p & 0x7F) : p + 1;
+}
+
 static void test_envelope(void)
 {
     static const unsigned char oid_cbc[] = {0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x68, 0x02};
@@ -545,7 +552,11 @@ static void test_envelope(void)
                  {FASTSM2_CMS_SM4_GCM, 0},
                  {FASTSM2_CMS_SM4_CBC, FASTSM2_CMS_GMT0010},
                  {FASTSM2_CMS_SM4_CBC, FASTSM2_CMS_GMSSL},
-                 {FASTSM2_CMS_SM4_GCM, FASTSM2_CMS_PEM}};
+                 {FASTSM2_CMS_SM4_GCM, FASTSM2_CMS_PEM},
+                 {FASTSM2_CMS_SM4_CBC, FASTSM2_CMS_KEYID},
+                 {FASTSM2_CMS_SM4_GCM, FASTSM2_CMS_KEYID}};
+    /* KeyTransRecipientInfo version 2, then rid [0] of a 20-byte key identifier */
+    static const unsigned char by_keyid[] = {0x02, 0x01, 0x02, 0x80, 0x14};
     static const size_t lens[] = {0, 1, 15, 16, 17, 1000};
     for (size_t kind = 0; kind < sizeof kinds / sizeof kinds[0]; kind++) {
         int cipher = kinds[kind].cipher;
@@ -559,6 +570,17 @@ static void test_envelope(void)
                   (cipher == FASTSM2_CMS_SM4_GCM ? FASTSM2_CMS_AUTH_ENVELOPED_DATA : FASTSM2_CMS_ENVELOPED_DATA));
             CHECK(info.recipients == 2 && info.cipher == cipher);
             CHECK(info.gmt0010 == !!(flags & (FASTSM2_CMS_GMT0010 | FASTSM2_CMS_GMSSL)));
+            if (!(flags & FASTSM2_CMS_PEM))
+                CHECK((find(m, mn, by_keyid, sizeof by_keyid) != NULL) == !!(flags & FASTSM2_CMS_KEYID));
+            if (!(flags & FASTSM2_CMS_PEM)) {       /* the version: EnvelopedData 2 with KEYID (RFC 5652 6.1) */
+                const unsigned char *p = tlv_in(m); /* ContentInfo */
+                p = tlv_in(p + 2 + p[1]);           /* past the contentType OID, into [0] */
+                p = tlv_in(p);                      /* into the EnvelopedData or AuthEnvelopedData */
+                int want = (flags & FASTSM2_CMS_GMSSL)                                    ? 1
+                           : (flags & FASTSM2_CMS_KEYID) && cipher == FASTSM2_CMS_SM4_CBC ? 2
+                                                                                          : 0;
+                CHECK(p[0] == 0x02 && p[1] == 0x01 && p[2] == want);
+            }
             /* each recipient, found by its certificate or tried */
             const fastsm2_privkey *keys[2] = {&ka, &kb};
             const unsigned char *certs[2] = {ca, cb};
@@ -646,6 +668,10 @@ static void test_envelope(void)
     n = 16;
     CHECK_STATUS(fastsm2_cms_encrypt(out, &n, content, 4, ca, na, FASTSM2_CMS_SM4_GCM, FASTSM2_CMS_GMT0010),
                  FASTSM2_ERR_ARG);
+    n = 16;
+    CHECK_STATUS(
+        fastsm2_cms_encrypt(out, &n, content, 4, ca, na, FASTSM2_CMS_SM4_CBC, FASTSM2_CMS_GMSSL | FASTSM2_CMS_KEYID),
+        FASTSM2_ERR_ARG);
     n = 16;
     CHECK(fastsm2_cms_encrypt(out, &n, content, 4, content, sizeof content, FASTSM2_CMS_SM4_CBC, 0) != FASTSM2_OK);
     /* a signed message is not enveloped */

@@ -195,10 +195,12 @@ def verify(message: Union[BytesLike, str], content: Optional[BytesLike] = None,
 
 
 def seal(data: BytesLike, recipients: Iterable[Certificate], cipher: str = "sm4-gcm", gm: bool = False,
-         pem: bool = False) -> bytes:
+         pem: bool = False, keyid: bool = False) -> bytes:
     """Enveloped data for the recipients' SM2 keys (RFC 5652 clause 6,
     RFC 5083 for GCM): SM4-GCM (AuthEnvelopedData) or SM4-CBC
-    (EnvelopedData, GM/T 0010's type with gm=True)."""
+    (EnvelopedData, GM/T 0010's type with gm=True). Each recipient is named
+    by its certificate's issuer and serial number, or with keyid=True by its
+    subjectKeyIdentifier (ArgumentError for a certificate without one)."""
     if not hasattr(lib, "fastsm2_cms_encrypt"):
         raise NotImplementedError("this build of the library has no enveloped data (it needs SM4)")
     ciphers = {"sm4-gcm": lib.FASTSM2_CMS_SM4_GCM, "sm4-cbc": lib.FASTSM2_CMS_SM4_CBC}
@@ -208,7 +210,8 @@ def seal(data: BytesLike, recipients: Iterable[Certificate], cipher: str = "sm4-
     r = _certs(recipients)
     if not r:
         raise ValueError("seal needs at least one recipient")
-    flags = (lib.FASTSM2_CMS_GMT0010 if gm else 0) | (lib.FASTSM2_CMS_PEM if pem else 0)
+    flags = ((lib.FASTSM2_CMS_GMT0010 if gm else 0) | (lib.FASTSM2_CMS_PEM if pem else 0) |
+             (lib.FASTSM2_CMS_KEYID if keyid else 0))
     out = _call_out(lambda o, n: lib.fastsm2_cms_encrypt(o, n, buf, len(buf), r, len(r), ciphers[cipher], flags))
     return out.rstrip(b"\0") if pem else out
 

@@ -131,3 +131,8 @@ def test_seal_open(pki, cipher):
     pem = cms.seal(data, [pki["cert"]], cipher="sm4-cbc", gm=True, pem=True)
     assert pem.startswith(b"-----BEGIN CMS-----") and cms.info(pem).gm
     assert cms.open(pem, pki["key"]) == data
+    # recipients by subjectKeyIdentifier: rid [0] of 20 bytes, found by certificate
+    k = cms.seal(data, [pki["cert"], pki["ca"]], cipher=cipher, keyid=True)
+    assert b"\x02\x01\x02\x80\x14" in k and b"\x02\x01\x02\x80\x14" not in m
+    assert cms.open(k, pki["key"], cert=pki["cert"]) == data
+    assert cms.open(k, pki["ca_key"], cert=pki["ca"]) == data

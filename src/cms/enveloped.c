@@ -96,11 +96,13 @@ static void put_oid_alg(fs2_dbuf *o, const unsigned char *oid, size_t oidlen)
  * FASTSM2_CMS_GMSSL, read either way for a key-transport recipient. */
 static const unsigned char oid_gmssl_sm2_encrypt[9] = {0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D, 0x02};
 
-static int put_ktri(fs2_dbuf *o, const fs2_x509 *x, const unsigned char cek[CEK_LEN], int real, int gmssl)
+static int put_ktri(fs2_dbuf *o, const fs2_x509 *x, const unsigned char cek[CEK_LEN], int real, int gmssl, int keyid)
 {
     fastsm2_pubkey pub;
     unsigned char ct[256];
     size_t ctlen = fastsm2_ciphertext_size(CEK_LEN, FASTSM2_CT_DER);
+    if (keyid && x->skid.n == 0)
+        return FASTSM2_ERR_ARG;
     int ret = fs2_x509_spki_key(&pub, &x->spki);
     if (ret != FASTSM2_OK)
         return ret == FASTSM2_ERR_KEY_FORMAT || ret == FASTSM2_ERR_CURVE ? FASTSM2_ERR_ALGORITHM : ret;
@@ -114,11 +116,16 @@ static int put_ktri(fs2_dbuf *o, const fs2_x509 *x, const unsigned char cek[CEK_
         memset(ct, 0, ctlen);
     }
     size_t ri = fs2_dbuf_open(o, FS2_DER_SEQUENCE);
-    fs2_dbuf_small_uint(o, gmssl ? 1 : 0); /* RFC 5652 6.2.1: 0 with issuerAndSerialNumber; GmSSL wants 1 */
-    size_t ias = fs2_dbuf_open(o, FS2_DER_SEQUENCE);
-    fs2_dbuf_put(o, x->issuer.p, x->issuer.n);
-    fs2_dbuf_tlv(o, FS2_DER_INTEGER, x->serial.p, x->serial.n);
-    fs2_dbuf_close(o, ias);
+    /* RFC 5652 6.2.1: 0 with issuerAndSerialNumber, 2 with subjectKeyIdentifier; GmSSL wants 1 */
+    fs2_dbuf_small_uint(o, keyid ? 2 : gmssl ? 1 : 0);
+    if (keyid) {
+        fs2_dbuf_tlv(o, 0x80u, x->skid.p, x->skid.n); /* [0] IMPLICIT SubjectKeyIdentifier */
+    } else {
+        size_t ias = fs2_dbuf_open(o, FS2_DER_SEQUENCE);
+        fs2_dbuf_put(o, x->issuer.p, x->issuer.n);
+        fs2_dbuf_tlv(o, FS2_DER_INTEGER, x->serial.p, x->serial.n);
+        fs2_dbuf_close(o, ias);
+    }
     if (gmssl)
         put_oid_alg(o, oid_gmssl_sm2_encrypt, sizeof oid_gmssl_sm2_encrypt);
     else
@@ -151,10 +158,11 @@ int fastsm2_cms_encrypt(unsigned char *out, size_t *outlen, const unsigned char 
         return FASTSM2_ERR_ARG;
     if ((content == NULL && contentlen != 0) || recipients == NULL ||
         (cipher != FASTSM2_CMS_SM4_CBC && cipher != FASTSM2_CMS_SM4_GCM) ||
-        (flags & ~(FASTSM2_CMS_GMT0010 | FASTSM2_CMS_PEM | FASTSM2_CMS_GMSSL)) ||
-        (gcm && (flags & (FASTSM2_CMS_GMT0010 | FASTSM2_CMS_GMSSL))) || contentlen > FS2_DBUF_MAX)
+        (flags & ~(FASTSM2_CMS_GMT0010 | FASTSM2_CMS_PEM | FASTSM2_CMS_GMSSL | FASTSM2_CMS_KEYID)) ||
+        (gcm && (flags & (FASTSM2_CMS_GMT0010 | FASTSM2_CMS_GMSSL))) ||
+        ((flags & FASTSM2_CMS_KEYID) && (flags & FASTSM2_CMS_GMSSL)) || contentlen > FS2_DBUF_MAX)
         return bad_out(out, outlen, FASTSM2_ERR_ARG);
-    int gmssl = (flags & FASTSM2_CMS_GMSSL) != 0;
+    int gmssl = (flags & FASTSM2_CMS_GMSSL) != 0, keyid = (flags & FASTSM2_CMS_KEYID) != 0;
     if (gmssl)
         flags |= FASTSM2_CMS_GMT0010;
     if ((ret = fs2_x509_set_load(&set, recipients, recipientslen)) != FASTSM2_OK)
@@ -199,10 +207,12 @@ int fastsm2_cms_encrypt(unsigned char *out, size_t *outlen, const unsigned char 
         fs2_dbuf_tlv(&o, FS2_DER_OID, fs2_oid_enveloped_data, sizeof fs2_oid_enveloped_data);
     size_t x0 = fs2_dbuf_open(&o, FS2_DER_CTX0_CONS);
     size_t ed = fs2_dbuf_open(&o, FS2_DER_SEQUENCE);
-    fs2_dbuf_small_uint(&o, gmssl ? 1 : 0);
+    /* RFC 5652 6.1: EnvelopedData 2 when a recipient is not version 0;
+     * RFC 5083 2.1: AuthEnvelopedData always 0 */
+    fs2_dbuf_small_uint(&o, gmssl ? 1 : keyid && !gcm ? 2 : 0);
     size_t ris = fs2_dbuf_open(&o, FS2_DER_SET);
     for (size_t i = 0; i < set.n; i++)
-        if ((ret = put_ktri(&o, &set.x[i], cek, real, gmssl)) != FASTSM2_OK)
+        if ((ret = put_ktri(&o, &set.x[i], cek, real, gmssl, keyid)) != FASTSM2_OK)
             goto done;
     fs2_dbuf_close_sorted(&o, ris);
     size_t eci = fs2_dbuf_open(&o, FS2_DER_SEQUENCE);
