@@ -139,6 +139,16 @@ static int kx_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if ((p = fs2p_locate_const(params, PARAM_OUTLEN)) != NULL &&
         (!fs2p_get_size_t(p, &c->outlen) || c->outlen == 0 || c->outlen > 65536))
         goto bad;
+    if ((fs2p_locate_const(params, PARAM_SELF_ENC_KEY) != NULL ||
+         fs2p_locate_const(params, PARAM_PEER_ENC_KEY) != NULL) &&
+        c->pc->evp_pkey_get_params == NULL) {
+        /* a program with libcrypto linked in statically and its symbols
+         * not exported: nothing reads an EVP_PKEY for the module */
+        fs2p_raise(c->pc, FASTSM2_ERR_UNSUPPORTED,
+                   "self-enc-key, peer-enc-key: the host's EVP_PKEY_get_params is not visible to the module "
+                   "(link a static libcrypto with -rdynamic)");
+        return 0;
+    }
     if ((p = fs2p_locate_const(params, PARAM_SELF_ENC_KEY)) != NULL) {
         unsigned char pub[65], d[32];
         if (p->data_type != OSSL_PARAM_OCTET_PTR || p->data == NULL || !evp_key(c, *(void *const *)p->data, pub, d) ||

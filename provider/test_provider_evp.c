@@ -463,20 +463,6 @@ static void test_exchange(void)
     CHECK(fastsm2_ecdh(k3, &pa, Pb, 65) == FASTSM2_OK);
     CHECK(memcmp(k1, k2, 32) == 0 && memcmp(k1, k3, 32) == 0);
 
-    /* GB/T 32918.3 with Tongsuo's parameters (the TLCP key exchange):
-     * refused with an error, not worked, through OpenSSL 4.0's EVP (not
-     * found out why in 0.3.0; Tongsuo 8.5 and OpenSSL 3.x work): named as
-     * skipped there */
-    if (OpenSSL_version_num() >= 0x40000000L) {
-        printf("skip SM2DH with Tongsuo's parameters on %s: a known failure of 0.3.0\n",
-               OpenSSL_version(OPENSSL_VERSION));
-        fastsm2_privkey_clear(&pa);
-        fastsm2_privkey_clear(&pb);
-        EVP_PKEY_free(a);
-        EVP_PKEY_free(b);
-        ERR_clear_error();
-        return;
-    }
     /* GB/T 32918.3: A (initiator) with static sa and ephemeral a, B with
      * static sb (a default-provider key) and ephemeral b */
     unsigned char dsa[32], Psa[65];
