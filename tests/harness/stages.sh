@@ -13,10 +13,10 @@
 # run, and the exit status is 1 if any stage failed.
 #
 # STAGES_BACKGROUND="STAGE..." names stages (of those given) that run in
-# the background instead, niced, all started before the first stage: a
-# stage that keeps one core busy for minutes (the GPU simulator) then
-# takes the time the other stages leave idle. They are waited for at the
-# end and reported like the others.
+# the background instead, niced, all started when the first stage (deps)
+# has ended: a stage that keeps one core busy for minutes (the GPU
+# simulator) then takes the time the other stages leave idle. They are
+# waited for at the end and reported like the others.
 #
 # The tests draw their random inputs from FS2T_SEED. When it is not set, a
 # fresh seed is drawn here and printed: a failure is replayed with
