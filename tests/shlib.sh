@@ -4,6 +4,9 @@
 #   ok            count a passed check
 #   bad MSG...    count a failed check, say why on stderr
 #   finish NAME   print the summary line and exit non-zero on any failure
+#   flip IN OFFSET OUT  OUT is IN with the lowest bit of byte OFFSET flipped
+#                 (always a change: a byte written over the old one is the
+#                 same byte 1 time in 256 when the input is random)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 PASS=0
@@ -17,6 +20,14 @@ finish() {
     echo "$1: $PASS passed, $FAIL failed"
     [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
     exit $?
+}
+flip() {
+    local b
+    cp "$1" "$3"
+    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    [ -n "$b" ] || { echo "flip: $1 has no byte $2" >&2; exit 1; }
+    # shellcheck disable=SC2059
+    printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$3" bs=1 seek="$2" conv=notrunc status=none
 }
 
 # For the tests of the command-line tool: FS = the fastsm2 binary in the

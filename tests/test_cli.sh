@@ -68,15 +68,6 @@ same() {
     if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ"; fi
 }
 
-# flip IN OFFSET OUT: OUT is IN with the lowest bit of byte OFFSET flipped.
-flip() {
-    local b
-    cp "$1" "$3"
-    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-    # shellcheck disable=SC2059
-    printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$3" bs=1 seek="$2" conv=notrunc status=none
-}
-
 size_of() { wc -c <"$1" | tr -d ' '; }
 
 # ---------------------------------------------------------------------------

@@ -319,8 +319,7 @@ expect_rc "usage asked and absent" 1 "FASTSM2_ERR_KEY_USAGE" "$FS" certverify --
 expect_rc "max depth" 1 "FASTSM2_ERR_PATH_LENGTH" "$FS" certverify --in chain.pem --ca-file ca.pem --max-depth 2
 # a wrong signature: one bit of the leaf's signature flipped
 n=$(stat -c %s leaf.der)
-cp leaf.der bad.der
-printf '\x01' | dd of=bad.der bs=1 seek=$((n - 3)) conv=notrunc status=none
+flip leaf.der $((n - 3)) bad.der
 cmp -s leaf.der bad.der && bad "the flip changed nothing" || ok
 expect_rc "wrong signature" 1 "FASTSM2_ERR_BAD_SIGNATURE" "$FS" certverify --in bad.der --chain inter.pem \
     --ca-file ca.pem
@@ -382,9 +381,9 @@ check "openssl verifies the whole chain" openssl verify -CAfile e-ca.pem -untrus
 check "certverify the whole chain" "$FS" certverify $E --in e-leaf.pem --chain e-inter.pem --ca-file e-ca.pem
 expect_rc "certverify needs the ID" 1 "FASTSM2_ERR_BAD_SIGNATURE" "$FS" certverify --id other --in e-leaf.pem \
     --chain e-inter.pem --ca-file e-ca.pem
-openssl x509 -in e-leaf.pem -outform DER -out e-bad.der
-n=$(stat -c %s e-bad.der)
-printf '\x01' | dd of=e-bad.der bs=1 seek=$((n - 3)) conv=notrunc status=none
+openssl x509 -in e-leaf.pem -outform DER -out e-leaf.der
+n=$(stat -c %s e-leaf.der)
+flip e-leaf.der $((n - 3)) e-bad.der
 agree "wrong signature" FASTSM2_ERR_BAD_SIGNATURE "certificate signature failure" e-bad.der e-inter.pem
 agree "expired" FASTSM2_ERR_EXPIRED "certificate has expired" e-leaf.pem e-inter.pem --at "2099-01-01"
 check "e notca" "$FS" certgen $E --pub <("$FS" pubkey --key notca.key) --ca-cert e-ca.pem --ca-key ca.key \
@@ -490,8 +489,7 @@ check "cmssign stdin" bash -c "\"$FS\" cmssign --key leaf.key --cert leaf.pem <m
 check "cmsverify stdin" bash -c "\"$FS\" cmsverify --no-chain --out - <stdin.cms >stdin.out"
 cmp -s msg.txt stdin.out && ok || bad "stdin round trip"
 # tampered and hostile messages
-cp big.cms tampered.cms
-printf 'X' | dd of=tampered.cms bs=1 seek=5000 conv=notrunc status=none
+flip big.cms 5000 tampered.cms
 expect_rc "tampered content" 1 "the content is not the one signed" "$FS" cmsverify --in tampered.cms --no-chain \
     --out t.out
 [ ! -e t.out ] && ok || bad "a tampered message's content was written"

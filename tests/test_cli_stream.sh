@@ -60,12 +60,6 @@ fi
 
 # Tampering: the last byte (end of C2) and the first byte of C2 of a raw
 # C1C3C2 ciphertext (offset 97); an existing output stays as it was.
-flip() { # flip FILE OFFSET OUT
-    cp "$1" "$3"
-    local b
-    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-    printf "$(printf '\\%03o' $(((b ^ 1) & 255)))" | dd of="$3" bs=1 seek="$2" conv=notrunc 2>/dev/null
-}
 "$FS" encrypt --pub p.pem --raw --in big --out raw.ct
 for off in 97 $((N + 96)); do
     flip raw.ct "$off" raw.bad
