@@ -9,9 +9,13 @@
 #include "internal.h"
 #include "protocol/protocol.h"
 
+/* FS2T_NO_OPENSSL: the parts that need no OpenSSL (the SM4 tests built
+ * for WebAssembly, js/test/wasm-ctests.sh) */
+#ifndef FS2T_NO_OPENSSL
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 #include <openssl/obj_mac.h>
+#endif
 
 unsigned long fs2t_passed, fs2t_failed;
 
@@ -219,6 +223,7 @@ void fs2t_sec1_g(unsigned char out[65])
     memcpy(out + 33, fs2t_gy, 32);
 }
 
+#ifndef FS2T_NO_OPENSSL
 void fs2t_x_off_curve(unsigned char x[32])
 {
     EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_sm2);
@@ -236,6 +241,7 @@ void fs2t_x_off_curve(unsigned char x[32])
     EC_POINT_free(pt);
     EC_GROUP_free(g);
 }
+#endif
 
 int fs2t_all_zero(const void *p, size_t n)
 {

@@ -32,6 +32,10 @@ What the header holds:
      ShiftRows), S(x) = M3 SubBytes(Phi A x + Phi C) + (M3 0x63 + C) with
      M3 = A Phi^-1 A_aes^-1: two affine maps done as pairs of 16-entry
      nibble lookups (PSHUFB: FS2_SM4_AESNI_*).
+  3. FS2_SM4_ROWS: the table itself, 16 rows of 16 (row h holds S(16h + l)
+     at l), for WebAssembly SIMD's i8x16.swizzle: 16 lookups of the low
+     nibble, one per row, each given an index that is in range (< 16)
+     only where the high nibble is that row's (src/sm4/sm4_wasm_simd.c).
 
 Usage: tools/gen_sm4_sbox.py > src/sm4/sm4_sbox.h (tests/test_sm4_sbox_gen.sh
 checks that the file is this program's output).
@@ -414,6 +418,9 @@ def main():
     w(" * POST, POST_C). FS2_SM4_AESNI_*: S(x) = POST(SubBytes(PRE(x))), each of")
     w(" * PRE and POST the XOR of a lookup of the low nibble (_LO, which carries")
     w(" * the constant) and of the high nibble (_HI), as PSHUFB does them.")
+    w(" *")
+    w(" * FS2_SM4_ROWS: the 256 values of S, row h (16 values) holding S(16h + l)")
+    w(" * at l: the 16 tables of WebAssembly SIMD's swizzle lookups.")
     w(" */")
     w("#ifndef FS2_SM4_SBOX_H")
     w("#define FS2_SM4_SBOX_H")
@@ -426,6 +433,12 @@ def main():
     for name, tab in (("PRE_LO", pre_lo), ("PRE_HI", pre_hi), ("POST_LO", post_lo), ("POST_HI", post_hi)):
         w("#define FS2_SM4_AESNI_%s \\" % name)
         w("    " + ", ".join("0x%02X" % v for v in tab))
+    w("")
+    w("/* clang-format off */")
+    w("#define FS2_SM4_ROWS \\")
+    for h in range(16):
+        w("    " + ", ".join("0x%02X" % SBOX[16 * h + l] for l in range(16)) + (", \\" if h < 15 else ""))
+    w("/* clang-format on */")
     w("")
     w("#ifdef FS2_SM4_BS_T")
     w("/* clang-format off */")

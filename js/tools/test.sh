@@ -5,6 +5,8 @@
 #      WebAssembly, interop both ways with sm-crypto and sm-crypto-v2; then
 #      beside it the stress tests (test/stress/: keys destroyed during
 #      batches, worker_threads, a batch of 1,000,000, a synchronous key loop);
+#   1b. the C library's SM4 table tests built for the SIMD WebAssembly
+#      build and run in Node (test/wasm-ctests.sh: the wasm-simd table);
 #   2. the linux-arm64 prebuild: what can be checked without an arm64 Node
 #      (test/arm64-check.sh);
 #   3. headless Chromium: the suite on WebAssembly in a page served on
@@ -22,6 +24,8 @@ bash tools/build.sh
 # overlap instead of adding up.
 echo "== node --test: the suite (addon and WebAssembly) beside the stress tests (batches, workers, memory; child processes)"
 node --test --test-concurrency=2 test/node.test.mjs test/stress.test.mjs
+echo "== the C library's SM4 tests on the SIMD WebAssembly build"
+bash test/wasm-ctests.sh
 echo "== linux-arm64 prebuild"
 bash test/arm64-check.sh
 echo "== headless Chromium"

@@ -124,6 +124,12 @@ FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_avx2_aesni, fs2_sm4_ops_avx2_vae
 FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_armv8_sm4, fs2_sm4_ops_armv8_aes;
 #endif
 
+#if defined(__wasm_simd128__)
+/* WebAssembly with SIMD (src/sm4/sm4_wasm_simd.c): the S-box by 16
+ * i8x16.swizzle lookups, four blocks a vector; the portable GHASH. */
+FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_wasm_simd;
+#endif
+
 /* ---- selection (src/sm4/sm4_select.c) ---------------------------------- */
 
 /* The table in use: FASTSM2_SM4=<name> if this CPU can run it and it

@@ -27,6 +27,9 @@ static const fs2_sm4_ops *const tables[] = {
     &fs2_sm4_ops_armv8_sm4,
     &fs2_sm4_ops_armv8_aes,
 #endif
+#if defined(__wasm_simd128__)
+    &fs2_sm4_ops_wasm_simd,
+#endif
     NULL,
 };
 
