@@ -31,17 +31,28 @@
 
 #include "sm4_sbox.h"
 
-static const unsigned char rows[256] __attribute__((aligned(16))) = {FS2_SM4_ROWS};
+#define SPLAT16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+/* The 16 rows of the table, then the 16 index patterns h << 4. */
+static const unsigned char tables[512] __attribute__((aligned(16))) = {
+    FS2_SM4_ROWS,  SPLAT16(0x00), SPLAT16(0x10), SPLAT16(0x20), SPLAT16(0x30), SPLAT16(0x40),
+    SPLAT16(0x50), SPLAT16(0x60), SPLAT16(0x70), SPLAT16(0x80), SPLAT16(0x90), SPLAT16(0xA0),
+    SPLAT16(0xB0), SPLAT16(0xC0), SPLAT16(0xD0), SPLAT16(0xE0), SPLAT16(0xF0),
+};
+/* Read through a volatile pointer, once per call: clang would otherwise
+ * fold the loads into v128.const values, which V8 builds in a register
+ * with four instructions each (32 per S-box), where a load is one. */
+static const unsigned char *const volatile tables_at = tables;
 
 /* Row h of the table looked up with x ^ (h << 4): S(x) where x's high
  * nibble is h, 0 elsewhere. */
-#define ROW(h)                                          \
-    wasm_i8x16_swizzle(wasm_v128_load(rows + 16 * (h)), \
-                       wasm_v128_xor(x, wasm_i8x16_const_splat((int8_t)(0xF0 & ((h) << 4)))))
+#define ROW(h) \
+    wasm_i8x16_swizzle(wasm_v128_load(tab + 16 * (h)), wasm_v128_xor(x, wasm_v128_load(tab + 256 + 16 * (h))))
 #define OR(a, b) wasm_v128_or((a), (b))
 
-/* S on each of the 16 bytes of x: the 16 rows ORed as a tree, 4 deep. */
-static inline v128_t sbox16(v128_t x)
+/* S on each of the 16 bytes of x (tab: tables): the 16 rows ORed (clang
+ * makes the tree one chain; a tree kept with alternating OR and XOR
+ * measured slower in V8, more registers live). */
+static inline v128_t sbox16(const unsigned char *tab, v128_t x)
 {
     return OR(OR(OR(OR(ROW(0), ROW(1)), OR(ROW(2), ROW(3))), OR(OR(ROW(4), ROW(5)), OR(ROW(6), ROW(7)))),
               OR(OR(OR(ROW(8), ROW(9)), OR(ROW(10), ROW(11))), OR(OR(ROW(12), ROW(13)), OR(ROW(14), ROW(15)))));
@@ -65,18 +76,21 @@ static inline v128_t lin4(v128_t b)
 
 /* 32 rounds on 4 blocks in transposed form (x[j]: word j of each block),
  * x becomes R's order (X35, X34, X33, X32). */
-static inline void rounds4(const uint32_t rk[32], v128_t x[4])
+static inline void rounds4(const unsigned char *tab, const uint32_t rk[32], v128_t x[4])
 {
     v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
     for (int i = 0; i < 32; i += 4) {
-        x0 = wasm_v128_xor(x0, lin4(sbox16(wasm_v128_xor(wasm_v128_xor(x1, x2),
-                                                         wasm_v128_xor(x3, wasm_i32x4_splat((int32_t)rk[i]))))));
-        x1 = wasm_v128_xor(x1, lin4(sbox16(wasm_v128_xor(wasm_v128_xor(x2, x3),
-                                                         wasm_v128_xor(x0, wasm_i32x4_splat((int32_t)rk[i + 1]))))));
-        x2 = wasm_v128_xor(x2, lin4(sbox16(wasm_v128_xor(wasm_v128_xor(x3, x0),
-                                                         wasm_v128_xor(x1, wasm_i32x4_splat((int32_t)rk[i + 2]))))));
-        x3 = wasm_v128_xor(x3, lin4(sbox16(wasm_v128_xor(wasm_v128_xor(x0, x1),
-                                                         wasm_v128_xor(x2, wasm_i32x4_splat((int32_t)rk[i + 3]))))));
+        x0 = wasm_v128_xor(x0, lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x1, x2),
+                                                              wasm_v128_xor(x3, wasm_i32x4_splat((int32_t)rk[i]))))));
+        x1 = wasm_v128_xor(x1,
+                           lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x2, x3),
+                                                          wasm_v128_xor(x0, wasm_i32x4_splat((int32_t)rk[i + 1]))))));
+        x2 = wasm_v128_xor(x2,
+                           lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x3, x0),
+                                                          wasm_v128_xor(x1, wasm_i32x4_splat((int32_t)rk[i + 2]))))));
+        x3 = wasm_v128_xor(x3,
+                           lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x0, x1),
+                                                          wasm_v128_xor(x2, wasm_i32x4_splat((int32_t)rk[i + 3]))))));
     }
     x[0] = x3;
     x[1] = x2;
@@ -122,21 +136,22 @@ static inline uint32_t rotl32(uint32_t x, unsigned n)
     return (x << n) | (x >> (32 - n));
 }
 
-static inline uint32_t tau_l(uint32_t a)
+static inline uint32_t tau_l(const unsigned char *tab, uint32_t a)
 {
-    uint32_t b = (uint32_t)wasm_i32x4_extract_lane(sbox16(wasm_i32x4_splat((int32_t)a)), 0);
+    uint32_t b = (uint32_t)wasm_i32x4_extract_lane(sbox16(tab, wasm_i32x4_splat((int32_t)a)), 0);
     return b ^ rotl32(b, 2) ^ rotl32(b, 10) ^ rotl32(b, 18) ^ rotl32(b, 24);
 }
 
-static inline void one_block(const uint32_t rk[32], unsigned char out[16], const unsigned char in[16])
+static inline void one_block(const unsigned char *tab, const uint32_t rk[32], unsigned char out[16],
+                             const unsigned char in[16])
 {
     uint32_t x0 = fs2_load32_be(in), x1 = fs2_load32_be(in + 4), x2 = fs2_load32_be(in + 8),
              x3 = fs2_load32_be(in + 12);
     for (int i = 0; i < 32; i += 4) {
-        x0 ^= tau_l(x1 ^ x2 ^ x3 ^ rk[i]);
-        x1 ^= tau_l(x2 ^ x3 ^ x0 ^ rk[i + 1]);
-        x2 ^= tau_l(x3 ^ x0 ^ x1 ^ rk[i + 2]);
-        x3 ^= tau_l(x0 ^ x1 ^ x2 ^ rk[i + 3]);
+        x0 ^= tau_l(tab, x1 ^ x2 ^ x3 ^ rk[i]);
+        x1 ^= tau_l(tab, x2 ^ x3 ^ x0 ^ rk[i + 1]);
+        x2 ^= tau_l(tab, x3 ^ x0 ^ x1 ^ rk[i + 2]);
+        x3 ^= tau_l(tab, x0 ^ x1 ^ x2 ^ rk[i + 3]);
     }
     fs2_store32_be(out, x3);
     fs2_store32_be(out + 4, x2);
@@ -146,19 +161,20 @@ static inline void one_block(const uint32_t rk[32], unsigned char out[16], const
 
 static void blocks_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n)
 {
+    const unsigned char *tab = tables_at;
     v128_t x[4];
     for (; n >= 4; n -= 4, in += 64, out += 64) {
         load4(x, in);
-        rounds4(rk, x);
+        rounds4(tab, rk, x);
         store4(out, x);
     }
     if (n == 1) { /* the count is public */
-        one_block(rk, out, in);
+        one_block(tab, rk, out, in);
     } else if (n > 1) {
         unsigned char buf[64] = {0};
         memcpy(buf, in, 16 * n);
         load4(x, buf);
-        rounds4(rk, x);
+        rounds4(tab, rk, x);
         store4(buf, x);
         memcpy(out, buf, 16 * n);
         fs2_wipe(buf, sizeof buf);
@@ -171,6 +187,7 @@ static void blocks_wasm(const uint32_t rk[32], unsigned char *out, const unsigne
 static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
                        const unsigned char ctr[16])
 {
+    const unsigned char *tab = tables_at;
     v128_t x[4];
     const v128_t c0 = wasm_i32x4_splat((int32_t)fs2_load32_be(ctr)),
                  c1 = wasm_i32x4_splat((int32_t)fs2_load32_be(ctr + 4)),
@@ -185,7 +202,7 @@ static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned
         x[2] = c2;
         x[3] = c3;
         c3 = wasm_i32x4_add(c3, four);
-        rounds4(rk, x);
+        rounds4(tab, rk, x);
         if (m == 4) {
             transpose4(x);
             for (int j = 0; j < 4; j++)
@@ -207,11 +224,12 @@ static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned
 static void cbc_enc_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
                          unsigned char iv[16])
 {
+    const unsigned char *tab = tables_at;
     v128_t c = wasm_v128_load(iv);
     unsigned char x[16];
     for (size_t i = 0; i < n; i++) {
         wasm_v128_store(x, wasm_v128_xor(c, wasm_v128_load(in + 16 * i)));
-        one_block(rk, out + 16 * i, x);
+        one_block(tab, rk, out + 16 * i, x);
         c = wasm_v128_load(out + 16 * i);
     }
     wasm_v128_store(iv, c);
@@ -220,10 +238,11 @@ static void cbc_enc_wasm(const uint32_t rk[32], unsigned char *out, const unsign
 
 static void cbc_mac_wasm(const uint32_t rk[32], unsigned char mac[16], const unsigned char *in, size_t n)
 {
+    const unsigned char *tab = tables_at;
     unsigned char x[16];
     for (size_t i = 0; i < n; i++) {
         wasm_v128_store(x, wasm_v128_xor(wasm_v128_load(mac), wasm_v128_load(in + 16 * i)));
-        one_block(rk, mac, x);
+        one_block(tab, rk, mac, x);
     }
     fs2_wipe(x, sizeof x);
 }
