@@ -74,11 +74,14 @@ function compat (m, o = { hash: true }, pub = kp.publicKey) {
 
 const addonApi = makeApi(engines.addon())
 const wasmApi = makeApi(engines.wasm())
+const scalarApi = makeApi(engines.wasm('scalar'))
+const scalarSm4 = (() => { const m = modern(scalarApi); return { sm4cbc: m.sm4cbc, sm4gcm: m.sm4gcm } })()
 const libs = {
   'fastsm2 addon (modern API)': modern(addonApi),
   'fastsm2 addon (sm-crypto API)': compat(makeSmCrypto(addonApi)),
   'fastsm2 wasm in Node (modern API)': modern(wasmApi),
   'fastsm2 wasm in Node (sm-crypto API)': compat(makeSmCrypto(wasmApi)),
+  'fastsm2 wasm scalar build in Node (modern API)': scalarSm4,
   'sm-crypto-v2 1.15.1': compat(v2),
   'sm-crypto-v2 1.15.1 (precomputed public key)': (() => { const c = compat(v2, { hash: true }, v2.sm2.precomputePublicKey(kp.publicKey)); return { verify: c.verify, enc: c.enc } })(),
   'sm-crypto 0.5.8': compat(v1)
@@ -132,7 +135,13 @@ const goals = [
   ['addon verify / sm-crypto-v2 with its precomputed public key (Node)', ratio('fastsm2 addon (sm-crypto API)', V2 + ' (precomputed public key)', 'verify'), null],
   ['wasm sign / sm-crypto-v2, modern API (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'sm-crypto-v2 [Chromium]', 'sign'), null],
   ['wasm verify / sm-crypto-v2, modern API (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'sm-crypto-v2 [Chromium]', 'verify'), null],
-  ['wasm SM4-GCM (modern API) / sm-crypto-v2 SM4-GCM (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'sm-crypto-v2 [Chromium]', 'sm4gcm'), null]
+  ['wasm SM4-GCM (modern API) / sm-crypto-v2 SM4-GCM (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'sm-crypto-v2 [Chromium]', 'sm4gcm'), null],
+  ['wasm SM4-CBC, modern API (Uint8Array out, as sm-crypto-v2\'s) / sm-crypto-v2 SM4-CBC (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'sm-crypto-v2 [Chromium]', 'sm4cbc'), null],
+  ['wasm SM4-CBC, SIMD build / scalar build, modern API (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'fastsm2 wasm scalar build (modern API) [Chromium]', 'sm4cbc'), null],
+  ['wasm SM4-GCM, SIMD build / scalar build, modern API (Chromium)', ratio('fastsm2 wasm (modern API) [Chromium]', 'fastsm2 wasm scalar build (modern API) [Chromium]', 'sm4gcm'), null],
+  ['wasm SM4-CBC, modern API / sm-crypto-v2 SM4-CBC, 16 KiB (Node)', ratio('fastsm2 wasm in Node (modern API)', V2, 'sm4cbc'), null],
+  ['wasm SM4-CBC, SIMD build / scalar build, modern API (Node)', ratio('fastsm2 wasm in Node (modern API)', 'fastsm2 wasm scalar build in Node (modern API)', 'sm4cbc'), null],
+  ['wasm SM4-GCM, SIMD build / scalar build, modern API (Node)', ratio('fastsm2 wasm in Node (modern API)', 'fastsm2 wasm scalar build in Node (modern API)', 'sm4gcm'), null]
 ]
 console.log('\n| goal | measured | bound | met |\n|---|---:|---:|---|')
 for (const [what, v, bound] of goals) {
@@ -144,4 +153,4 @@ if (browser) {
   const med = (k) => browser.first.map((f) => f[k]).sort((a, b) => a - b)[browser.first.length >> 1]
   console.log('| instantiation + first encryption, Chromium (median of ' + t.length + ' fresh pages; min-max) | ' + t[t.length >> 1].toFixed(1) + ' ms (' + t[0].toFixed(1) + '-' + t[t.length - 1].toFixed(1) + '; import + instantiate ' + med('instantiateMs').toFixed(1) + ', first encryption ' + med('firstEncryptMs').toFixed(1) + '; the .wasm alone, instantiateStreaming: ' + med('bareMs').toFixed(1) + ') | <= 50 ms | ' + (t[t.length >> 1] <= 50 ? 'yes' : 'NO') + ' |')
 }
-console.log('\nNode ' + process.version + ', ' + (browser ? browser.bench.userAgent.match(/HeadlessChrome\/[\d.]+/)[0] : 'no Chromium') + ', ' + addonApi.backend + ' addon backend, ' + wasmApi.backend + ' WebAssembly backend, ' + os.cpus()[0].model + ', ' + os.cpus().length + ' CPUs (load average ' + os.loadavg().map((x) => x.toFixed(1)).join(' ') + ')')
+console.log('\nNode ' + process.version + ', ' + (browser ? browser.bench.userAgent.match(/HeadlessChrome\/[\d.]+/)[0] : 'no Chromium') + ', ' + addonApi.backend + ' addon backend, ' + wasmApi.backend + ' WebAssembly backend (SM4: ' + wasmApi.sm4.backend + ' in the SIMD build, ' + scalarApi.sm4.backend + ' in the scalar one), ' + os.cpus()[0].model + ', ' + os.cpus().length + ' CPUs (load average ' + os.loadavg().map((x) => x.toFixed(1)).join(' ') + ')')

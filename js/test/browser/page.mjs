@@ -41,7 +41,7 @@ async function runTests () {
   }
   const kp = smc.sm2.generateKeyPairHex()
   produced.keys.push({ ...kp, compressed: smc.sm2.compressPublicKeyHex(kp.publicKey), sm3: smc.sm3('abc'), hmac: smc.sm3('abc', { key: '0011' }) })
-  return { engine: api.engine, backend: api.backend, results, checks, produced, userAgent: navigator.userAgent }
+  return { engine: api.engine, backend: api.backend, sm4Backend: api.sm4.backend, results, checks, produced, userAgent: navigator.userAgent }
 }
 
 async function firstEncryption () {
@@ -96,6 +96,13 @@ async function bench () {
       return ops
     })(),
     'fastsm2 wasm (sm-crypto API)': compat(smc),
+    // SM4 of the scalar build (the portable bitsliced C) beside the SIMD one
+    'fastsm2 wasm scalar build (modern API)': await (async () => {
+      const { instantiate, makeApi } = await import('../../dist/esm/lib.js')
+      const s = makeApi(await instantiate(new URL('../../fastsm2.wasm', import.meta.url)))
+      const key = s.sm4.Key.fromBytes(sm4Key)
+      return { sm4cbc: () => s.sm4.cbcEncrypt(key, sm4Iv, sm4Data), sm4gcm: () => s.sm4.gcmEncrypt(key, sm4Iv12, sm4Data) }
+    })(),
     'sm-crypto-v2': compat(v2),
     'sm-crypto': compat(v1)
   }

@@ -140,7 +140,9 @@ try {
     console.log(JSON.stringify({ first: firsts, bench: { rows, userAgent: setup.userAgent } }))
   } else {
     const r = await open('mode=test')
-    console.log('browser: ' + r.userAgent + '; engine ' + r.engine + ', backend ' + r.backend)
+    console.log('browser: ' + r.userAgent + '; engine ' + r.engine + ', backend ' + r.backend + ', SM4 ' + r.sm4Backend)
+    // Chromium has WebAssembly SIMD: the SIMD build and its SM4 table
+    if (r.sm4Backend !== 'wasm-simd') { failed++; console.log('FAIL the page\'s SM4 table is ' + r.sm4Backend + ', want wasm-simd (fastsm2-simd.wasm)') }
     for (const c of r.results) {
       console.log((c.ok ? (c.skip ? 'SKIP ' : 'ok   ') : 'FAIL ') + c.name + (c.skip ? ' (' + c.skip + ')' : '') + (c.ok ? '' : '\n' + c.error))
       if (!c.ok) failed++
