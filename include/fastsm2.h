@@ -1453,9 +1453,10 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_init(fastsm2_cms_stream 
                                                              size_t *prefixlen, uint64_t contentlen,
                                                              const unsigned char *recipients, size_t recipientslen,
                                                              int cipher, unsigned flags);
-/** Encrypt the content's next inlen bytes (any size) into out: *outlen,
- *  capacity in (inlen + 15 always suffices), bytes written out (CBC keeps
- *  a partial block for the next call). FASTSM2_ERR_LENGTH past the
+/** Encrypt the content's next inlen bytes (RFC 5652 6.3; SP 800-38A 6.2 or
+ *  SP 800-38D 7.1), any size, into out: *outlen, capacity in (inlen + 15
+ *  always suffices), bytes written out (CBC keeps a partial block for the
+ *  next call). FASTSM2_ERR_LENGTH past the
  *  announced contentlen (ctx wiped), FASTSM2_ERR_STATE when not started. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_update(fastsm2_cms_stream *ctx, unsigned char *out,
                                                                size_t *outlen, const unsigned char *in, size_t inlen);
@@ -1466,9 +1467,9 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_update(fastsm2_cms_strea
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_final(fastsm2_cms_stream *ctx, unsigned char *out,
                                                               size_t *outlen);
 
-/** Start fastsm2_cms_decrypt (same key and cert rules, same errors) from
- *  the message's head: its first headlen bytes, DER, at least up to the
- *  ciphertext (the whole message is fine). Reads the headers, finds the
+/** Start fastsm2_cms_decrypt (RFC 5652 6.2.1; same key and cert rules,
+ *  same errors) from the message's head: its first headlen bytes, DER, at
+ *  least up to the ciphertext (the whole message is fine). Reads the headers, finds the
  *  recipient and unwraps the content key; *ct_offset and *ct_len get where
  *  the ciphertext lies in the message, *msg_len the message's length (its
  *  tail, after the ciphertext, is the last msg_len - ct_offset - ct_len
@@ -1483,16 +1484,17 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt_init(fastsm2_cms_stream 
                                                              const unsigned char *head, size_t headlen,
                                                              const fastsm2_privkey *key, const unsigned char *cert,
                                                              size_t certlen);
-/** Decrypt the ciphertext's next inlen bytes (any size, in order) into
- *  out: *outlen, capacity in (inlen + 15 always suffices), bytes written
- *  out. THE OUTPUT IS NOT AUTHENTICATED (GCM) OR UNPADDED (CBC) until
+/** Decrypt the ciphertext's next inlen bytes (SP 800-38A 6.2 or SP 800-38D
+ *  7.2), any size, in order, into out: *outlen, capacity in (inlen + 15
+ *  always suffices), bytes written out. THE OUTPUT IS NOT AUTHENTICATED (GCM) OR UNPADDED (CBC) until
  *  fastsm2_cms_decrypt_final returns FASTSM2_OK: keep it from any use (a
  *  temporary file, for instance) and destroy it if final fails.
  *  FASTSM2_ERR_LENGTH past ct_len (ctx wiped), FASTSM2_ERR_STATE. */
 FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt_update(fastsm2_cms_stream *ctx, unsigned char *out,
                                                                size_t *outlen, const unsigned char *in, size_t inlen);
-/** Finish with the message's tail (the bytes after the ciphertext):
- *  checks its structure (FASTSM2_ERR_DER), then GCM's tag
+/** Finish with the message's tail (the bytes after the ciphertext; RFC
+ *  5083 2.1's mac for GCM): checks its structure (FASTSM2_ERR_DER), then
+ *  GCM's tag
  *  (FASTSM2_ERR_TAG) or CBC's padding (FASTSM2_ERR_PADDING), in constant
  *  time. CBC writes the content's last 0-15 bytes to out, GCM nothing;
  *  *outlen: capacity in (FASTSM2_CMS_FINAL_MAX suffices), bytes written
