@@ -77,7 +77,10 @@ static int stream_open(unsigned char *out, size_t *outlen, const unsigned char *
     memset(out + k, 0xA5, w);
     r = fastsm2_cms_decrypt_final(&s, out + k, &w, m + off + ctlen, (size_t)(total - off - ctlen));
     if (r != FASTSM2_OK) {
-        CHECK(w == 0);
+        size_t nz = 0; /* on failure, out zeroed over its capacity */
+        for (size_t i = 0; i < FASTSM2_CMS_FINAL_MAX; i++)
+            nz += out[k + i] != 0;
+        CHECK(w == 0 && nz == 0);
         return r;
     }
     *outlen = k + w;

@@ -518,6 +518,16 @@ static int stream_start(stream_st *s, const unsigned char cek[CEK_LEN], int enc,
     return ret;
 }
 
+/* A failed stream call's outputs: out zeroed over its capacity cap (the
+ * callee may have lowered *outlen), *outlen 0. */
+static int stream_fail(unsigned char *out, size_t cap, size_t *outlen, int ret)
+{
+    if (out != NULL)
+        memset(out, 0, cap);
+    *outlen = 0;
+    return ret;
+}
+
 /* Update either cipher: out gets the bytes (CBC: whole blocks). */
 static int stream_update(stream_st *s, unsigned char *out, size_t *outlen, const unsigned char *in, size_t inlen)
 {
@@ -652,9 +662,10 @@ int fastsm2_cms_encrypt_update(fastsm2_cms_stream *ctx, unsigned char *out, size
         fastsm2_cms_stream_clear(ctx);
         return bad_out(out, outlen, FASTSM2_ERR_LENGTH);
     }
+    size_t cap = *outlen;
     int ret = stream_update(s, out, outlen, in, inlen);
     if (ret != FASTSM2_OK)
-        return bad_out(out, outlen, ret);
+        return stream_fail(out, cap, outlen, ret);
     s->done += inlen;
     return FASTSM2_OK;
 }
@@ -672,6 +683,7 @@ int fastsm2_cms_encrypt_final(fastsm2_cms_stream *ctx, unsigned char *out, size_
         return bad_out(out, outlen, FASTSM2_ERR_ARG);
     if (*outlen < (s->gcm ? 2u + FASTSM2_SM4_TAG_SIZE : 16u))
         return bad_out(out, outlen, FASTSM2_ERR_BUFFER_TOO_SMALL);
+    size_t cap = *outlen;
     if (s->done != s->total) {
         ret = FASTSM2_ERR_LENGTH;
     } else if (s->gcm) {
@@ -686,7 +698,7 @@ int fastsm2_cms_encrypt_final(fastsm2_cms_stream *ctx, unsigned char *out, size_
     }
     fs2_wipe(tag, sizeof tag);
     fastsm2_cms_stream_clear(ctx);
-    return ret == FASTSM2_OK ? ret : bad_out(out, outlen, ret);
+    return ret == FASTSM2_OK ? ret : stream_fail(out, cap, outlen, ret);
 }
 
 /* ---- the head of a message, read without its ciphertext ----------------- */
@@ -893,9 +905,10 @@ int fastsm2_cms_decrypt_update(fastsm2_cms_stream *ctx, unsigned char *out, size
         fastsm2_cms_stream_clear(ctx);
         return bad_out(out, outlen, FASTSM2_ERR_LENGTH);
     }
+    size_t cap = *outlen;
     int ret = stream_update(s, out, outlen, in, inlen);
     if (ret != FASTSM2_OK)
-        return bad_out(out, outlen, ret);
+        return stream_fail(out, cap, outlen, ret);
     s->done += inlen;
     return FASTSM2_OK;
 }
@@ -919,6 +932,7 @@ int fastsm2_cms_decrypt_final(fastsm2_cms_stream *ctx, unsigned char *out, size_
         fastsm2_cms_stream_clear(ctx);
         return bad_out(out, outlen, FASTSM2_ERR_BUFFER_TOO_SMALL);
     }
+    size_t cap = *outlen;
     /* what follows the EncryptedContentInfo (RFC 5652 6.1, RFC 5083 2.1) */
     fs2_der_init(&t, tail, taillen);
     ret = FASTSM2_OK;
@@ -941,5 +955,5 @@ int fastsm2_cms_decrypt_final(fastsm2_cms_stream *ctx, unsigned char *out, size_
         ret = fastsm2_sm4_final(&s->c.cbc, out, outlen);
     }
     fastsm2_cms_stream_clear(ctx);
-    return ret == FASTSM2_OK ? ret : bad_out(out, outlen, ret);
+    return ret == FASTSM2_OK ? ret : stream_fail(out, cap, outlen, ret);
 }
