@@ -7,7 +7,12 @@
  * its bytes between the message's prefix and suffix) into a regular output
  * file, never holding it; cmsverify maps regular files into memory rather
  * than reading them (the library verifies in place, and the content written
- * with --out is taken from the mapping).
+ * with --out is taken from the mapping). cmsencrypt reads a regular input
+ * file of STREAM_MIN bytes or more in pieces between the message's prefix
+ * and final piece; cmsdecrypt opens such a (mapped) DER message in pieces
+ * into the output's temporary file, renamed into place only once the tag or
+ * the padding is checked. Anything else (stdin, PEM, BER, GmSSL's form, an
+ * output that is not a regular file) takes the in-memory path.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +26,11 @@
 
 #include "pki.h"
 
-#define CHUNK (1u << 20)
+#define CHUNK        (1u << 20)
+/* Enveloped data streamed from this size on (smaller contents are held). */
+#define STREAM_MIN   ((uint64_t)CHUNK)
+/* A streamed call declined: the in-memory path answers instead. */
+#define NOT_STREAMED (-1000)
 
 /* An input: mapped when it is a regular file, else read whole. */
 typedef struct {
@@ -497,6 +506,97 @@ int cmd_cmsparse(int argc, char **argv)
 
 /* ---- enveloped data ------------------------------------------------------ */
 
+/* cmsencrypt's refusals, streamed or not. */
+static int encrypt_status(int s, unsigned flags, const char *cert_path)
+{
+    if (s == FASTSM2_ERR_ALGORITHM)
+        return cli_fail(CLI_EXIT_USAGE, "%s: a recipient's key is not an SM2 key", cert_path);
+    if (s == FASTSM2_ERR_ARG && (flags & FASTSM2_CMS_KEYID))
+        return cli_fail(CLI_EXIT_USAGE, "%s: --keyid: a recipient certificate has no subjectKeyIdentifier", cert_path);
+    return cli_fail(CLI_EXIT_USAGE, "cannot encrypt: %s", fastsm2_strerror(s));
+}
+
+/* cmsencrypt of a regular file of size bytes (fd) into a regular output:
+ * prefix, the content read in pieces and encrypted, the final piece. */
+static int encrypt_streaming(int fd, uint64_t size, const char *in_path, const char *out_path, const cli_buf *certs,
+                             int cipher, unsigned flags, const char *cert_path)
+{
+    fastsm2_cms_stream s;
+    size_t pn = 0;
+    unsigned char *prefix = NULL, *chunk = malloc(CHUNK), *ct = malloc(CHUNK + 16), fin[FASTSM2_CMS_FINAL_MAX];
+    uint64_t left = size;
+    cli_out out;
+    int rc = CLI_EXIT_OK, st = chunk && ct ? FASTSM2_OK : FASTSM2_ERR_NO_MEMORY;
+    if (st == FASTSM2_OK)
+        st = fastsm2_cms_encrypt_init(&s, NULL, &pn, size, certs->data, certs->len, cipher, flags);
+    if (st == FASTSM2_OK && (prefix = malloc(pn)) == NULL)
+        st = FASTSM2_ERR_NO_MEMORY;
+    if (st == FASTSM2_OK)
+        st = fastsm2_cms_encrypt_init(&s, prefix, &pn, size, certs->data, certs->len, cipher, flags);
+    if (st != FASTSM2_OK) {
+        rc = encrypt_status(st, flags, cert_path);
+        goto done;
+    }
+    if ((rc = cli_out_open(&out, out_path, 0)) != CLI_EXIT_OK)
+        goto done;
+    if (out.direct) { /* written at commit from memory: not streamed */
+        cli_out_abort(&out);
+        rc = NOT_STREAMED;
+        goto done;
+    }
+    if (lseek(fd, 0, SEEK_SET) != 0) {
+        cli_out_abort(&out);
+        rc = cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", in_path, strerror(errno));
+        goto done;
+    }
+    if (write_all(out.fd, prefix, pn) != 0)
+        goto io;
+    for (;;) {
+        size_t got, w = CHUNK + 16;
+        if (read_some(fd, chunk, CHUNK, &got) != 0) {
+            cli_out_abort(&out);
+            rc = cli_fail(CLI_EXIT_USAGE, "cannot read %s: %s", in_path, strerror(errno));
+            goto done;
+        }
+        if (got > left || (got == 0 && left != 0)) {
+            cli_out_abort(&out);
+            rc = cli_fail(CLI_EXIT_USAGE, "%s changed while it was encrypted: nothing written", in_path);
+            goto done;
+        }
+        if (got == 0)
+            break;
+        left -= got;
+        if ((st = fastsm2_cms_encrypt_update(&s, ct, &w, chunk, got)) != FASTSM2_OK) {
+            cli_out_abort(&out);
+            rc = encrypt_status(st, flags, cert_path);
+            goto done;
+        }
+        if (write_all(out.fd, ct, w) != 0)
+            goto io;
+    }
+    size_t w = sizeof fin;
+    if ((st = fastsm2_cms_encrypt_final(&s, fin, &w)) != FASTSM2_OK) {
+        cli_out_abort(&out);
+        rc = encrypt_status(st, flags, cert_path);
+        goto done;
+    }
+    if (write_all(out.fd, fin, w) != 0)
+        goto io;
+    rc = cli_out_commit(&out);
+    goto done;
+io:
+    rc = cli_fail(CLI_EXIT_USAGE, "cannot write %s: %s", out_path, strerror(errno));
+    cli_out_abort(&out);
+done:
+    fastsm2_cms_stream_clear(&s);
+    if (chunk != NULL)
+        cli_wipe(chunk, CHUNK);
+    free(chunk);
+    free(ct);
+    free(prefix);
+    return rc;
+}
+
 int cmd_cmsencrypt(int argc, char **argv)
 {
     const char *cert_path = NULL, *in_path = NULL, *out_path = NULL, *cipher_name = NULL;
@@ -529,6 +629,21 @@ int cmd_cmsencrypt(int argc, char **argv)
     input in;
     if ((rc = cli_read_bundle(&certs, cert_path, "recipient certificates")) != CLI_EXIT_OK)
         return rc;
+    /* streamed: a large regular file in, a regular file out, DER */
+    if (!pem && !gmssl && !cli_is_std(in_path) && regular_output(out_path)) {
+        struct stat st;
+        int fd = open(in_path, O_RDONLY | O_CLOEXEC);
+        rc = NOT_STREAMED;
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= STREAM_MIN)
+            rc = encrypt_streaming(fd, (uint64_t)st.st_size, in_path, out_path, &certs, cipher, flags, cert_path);
+        if (fd >= 0)
+            close(fd);
+        if (rc != NOT_STREAMED) {
+            cli_buf_free(&certs);
+            return rc;
+        }
+        rc = CLI_EXIT_OK;
+    }
     if ((rc = input_open(&in, in_path, "content")) != CLI_EXIT_OK) {
         cli_buf_free(&certs);
         return rc;
@@ -540,17 +655,96 @@ int cmd_cmsencrypt(int argc, char **argv)
         s = FASTSM2_ERR_NO_MEMORY;
     if (s == FASTSM2_OK)
         s = fastsm2_cms_encrypt(out, &n, in.p, in.len, certs.data, certs.len, cipher, flags);
-    if (s == FASTSM2_ERR_ALGORITHM)
-        rc = cli_fail(CLI_EXIT_USAGE, "%s: a recipient's key is not an SM2 key", cert_path);
-    else if (s == FASTSM2_ERR_ARG && keyid)
-        rc = cli_fail(CLI_EXIT_USAGE, "%s: --keyid: a recipient certificate has no subjectKeyIdentifier", cert_path);
-    else if (s != FASTSM2_OK)
-        rc = cli_fail(CLI_EXIT_USAGE, "cannot encrypt: %s", fastsm2_strerror(s));
+    if (s != FASTSM2_OK)
+        rc = encrypt_status(s, flags, cert_path);
     else
         rc = cli_write_file(out_path, out, n, 0);
     free(out);
     input_close(&in);
     cli_buf_free(&certs);
+    return rc;
+}
+
+/* cmsdecrypt's refusals, streamed or not. */
+static int decrypt_status(int s, const char *name, const char *cert_path)
+{
+    switch (s) {
+    case FASTSM2_ERR_RECIPIENT:
+        return cli_fail(CLI_EXIT_FAIL, "%s: the key is none of the recipients' (%s)", name, fastsm2_error_name(s));
+    case FASTSM2_ERR_POINT: return cli_fail(CLI_EXIT_USAGE, "the key is not the key of the certificate %s", cert_path);
+    case FASTSM2_ERR_TAG:
+    case FASTSM2_ERR_PADDING:
+    case FASTSM2_ERR_DECRYPT:
+        return cli_fail(CLI_EXIT_FAIL, "%s does not decrypt: %s (%s)", name, fastsm2_strerror(s),
+                        fastsm2_error_name(s));
+    case FASTSM2_ERR_DER:
+    case FASTSM2_ERR_PEM:
+        return cli_fail(CLI_EXIT_FAIL, "%s is not a well-formed CMS message: %s", name, fastsm2_strerror(s));
+    case FASTSM2_ERR_ARG: return cli_fail(CLI_EXIT_USAGE, "%s is not enveloped data with its content inside", name);
+    default: return cli_fail(CLI_EXIT_FAIL, "cannot decrypt %s: %s", name, fastsm2_strerror(s));
+    }
+}
+
+/* cmsdecrypt of a large DER message (mapped) into a regular output: the
+ * plaintext goes to the output's temporary file, which is put in place only
+ * once final has checked the tag or the padding (and is removed
+ * otherwise). NOT_STREAMED when the message's head is not read here (PEM,
+ * BER, a refusal: the in-memory path then says why) or the output is not
+ * a file of its own. */
+static int decrypt_streaming(const input *cms, const char *name, const char *out_path, const fastsm2_privkey *key,
+                             const cli_buf *cert, const char *cert_path)
+{
+    fastsm2_cms_stream s;
+    uint64_t off, ctlen, total;
+    unsigned char *pt = NULL, fin[FASTSM2_CMS_FINAL_MAX];
+    cli_out out;
+    int rc, st = fastsm2_cms_decrypt_init(&s, &off, &ctlen, &total, cms->p, cms->len, key,
+                                          cert_path ? cert->data : NULL, cert_path ? cert->len : 0);
+    if (st != FASTSM2_OK || total != cms->len) {
+        fastsm2_cms_stream_clear(&s);
+        return NOT_STREAMED;
+    }
+    if ((rc = cli_out_open(&out, out_path, 0)) != CLI_EXIT_OK)
+        goto done;
+    if (out.direct || (pt = malloc(CHUNK + 16)) == NULL) {
+        cli_out_abort(&out);
+        rc = NOT_STREAMED;
+        goto done;
+    }
+    for (uint64_t i = 0; i < ctlen; i += CHUNK) {
+        size_t step = ctlen - i < CHUNK ? (size_t)(ctlen - i) : CHUNK, w = CHUNK + 16;
+        if ((st = fastsm2_cms_decrypt_update(&s, pt, &w, cms->p + off + i, step)) != FASTSM2_OK) {
+            cli_out_abort(&out);
+            rc = decrypt_status(st, name, cert_path);
+            goto done;
+        }
+        if (write_all(out.fd, pt, w) != 0)
+            goto io;
+        /* the mapped pages read so far, let go (the mapping stays) */
+        uintptr_t done = (uintptr_t)(off + i + step) & ~(uintptr_t)(CHUNK - 1);
+        if (done > 0)
+            (void)madvise(cms->map, (size_t)done, MADV_DONTNEED);
+    }
+    size_t w = sizeof fin;
+    st = fastsm2_cms_decrypt_final(&s, fin, &w, cms->p + off + ctlen, (size_t)(total - off - ctlen));
+    if (st != FASTSM2_OK) {
+        cli_out_abort(&out); /* the unauthenticated plaintext goes with its temporary file */
+        rc = decrypt_status(st, name, cert_path);
+        goto done;
+    }
+    if (write_all(out.fd, fin, w) != 0)
+        goto io;
+    rc = cli_out_commit(&out);
+    goto done;
+io:
+    rc = cli_fail(CLI_EXIT_USAGE, "cannot write %s: %s", out_path, strerror(errno));
+    cli_out_abort(&out);
+done:
+    fastsm2_cms_stream_clear(&s);
+    cli_wipe(fin, sizeof fin);
+    if (pt != NULL)
+        cli_wipe(pt, CHUNK + 16);
+    free(pt);
     return rc;
 }
 
@@ -580,40 +774,25 @@ int cmd_cmsdecrypt(int argc, char **argv)
         have_key = 1;
     if (rc == CLI_EXIT_OK && (rc = input_open(&cms, in_path, "CMS message")) == CLI_EXIT_OK)
         have_in = 1;
+    if (rc == CLI_EXIT_OK && cms.map != NULL && cms.len >= STREAM_MIN && regular_output(out_path)) {
+        rc = decrypt_streaming(&cms, name, out_path, &key, &cert, cert_path);
+        if (rc != NOT_STREAMED)
+            goto done;
+        rc = CLI_EXIT_OK;
+    }
     if (rc == CLI_EXIT_OK) {
         size_t n = cms.len;
         unsigned char *out = malloc(n ? n : 1);
         int s = out ? fastsm2_cms_decrypt(out, &n, cms.p, cms.len, &key, cert_path ? cert.data : NULL,
                                           cert_path ? cert.len : 0)
                     : FASTSM2_ERR_NO_MEMORY;
-        switch (s) {
-        case FASTSM2_OK: rc = cli_write_file(out_path, out, n, 0); break;
-        case FASTSM2_ERR_RECIPIENT:
-            rc = cli_fail(CLI_EXIT_FAIL, "%s: the key is none of the recipients' (%s)", name, fastsm2_error_name(s));
-            break;
-        case FASTSM2_ERR_POINT:
-            rc = cli_fail(CLI_EXIT_USAGE, "the key is not the key of the certificate %s", cert_path);
-            break;
-        case FASTSM2_ERR_TAG:
-        case FASTSM2_ERR_PADDING:
-        case FASTSM2_ERR_DECRYPT:
-            rc = cli_fail(CLI_EXIT_FAIL, "%s does not decrypt: %s (%s)", name, fastsm2_strerror(s),
-                          fastsm2_error_name(s));
-            break;
-        case FASTSM2_ERR_DER:
-        case FASTSM2_ERR_PEM:
-            rc = cli_fail(CLI_EXIT_FAIL, "%s is not a well-formed CMS message: %s", name, fastsm2_strerror(s));
-            break;
-        case FASTSM2_ERR_ARG:
-            rc = cli_fail(CLI_EXIT_USAGE, "%s is not enveloped data with its content inside", name);
-            break;
-        default: rc = cli_fail(CLI_EXIT_FAIL, "cannot decrypt %s: %s", name, fastsm2_strerror(s)); break;
-        }
+        rc = s == FASTSM2_OK ? cli_write_file(out_path, out, n, 0) : decrypt_status(s, name, cert_path);
         if (out != NULL) {
             memset(out, 0, cms.len ? cms.len : 1);
             free(out);
         }
     }
+done:
     if (have_in)
         input_close(&cms);
     if (have_key)

@@ -9,7 +9,8 @@
  * message and a detached content at the next byte's offset. Enveloped data
  * is opened with the key of tests/fixtures/pki/fastsm2/leaf.key (the
  * recipient of the corpus's enveloped seeds): a named status, and on
- * failure no plaintext.
+ * failure no plaintext; and streamed (fastsm2_cms_decrypt_init/update/
+ * final), agreeing with it where both open it.
  */
 #include "fuzz_util.h"
 
@@ -45,6 +46,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             FZ_CHECK(n <= size && st == FASTSM2_OK && info.type != FASTSM2_CMS_SIGNED_DATA &&
                      fastsm2_cms_decrypt(NULL, &q, data, size, &key, NULL, 0) == FASTSM2_OK && q == n);
+        /* streamed, the input as the head and the ciphertext in pieces of 7 bytes: named statuses, no
+         * plaintext from a failed final, and where both open it the same content */
+        fastsm2_cms_stream s;
+        uint64_t off, ctlen, total;
+        int is = fastsm2_cms_decrypt_init(&s, &off, &ctlen, &total, data, size, &key, NULL, 0);
+        FZ_CHECK(is == FASTSM2_OK || (is < 0 && is >= FASTSM2_ERR_LAST));
+        if (is == FASTSM2_OK && total == size) {
+            FZ_CHECK(off + ctlen <= total);
+            unsigned char *o = malloc((size_t)ctlen + 32);
+            size_t got = 0, w;
+            int us = FASTSM2_OK;
+            FZ_CHECK(o != NULL);
+            for (uint64_t i = 0; i < ctlen && us == FASTSM2_OK; i += 7) {
+                size_t step = ctlen - i < 7 ? (size_t)(ctlen - i) : 7;
+                w = step + 15;
+                us = fastsm2_cms_decrypt_update(&s, o + got, &w, data + off + i, step);
+                FZ_CHECK(us == FASTSM2_OK && w <= step + 15);
+                got += w;
+            }
+            w = 32;
+            int fs = fastsm2_cms_decrypt_final(&s, o + got, &w, data + off + ctlen, (size_t)(total - off - ctlen));
+            FZ_CHECK(fs == FASTSM2_OK || (fs < 0 && fs >= FASTSM2_ERR_LAST));
+            if (fs != FASTSM2_OK)
+                FZ_CHECK(w == 0 && fz_all_zero(o + got, 32));
+            if (fs == FASTSM2_OK && ds == FASTSM2_OK)
+                FZ_CHECK(got + w == n && memcmp(o, p, n) == 0);
+            free(o);
+        }
+        fastsm2_cms_stream_clear(&s);
         free(p);
     }
     int vst = fastsm2_cms_verify(data, size, content, clen, NULL, 0, NULL, 0, 0);

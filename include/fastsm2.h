@@ -1420,6 +1420,93 @@ FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt(unsigned char *out, size
                                                         size_t cmslen, const fastsm2_privkey *key,
                                                         const unsigned char *cert, size_t certlen);
 
+/* ---- enveloped data, streamed ------------------------------------------ */
+/* For contents too large to hold: the message is made as a prefix (every
+ * header up to the encryptedContent [0]'s, whose length is known in
+ * advance: CBC with PKCS#7 writes (contentlen / 16 + 1) * 16 bytes, GCM
+ * contentlen), the ciphertext, and a final piece (CBC's last block; GCM's
+ * last bytes are the mac OCTET STRING); and opened from its head (every
+ * byte before the ciphertext), the ciphertext in pieces, and its tail (the
+ * bytes after it). The content key and cipher state stay in the context. */
+
+/** A streamed enveloped-data operation: the cipher's key schedule and
+ *  state, the lengths announced and seen. Secret; wiped by either final
+ *  and by fastsm2_cms_stream_clear. */
+typedef struct {
+    uint64_t opaque[104];
+} fastsm2_cms_stream;
+
+/** The most bytes fastsm2_cms_encrypt_final or fastsm2_cms_decrypt_final
+ *  write. */
+#define FASTSM2_CMS_FINAL_MAX 32
+
+/** Start fastsm2_cms_encrypt (RFC 5652 clause 6, RFC 5083; same recipients,
+ *  cipher and flags, same message) for a content of contentlen bytes that
+ *  will follow: prefix gets the message's first bytes (DER; FASTSM2_CMS_PEM
+ *  and FASTSM2_CMS_GMSSL are FASTSM2_ERR_ARG: use fastsm2_cms_encrypt).
+ *  The message is prefix, then what fastsm2_cms_encrypt_update and
+ *  fastsm2_cms_encrypt_final write, in order. prefix follows the (out,
+ *  *outlen) rule: with prefix NULL, *prefixlen gets an upper bound and ctx
+ *  is not started. FASTSM2_ERR_LENGTH for a GCM content over 2^36 - 32
+ *  bytes; the errors of fastsm2_cms_encrypt. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_init(fastsm2_cms_stream *ctx, unsigned char *prefix,
+                                                             size_t *prefixlen, uint64_t contentlen,
+                                                             const unsigned char *recipients, size_t recipientslen,
+                                                             int cipher, unsigned flags);
+/** Encrypt the content's next inlen bytes (RFC 5652 6.3; SP 800-38A 6.2 or
+ *  SP 800-38D 7.1), any size, into out: *outlen, capacity in (inlen + 15
+ *  always suffices), bytes written out (CBC keeps a partial block for the
+ *  next call). FASTSM2_ERR_LENGTH past the
+ *  announced contentlen (ctx wiped), FASTSM2_ERR_STATE when not started. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_update(fastsm2_cms_stream *ctx, unsigned char *out,
+                                                               size_t *outlen, const unsigned char *in, size_t inlen);
+/** Finish the message: CBC's last, padded block (16 bytes) or, for GCM,
+ *  the mac OCTET STRING (RFC 5083 clause 2.1: 18 bytes); *outlen: capacity
+ *  in (FASTSM2_CMS_FINAL_MAX suffices), bytes written out. Wipes ctx.
+ *  FASTSM2_ERR_LENGTH when fewer bytes than contentlen were given. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_encrypt_final(fastsm2_cms_stream *ctx, unsigned char *out,
+                                                              size_t *outlen);
+
+/** Start fastsm2_cms_decrypt (RFC 5652 6.2.1; same key and cert rules,
+ *  same errors) from the message's head: its first headlen bytes, DER, at
+ *  least up to the ciphertext (the whole message is fine). Reads the headers, finds the
+ *  recipient and unwraps the content key; *ct_offset and *ct_len get where
+ *  the ciphertext lies in the message, *msg_len the message's length (its
+ *  tail, after the ciphertext, is the last msg_len - ct_offset - ct_len
+ *  bytes). FASTSM2_ERR_LENGTH when head ends before the ciphertext (give
+ *  more) or a CBC ciphertext is not a non-zero multiple of 16 bytes;
+ *  FASTSM2_ERR_UNSUPPORTED for PEM, BER's indefinite lengths or a
+ *  constructed encryptedContent, and FASTSM2_ERR_DER for other non-DER
+ *  forms: fastsm2_cms_decrypt reads those. The tail is checked only by
+ *  fastsm2_cms_decrypt_final. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt_init(fastsm2_cms_stream *ctx, uint64_t *ct_offset,
+                                                             uint64_t *ct_len, uint64_t *msg_len,
+                                                             const unsigned char *head, size_t headlen,
+                                                             const fastsm2_privkey *key, const unsigned char *cert,
+                                                             size_t certlen);
+/** Decrypt the ciphertext's next inlen bytes (SP 800-38A 6.2 or SP 800-38D
+ *  7.2), any size, in order, into out: *outlen, capacity in (inlen + 15
+ *  always suffices), bytes written out. THE OUTPUT IS NOT AUTHENTICATED (GCM) OR UNPADDED (CBC) until
+ *  fastsm2_cms_decrypt_final returns FASTSM2_OK: keep it from any use (a
+ *  temporary file, for instance) and destroy it if final fails.
+ *  FASTSM2_ERR_LENGTH past ct_len (ctx wiped), FASTSM2_ERR_STATE. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt_update(fastsm2_cms_stream *ctx, unsigned char *out,
+                                                               size_t *outlen, const unsigned char *in, size_t inlen);
+/** Finish with the message's tail (the bytes after the ciphertext; RFC
+ *  5083 2.1's mac for GCM): checks its structure (FASTSM2_ERR_DER), then
+ *  GCM's tag
+ *  (FASTSM2_ERR_TAG) or CBC's padding (FASTSM2_ERR_PADDING), in constant
+ *  time. CBC writes the content's last 0-15 bytes to out, GCM nothing;
+ *  *outlen: capacity in (FASTSM2_CMS_FINAL_MAX suffices), bytes written
+ *  out. FASTSM2_ERR_LENGTH when fewer than ct_len bytes were given. Wipes
+ *  ctx. */
+FASTSM2_API FASTSM2_WARN_UNUSED int fastsm2_cms_decrypt_final(fastsm2_cms_stream *ctx, unsigned char *out,
+                                                              size_t *outlen, const unsigned char *tail,
+                                                              size_t taillen);
+/** Library utility: wipe a stream (after an abandoned operation). NULL is
+ *  fine. */
+FASTSM2_API void fastsm2_cms_stream_clear(fastsm2_cms_stream *ctx);
+
 /** What a CMS message is (RFC 5652 clause 3), filled by fastsm2_cms_get_info. */
 #define FASTSM2_CMS_SIGNED_DATA         1
 #define FASTSM2_CMS_ENVELOPED_DATA      2

@@ -484,6 +484,53 @@ cmp -s big.bin big.out && ok || bad "the big content came back different"
 check "cmssign big detached" "$FS" cmssign --key leaf.key --cert leaf.pem --in big.bin --detached --out bigd.cms
 [ "$(stat -c %s bigd.cms)" -lt 4096 ] && ok || bad "a detached message holds the content"
 check "cmsverify big detached" "$FS" cmsverify --in bigd.cms --content big.bin --ca-file ca.pem --certs inter.pem
+# enveloped data streamed (a regular file of 1 MiB or more into a regular
+# file), each way against the in-memory path (stdin, stdout); a tampered
+# message leaves no output (an existing one untouched), as in memory
+check "cmsencrypt big (sm4-gcm)" "$FS" cmsencrypt --cert two.pem --in big.bin --out bigg.cms
+check "cmsencrypt big sm4-cbc" "$FS" cmsencrypt --cert two.pem --in big.bin --cipher sm4-cbc --out bigc.cms
+check "cmsdecrypt big (sm4-gcm)" "$FS" cmsdecrypt --key leaf.key --in bigg.cms --out big-g.out
+cmp -s big.bin big-g.out && ok || bad "cmsdecrypt big (sm4-gcm) content"
+check "cmsdecrypt big sm4-cbc" "$FS" cmsdecrypt --key inter.key --cert inter.pem --in bigc.cms --out big-c.out
+cmp -s big.bin big-c.out && ok || bad "cmsdecrypt big sm4-cbc content"
+check "cmsdecrypt big to stdout" bash -c "\"$FS\" cmsdecrypt --key leaf.key --out - <bigg.cms >big-m.out"
+cmp -s big.bin big-m.out && ok || bad "cmsdecrypt big (in memory) content"
+check "cmsencrypt big from stdin" bash -c "\"$FS\" cmsencrypt --cert leaf.pem --cipher sm4-cbc <big.bin >bigm.cms"
+rm -f big-c.out
+check "cmsdecrypt big, made in memory" "$FS" cmsdecrypt --key leaf.key --in bigm.cms --out big-c.out
+cmp -s big.bin big-c.out && ok || bad "cmsdecrypt big (made in memory) content"
+"$FS" cmsparse --in bigc.cms >env-parse.txt 2>&1
+has "cmsparse big sm4-cbc" env-parse.txt "Cipher: SM4-CBC"
+if [ "${ossl_opens:-0}" = 1 ]; then
+    rm -f big-ossl.out
+    check "openssl cms -decrypt of a streamed cmsencrypt" openssl cms -decrypt -binary -inform DER -in bigc.cms \
+        -inkey leaf.key -recip leaf.pem -out big-ossl.out
+    cmp -s big.bin big-ossl.out && ok || bad "openssl cms -decrypt content (streamed)"
+fi
+rm -f big-no.out
+flip bigg.cms 5000 bigg-bad.cms
+expect_rc "big, tampered (sm4-gcm)" 1 "FASTSM2_ERR_TAG" "$FS" cmsdecrypt --key leaf.key --in bigg-bad.cms \
+    --out big-no.out
+[ ! -e big-no.out ] && ok || bad "cmsdecrypt of a tampered big message left an output"
+expect_rc "big, tampered, in memory" 1 "FASTSM2_ERR_TAG" bash -c "\"$FS\" cmsdecrypt --key leaf.key <bigg-bad.cms"
+printf 'kept\n' >big-keep.out
+cp big-keep.out big-keep.exp
+expect_rc "big, tampered, over a file" 1 "FASTSM2_ERR_TAG" "$FS" cmsdecrypt --key leaf.key --in bigg-bad.cms \
+    --out big-keep.out
+cmp -s big-keep.out big-keep.exp && ok || bad "cmsdecrypt of a tampered big message changed the existing output"
+# CBC: 6 MiB + 7 bytes end in 9 bytes of padding 09; the last one flipped
+# through the block before it (08): bad padding
+n=$(wc -c <bigc.cms)
+flip bigc.cms $((n - 17)) bigc-bad.cms
+expect_rc "big, bad padding (sm4-cbc)" 1 "FASTSM2_ERR_PADDING" "$FS" cmsdecrypt --key leaf.key --in bigc-bad.cms \
+    --out big-no.out
+[ ! -e big-no.out ] && ok || bad "cmsdecrypt of a badly padded big message left an output"
+expect_rc "big, not a recipient" 1 "FASTSM2_ERR_RECIPIENT" "$FS" cmsdecrypt --key ca.key --in bigc.cms \
+    --out big-no.out
+head -c $((n - 1)) bigc.cms >bigc-cut.cms
+expect_rc "big, truncated" 1 "not a well-formed CMS message" "$FS" cmsdecrypt --key leaf.key --in bigc-cut.cms \
+    --out big-no.out
+[ ! -e big-no.out ] && ok || bad "cmsdecrypt of a refused big message left an output"
 # the same bytes through stdin and stdout (in memory)
 check "cmssign stdin" bash -c "\"$FS\" cmssign --key leaf.key --cert leaf.pem <msg.txt >stdin.cms"
 check "cmsverify stdin" bash -c "\"$FS\" cmsverify --no-chain --out - <stdin.cms >stdin.out"

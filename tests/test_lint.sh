@@ -91,7 +91,7 @@ fi
 # comment says "Library utility" instead of citing a clause.
 UTILITIES="fastsm2_strerror fastsm2_error_name fastsm2_version fastsm2_backend_name fastsm2_backend_available
 fastsm2_privkey_clear fastsm2_sm4_backend_name fastsm2_sm4_backend_available fastsm2_sm4_key_clear
-fastsm2_sm4_ctx_clear fastsm2_sm4_gcm_clear"
+fastsm2_sm4_ctx_clear fastsm2_sm4_gcm_clear fastsm2_cms_stream_clear"
 
 # For each FASTSM2_API declaration print: name, documented (0/1), cites a
 # standard and a clause (0/1), says "Library utility" (0/1).

@@ -28,7 +28,7 @@ from ._util import DEFAULT_ID, BytesLike, IdLike, as_buffer, as_bytes, as_fixed,
 from .x509 import Certificate, KeyUsage, _call_out
 
 __all__ = ["sign", "sign_stream", "verify", "verify_digest", "signer_certificate", "certificates", "content", "info",
-           "Info", "seal", "open"]
+           "Info", "seal", "open", "seal_stream", "open_stream"]
 
 
 def _certs(certs: Iterable[Certificate]) -> bytes:
@@ -226,3 +226,89 @@ def open(message: Union[BytesLike, str], key: PrivateKey, cert: Optional[Certifi
     der = cert.to_der() if cert is not None else ffi.NULL
     dl = len(cert.to_der()) if cert is not None else 0
     return _call_out(lambda o, n: lib.fastsm2_cms_decrypt(o, n, m, len(m), key._k, der, dl))
+
+
+def seal_stream(src: BinaryIO, dst: BinaryIO, length: int, recipients: Iterable[Certificate],
+                cipher: str = "sm4-gcm", gm: bool = False, keyid: bool = False, chunk: int = 1 << 20) -> int:
+    """seal() for a content too large to hold: length bytes read from src
+    in pieces, the DER message (the one seal() makes) written to dst as its
+    prefix, the ciphertext and a final piece (fastsm2_cms_encrypt_init,
+    _update, _final). Returns the bytes written. A src that ends before
+    length bytes raises LengthError (and dst holds an invalid message:
+    write to a temporary file)."""
+    ciphers = {"sm4-gcm": lib.FASTSM2_CMS_SM4_GCM, "sm4-cbc": lib.FASTSM2_CMS_SM4_CBC}
+    if cipher not in ciphers:
+        raise ValueError("cipher is 'sm4-gcm' or 'sm4-cbc'")
+    r = _certs(recipients)
+    if not r:
+        raise ValueError("seal_stream needs at least one recipient")
+    flags = (lib.FASTSM2_CMS_GMT0010 if gm else 0) | (lib.FASTSM2_CMS_KEYID if keyid else 0)
+    s = ffi.new("fastsm2_cms_stream *")
+    try:
+        pn = ffi.new("size_t *", 0)
+        check_ok(lib.fastsm2_cms_encrypt_init(s, ffi.NULL, pn, length, r, len(r), ciphers[cipher], flags))
+        prefix = ffi.new("unsigned char[]", pn[0])
+        check_ok(lib.fastsm2_cms_encrypt_init(s, prefix, pn, length, r, len(r), ciphers[cipher], flags))
+        written = dst.write(ffi.buffer(prefix, pn[0])[:])
+        out = ffi.new("unsigned char[]", chunk + 16)
+        n = ffi.new("size_t *")
+        left = length
+        while left > 0:
+            piece = src.read(min(chunk, left))
+            if not piece:
+                break
+            left -= len(piece)
+            n[0] = chunk + 16
+            check_ok(lib.fastsm2_cms_encrypt_update(s, out, n, piece, len(piece)))
+            written += dst.write(ffi.buffer(out, n[0])[:])
+        n[0] = chunk + 16
+        check_ok(lib.fastsm2_cms_encrypt_final(s, out, n))  # LengthError when src ended early
+        return written + dst.write(ffi.buffer(out, n[0])[:])
+    finally:
+        lib.fastsm2_cms_stream_clear(s)
+
+
+def open_stream(src: BinaryIO, dst: BinaryIO, key: PrivateKey, cert: Optional[Certificate] = None,
+                chunk: int = 1 << 20) -> int:
+    """open() for a message too large to hold: src (a seekable binary file
+    holding a DER message from its position on) is read in pieces, the
+    content written to dst. Returns the content's length. Until it returns,
+    dst holds content that is not authenticated (GCM) or not unpadded
+    (CBC): write to a temporary file and use it only once open_stream
+    returns; on an exception (TagError, PaddingError, RecipientError, ...)
+    discard it. A message in PEM or BER raises UnsupportedError: open()
+    reads it."""
+    der = cert.to_der() if cert is not None else ffi.NULL
+    dl = len(cert.to_der()) if cert is not None else 0
+    s = ffi.new("fastsm2_cms_stream *")
+    off, ctlen, total = ffi.new("uint64_t *"), ffi.new("uint64_t *"), ffi.new("uint64_t *")
+    start = src.tell()
+    head = src.read(1 << 16)
+    try:
+        while True:  # the head must reach the ciphertext: read more while it does not
+            st = lib.fastsm2_cms_decrypt_init(s, off, ctlen, total, head, len(head), key._k, der, dl)
+            if st != lib.FASTSM2_ERR_LENGTH:
+                break
+            more = src.read(max(len(head), 1 << 16))
+            if not more:
+                break
+            head += more
+        check_ok(st)
+        src.seek(start + off[0])
+        out = ffi.new("unsigned char[]", chunk + 16)
+        n = ffi.new("size_t *")
+        left, got = ctlen[0], 0
+        while left > 0:
+            piece = src.read(min(chunk, left))
+            if not piece:
+                break  # the ciphertext cut short: final says so
+            left -= len(piece)
+            n[0] = chunk + 16
+            check_ok(lib.fastsm2_cms_decrypt_update(s, out, n, piece, len(piece)))
+            got += dst.write(ffi.buffer(out, n[0])[:])
+        tail = src.read(total[0] - off[0] - ctlen[0])
+        n[0] = chunk + 16
+        check_ok(lib.fastsm2_cms_decrypt_final(s, out, n, tail, len(tail)))
+        return got + dst.write(ffi.buffer(out, n[0])[:])
+    finally:
+        lib.fastsm2_cms_stream_clear(s)

@@ -110,6 +110,42 @@ def test_stream_and_digest(pki, tmp_path):
 
 
 @pytest.mark.parametrize("cipher", ["sm4-gcm", "sm4-cbc"])
+def test_seal_open_stream(pki, cipher, tmp_path):
+    data = bytes(range(256)) * 700 + b"tail"  # 179 KB, in 64 KiB pieces
+    src = tmp_path / "big.bin"
+    src.write_bytes(data)
+    sealed = tmp_path / "big.cms"
+    with open(src, "rb") as f, open(sealed, "wb") as g:
+        n = cms.seal_stream(f, g, len(data), [pki["cert"], pki["ca"]], cipher=cipher, chunk=65536)
+    m = sealed.read_bytes()
+    assert n == len(m)
+    assert cms.info(m).type == ("auth-enveloped" if cipher == "sm4-gcm" else "enveloped")
+    assert cms.open(m, pki["ca_key"]) == data  # the in-memory call opens it
+    out = tmp_path / "big.out"
+    for which in (m, cms.seal(data, [pki["cert"]], cipher=cipher)):  # and the stream opens both
+        sealed.write_bytes(which)
+        with open(sealed, "rb") as f, open(out, "wb") as g:
+            assert cms.open_stream(f, g, pki["key"], cert=pki["cert"], chunk=65536) == len(data)
+        assert out.read_bytes() == data
+    # refusals: another key; a tampered message (the last tag byte, or CBC's last padding byte through the block
+    # before it); PEM; a src shorter than announced
+    other = fastsm2.PrivateKey.generate()
+    with open(sealed, "rb") as f, open(out, "wb") as g, pytest.raises(fastsm2.RecipientError):
+        cms.open_stream(f, g, other)
+    bad = bytearray(m)
+    bad[-1 if cipher == "sm4-gcm" else -17] ^= 1
+    sealed.write_bytes(bytes(bad))
+    with open(sealed, "rb") as f, open(out, "wb") as g:
+        with pytest.raises(fastsm2.TagError if cipher == "sm4-gcm" else fastsm2.PaddingError):
+            cms.open_stream(f, g, pki["key"])
+    sealed.write_bytes(cms.seal(b"x", [pki["cert"]], cipher=cipher, pem=True))
+    with open(sealed, "rb") as f, open(out, "wb") as g, pytest.raises(fastsm2.UnsupportedError):
+        cms.open_stream(f, g, pki["key"])
+    with open(src, "rb") as f, open(sealed, "wb") as g, pytest.raises(fastsm2.LengthError):
+        cms.seal_stream(f, g, len(data) + 1, [pki["cert"]], cipher=cipher)
+
+
+@pytest.mark.parametrize("cipher", ["sm4-gcm", "sm4-cbc"])
 def test_seal_open(pki, cipher):
     data = b"fastsm2 python enveloped " * 20
     other = fastsm2.PrivateKey.generate()
