@@ -201,8 +201,10 @@ EOF
 chmod +x "$BUILD/sim/cuda/bin/ptxas"
 # FS2G_HOST_TABLE_HOOK: with FS2_GPU_HOST_TABLE=1 the fixed-base tables are
 # computed on the host (the rates at width 12 and 16; the functional
-# simulation of the device's table kernel would take hours to days)
-NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH -DFS2G_HOST_TABLE_HOOK"
+# simulation of the device's table kernel would take hours to days);
+# FS2_GPU_SIM_NVFLAGS: more nvcc flags, for a variant (e.g.
+# -DFS2G_SIGN_ITEMS=4; give it its own FS2_GPU_SIM_BUILD)
+NVFLAGS="-D__NV_LEGACY_LAUNCH -Xcompiler=-D__NV_LEGACY_LAUNCH -DFS2G_HOST_TABLE_HOOK ${FS2_GPU_SIM_NVFLAGS:-}"
 GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)
 cmake -S . -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DFASTSM2_CUDA=ON -DFASTSM2_CTIME=OFF \
