@@ -727,7 +727,7 @@ static void test_keys_bad(void)
 
 static int is_status(int r)
 {
-    return r == FASTSM2_OK || (r < 0 && r >= FASTSM2_ERR_TOO_LARGE);
+    return r == FASTSM2_OK || (r < 0 && r >= FASTSM2_ERR_LAST);
 }
 
 static void test_fuzz(void)

@@ -21,7 +21,7 @@ static const char PASS[] = "fastsm2-fixture";
 
 static int is_named_error(int r)
 {
-    return r < 0 && r >= FASTSM2_ERR_ITERATIONS;
+    return r < 0 && r >= FASTSM2_ERR_LAST;
 }
 
 /* The key's d. */
