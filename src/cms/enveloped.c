@@ -648,10 +648,12 @@ done:
     return ret;
 }
 
-int fastsm2_cms_encrypt_update(fastsm2_cms_stream *ctx, unsigned char *out, size_t *outlen, const unsigned char *in,
-                               size_t inlen)
+/* fastsm2_cms_encrypt_update and fastsm2_cms_decrypt_update: the next
+ * inlen bytes through a stream started for `mode`. */
+static int stream_feed(fastsm2_cms_stream *ctx, uint32_t mode, unsigned char *out, size_t *outlen,
+                       const unsigned char *in, size_t inlen)
 {
-    stream_st *s = stream_of(ctx, STREAM_ENCRYPT);
+    stream_st *s = stream_of(ctx, mode);
     if (outlen == NULL)
         return FASTSM2_ERR_ARG;
     if (s == NULL)
@@ -668,6 +670,12 @@ int fastsm2_cms_encrypt_update(fastsm2_cms_stream *ctx, unsigned char *out, size
         return stream_fail(out, cap, outlen, ret);
     s->done += inlen;
     return FASTSM2_OK;
+}
+
+int fastsm2_cms_encrypt_update(fastsm2_cms_stream *ctx, unsigned char *out, size_t *outlen, const unsigned char *in,
+                               size_t inlen)
+{
+    return stream_feed(ctx, STREAM_ENCRYPT, out, outlen, in, inlen);
 }
 
 int fastsm2_cms_encrypt_final(fastsm2_cms_stream *ctx, unsigned char *out, size_t *outlen)
@@ -894,23 +902,7 @@ done:
 int fastsm2_cms_decrypt_update(fastsm2_cms_stream *ctx, unsigned char *out, size_t *outlen, const unsigned char *in,
                                size_t inlen)
 {
-    stream_st *s = stream_of(ctx, STREAM_DECRYPT);
-    if (outlen == NULL)
-        return FASTSM2_ERR_ARG;
-    if (s == NULL)
-        return bad_out(out, outlen, FASTSM2_ERR_STATE);
-    if (out == NULL || (in == NULL && inlen != 0))
-        return bad_out(out, outlen, FASTSM2_ERR_ARG);
-    if (inlen > s->total - s->done) {
-        fastsm2_cms_stream_clear(ctx);
-        return bad_out(out, outlen, FASTSM2_ERR_LENGTH);
-    }
-    size_t cap = *outlen;
-    int ret = stream_update(s, out, outlen, in, inlen);
-    if (ret != FASTSM2_OK)
-        return stream_fail(out, cap, outlen, ret);
-    s->done += inlen;
-    return FASTSM2_OK;
+    return stream_feed(ctx, STREAM_DECRYPT, out, outlen, in, inlen);
 }
 
 int fastsm2_cms_decrypt_final(fastsm2_cms_stream *ctx, unsigned char *out, size_t *outlen, const unsigned char *tail,
