@@ -33,9 +33,14 @@ What the header holds:
      M3 = A Phi^-1 A_aes^-1: two affine maps done as pairs of 16-entry
      nibble lookups (PSHUFB: FS2_SM4_AESNI_*).
   3. FS2_SM4_ROWS: the table itself, 16 rows of 16 (row h holds S(16h + l)
-     at l), for WebAssembly SIMD's i8x16.swizzle: 16 lookups of the low
-     nibble, one per row, each given an index that is in range (< 16)
-     only where the high nibble is that row's (src/sm4/sm4_wasm_simd.c).
+     at l), the reference the C test of 4. checks against
+     (tests/test_sm4_wasm_sbox.c).
+  4. FS2_SM4_VP_*: the S-box by 12 lookups of nibbles in 16-entry tables
+     and 10 XORs (vector permutes: WebAssembly SIMD's i8x16.swizzle,
+     src/sm4/sm4_wasm_sbox.h), the inversion done in GF((2^4)^2) with the
+     isomorphism into it merged into the input's affine map and the one
+     back into the output's (the section "vector permute" below derives
+     the formulas; vp_sbox models them and is checked on all 256 inputs).
 
 Usage: tools/gen_sm4_sbox.py > src/sm4/sm4_sbox.h (tests/test_sm4_sbox_gen.sh
 checks that the file is this program's output).
@@ -387,6 +392,106 @@ def affine_maps():
     return m1, c1, m2, m3, c3
 
 
+# ---- vector permute (WebAssembly SIMD) -------------------------------------
+#
+# GF(256) as GF(16)[Y]/(Y^2 + a Y + a), GF(16) = GF(2)[z]/(z^4 + z + 1); a
+# byte i << 4 | k stands for x = i Y + k. The conjugate of Y is Y + a, so
+# x's norm is N = x (i Y + k + a i) = k^2 + a i k + a i^2, in GF(16), and
+# 1/x = (i Y + k + a i) / N. With j = i + k and 1/0 taken as "infinity":
+#   io = j + 1/(1/i + a/k) = N / (k + a i)
+#   jo = i + 1/(1/j + a/k) = N / (k + a j)
+# (1/(1/i + a/k) = i k / (k + a i); j (k + a i) + i k = N; likewise for jo),
+# so u = 1/io = (k + a i)/N and v = 1/jo = (k + a j)/N, from which
+# k/N = (u + v)/a and i/N = (u + k/N)/a: 1/x = (i/N) Y + u is GF(2)-linear
+# in (u, v), and the output map (A and the isomorphism back) becomes two
+# 16-entry tables, of io and of jo, that carry the inversion 1/io, 1/jo.
+# Every step is a lookup of a nibble in a 16-entry table or an XOR, as
+# i8x16.swizzle does it; "infinity" is 0x80: any index of 16 or more makes
+# swizzle give 0, and 0x80 XOR a nibble stays out of range. The cases
+# i = 0, k = 0, j = 0, k = a i, k = a j and x = 0 all come out right
+# through that rule (checked below on all 256 inputs by a model of
+# swizzle, not by reasoning).
+
+GF16_POLY = 0x13
+VP_INF = 0x80
+
+
+def m16p(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        b >>= 1
+        a <<= 1
+        if a & 0x10:
+            a ^= GF16_POLY
+    return r
+
+
+def inv16(a):
+    return next(b for b in range(16) if m16p(a, b) == 1) if a else 0
+
+
+def vp_tower_mul(a):
+    def mul(x, y):
+        i, k, i2, k2 = x >> 4, x & 15, y >> 4, y & 15
+        ii = m16p(i, i2)
+        return (m16p(ii, a) ^ m16p(i, k2) ^ m16p(k, i2)) << 4 | (m16p(ii, a) ^ m16p(k, k2))
+    return mul
+
+
+def swizzle(table, idx):
+    """i8x16.swizzle on one byte: out of range (16 or more) gives 0."""
+    return table[idx] if idx < 16 else 0
+
+
+def vp_sbox(t, x):
+    """The S-box as sm4_wasm_sbox.h computes it, from the tables t."""
+    lo, hi = x & 15, x >> 4
+    k = swizzle(t["K_LO"], lo) ^ swizzle(t["K_HI"], hi)
+    i = swizzle(t["I_LO"], lo) ^ swizzle(t["I_HI"], hi)
+    j = i ^ k
+    ak = swizzle(t["AK"], k)
+    iak = swizzle(t["INV"], i) ^ ak
+    jak = swizzle(t["INV"], j) ^ ak
+    io = swizzle(t["INV"], iak) ^ j
+    jo = swizzle(t["INV"], jak) ^ i
+    return swizzle(t["OUT_IO"], io) ^ swizzle(t["OUT_JO"], jo) ^ 0xD3
+
+
+def vp_tables():
+    """The first a (in order) with Y^2 + a Y + a irreducible and the first
+    isomorphism found; every choice works, this one is fixed."""
+    a = next(a for a in range(1, 16) if all(m16p(y, y) ^ m16p(a, y) ^ a for y in range(16)))
+    mul = vp_tower_mul(a)
+    phi = isomorphisms(sm4_mul, mul)[0]
+    phi_back = inverse_cols(phi)
+    m_in = cols_of(lambda v: apply(phi, a_sm4(v)))
+    c_in = apply(phi, 0xD3)
+    ia = inv16(a)
+    # the inverse's byte (i/N) << 4 | u from (u, v), linear over GF(2)
+    def z_of(u, v):
+        kn = m16p(u ^ v, ia)
+        return m16p(u ^ kn, ia) << 4 | u
+    m_out = cols_of(lambda z: a_sm4(apply(phi_back, z)))
+    t = {
+        "K_LO": [(apply(m_in, n) ^ c_in) & 15 for n in range(16)],
+        "K_HI": [apply(m_in, n << 4) & 15 for n in range(16)],
+        "I_LO": [(apply(m_in, n) ^ c_in) >> 4 for n in range(16)],
+        "I_HI": [apply(m_in, n << 4) >> 4 for n in range(16)],
+        "AK": [m16p(a, inv16(n)) if n else VP_INF for n in range(16)],
+        "INV": [inv16(n) if n else VP_INF for n in range(16)],
+        "OUT_IO": [apply(m_out, z_of(inv16(n), 0)) for n in range(16)],
+        "OUT_JO": [apply(m_out, z_of(0, inv16(n))) for n in range(16)],
+    }
+    # the tower is a field and phi an isomorphism into it
+    for x in range(256):
+        for y in (1, 2, 0x35, 0x80, x):
+            assert apply(phi, sm4_mul(x, y)) == mul(apply(phi, x), apply(phi, y))
+    assert [vp_sbox(t, x) for x in range(256)] == SBOX
+    return a, t
+
+
 def nibble_tables(cols, const):
     lo = [apply(cols, n) ^ const for n in range(16)]
     hi = [apply(cols, n << 4) for n in range(16)]
@@ -399,6 +504,7 @@ def main():
     n_xor = sum(1 for g in c.gates if g[0] == "xor")
     n_not = sum(1 for g in c.gates if g[0] == "not")
     m1, c1, m2, m3, c3 = affine_maps()
+    vp_a, vp = vp_tables()
     pre_lo, pre_hi = nibble_tables(m1, c1)
     post_lo, post_hi = nibble_tables(m3, c3)
     o = []
@@ -420,7 +526,16 @@ def main():
     w(" * the constant) and of the high nibble (_HI), as PSHUFB does them.")
     w(" *")
     w(" * FS2_SM4_ROWS: the 256 values of S, row h (16 values) holding S(16h + l)")
-    w(" * at l: the 16 tables of WebAssembly SIMD's swizzle lookups.")
+    w(" * at l (the reference of tests/test_sm4_wasm_sbox.c).")
+    w(" *")
+    w(" * FS2_SM4_VP_*: the S-box by 16-entry lookups of nibbles (WebAssembly's")
+    w(" * i8x16.swizzle, which gives 0 for an index of 16 or more), the inversion")
+    w(" * in GF(16)[Y]/(Y^2 + %dY + %d) (GF(16) = GF(2)[z]/(z^4 + z + 1)):" % (vp_a, vp_a))
+    w(" *   k = K_LO[x & 15] ^ K_HI[x >> 4], i = I_LO[x & 15] ^ I_HI[x >> 4], j = i ^ k,")
+    w(" *   iak = INV[i] ^ AK[k], jak = INV[j] ^ AK[k],")
+    w(" *   io = INV[iak] ^ j, jo = INV[jak] ^ i,")
+    w(" *   S(x) = OUT_IO[io] ^ OUT_JO[jo] ^ 0xD3")
+    w(" * (INV and AK give 0x%02X, out of range, for 0)." % VP_INF)
     w(" */")
     w("#ifndef FS2_SM4_SBOX_H")
     w("#define FS2_SM4_SBOX_H")
@@ -433,6 +548,10 @@ def main():
     for name, tab in (("PRE_LO", pre_lo), ("PRE_HI", pre_hi), ("POST_LO", post_lo), ("POST_HI", post_hi)):
         w("#define FS2_SM4_AESNI_%s \\" % name)
         w("    " + ", ".join("0x%02X" % v for v in tab))
+    w("")
+    for name in ("K_LO", "K_HI", "I_LO", "I_HI", "AK", "INV", "OUT_IO", "OUT_JO"):
+        w("#define FS2_SM4_VP_%s \\" % name)
+        w("    " + ", ".join("0x%02X" % v for v in vp[name]))
     w("")
     w("/* clang-format off */")
     w("#define FS2_SM4_ROWS \\")

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The C library's SM4 table tests (tests/test_sm4_tables.c: every slot of
 # every table against the portable one, every mode of the public API;
-# tests/test_sm4_aead.c, tests/test_sm4_xts.c) compiled by emscripten
+# tests/test_sm4_aead.c, tests/test_sm4_xts.c; tests/test_sm4_wasm_sbox.c,
+# the SIMD S-box on all 256 inputs) compiled by emscripten
 # against the SIMD WebAssembly build of js/tools/build.sh (js/build/wasm-simd;
 # WASM_CTESTS_KINDS="wasm wasm-simd" adds the scalar one, whose only table,
 # generic, the native tests cover) and run in Node: they cover the
@@ -21,7 +22,10 @@ for kind in ${WASM_CTESTS_KINDS:-wasm-simd}; do
   [ $kind = wasm-simd ] && flags+=(-msimd128)
   nice -n 10 emcc "${flags[@]}" "${defs[@]}" -I"$root/include" -I"$root/src" -I"$root/tests" -I"$b" \
     -c "$root/tests/testutil.c" -o "$out/testutil-$kind.o"
-  for t in test_sm4_tables test_sm4_aead test_sm4_xts; do
+  tests=(test_sm4_tables test_sm4_aead test_sm4_xts)
+  # the swizzle S-box on all 256 inputs (src/sm4/sm4_wasm_sbox.h)
+  [ $kind = wasm-simd ] && tests+=(test_sm4_wasm_sbox)
+  for t in "${tests[@]}"; do
     nice -n 10 emcc "${flags[@]}" "${defs[@]}" -I"$root/include" -I"$root/src" -I"$root/tests" -I"$b" \
       -c "$root/tests/$t.c" -o "$out/$t-$kind.o"
     # linked at -O0: Debian's emscripten would run its JavaScript

@@ -3,25 +3,23 @@
  * The SM4 table of WebAssembly builds with SIMD (-msimd128, the npm
  * package's fastsm2-simd.wasm), "wasm-simd".
  *
- * The S-box on 16 bytes at once by i8x16.swizzle: the 256-byte table is
- * 16 rows of 16 (FS2_SM4_ROWS, tools/gen_sm4_sbox.py), and row h is
- * looked up with the index x ^ (h << 4), which is the low nibble (< 16)
- * where x's high nibble is h and 16 or more elsewhere, where the
- * WebAssembly specification makes swizzle give 0. The 16 lookups ORed
- * together are S(x). Then L (clause 6.2) on 32-bit lanes: byte shuffles
- * for the rotations by 8, 16 and 24 and shifts for the one by 2.
+ * The S-box on 16 bytes at once by 12 i8x16.swizzle lookups of nibbles
+ * (sm4_wasm_sbox.h: the vector-permute form, with the inversion in
+ * GF((2^4)^2); tools/gen_sm4_sbox.py derives its tables). Then L (clause
+ * 6.2) on 32-bit lanes: byte shuffles for the rotations by 8, 16 and 24
+ * and shifts for the one by 2.
  *
  * Several blocks: four per vector, transposed (vector j holds word j of
  * four blocks), the round key splatted; CTR builds its counters in that
  * form. One block (CBC encryption, CBC-MAC): the round function's word
  * splatted into a vector for the S-box, L on the scalar word.
  *
- * Constant time: every lookup is a swizzle, a shuffle instruction in
- * every engine (PSHUFB/VPSHUFB on x86, TBL on AArch64) whose time does
- * not depend on its index bytes; the 16 rows are always all read, from
- * fixed addresses; no branch depends on keys or data, only on the block
- * counts. The whole file is for WebAssembly with SIMD; elsewhere it
- * compiles to nothing.
+ * Constant time: every lookup is a swizzle of one of 8 fixed table
+ * vectors, a shuffle instruction in every engine (PSHUFB/VPSHUFB on x86,
+ * TBL on AArch64) whose time does not depend on its index bytes; the
+ * tables are loaded from fixed addresses whatever the data; no branch
+ * depends on keys or data, only on the block counts. The whole file is
+ * for WebAssembly with SIMD; elsewhere it compiles to nothing.
  */
 #include "sm4_ops.h"
 
@@ -29,34 +27,14 @@
 #include <string.h>
 #include <wasm_simd128.h>
 
-#include "sm4_sbox.h"
+#include "sm4_wasm_sbox.h"
 
-#define SPLAT16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-/* The 16 rows of the table, then the 16 index patterns h << 4. */
-static const unsigned char tables[512] __attribute__((aligned(16))) = {
-    FS2_SM4_ROWS,  SPLAT16(0x00), SPLAT16(0x10), SPLAT16(0x20), SPLAT16(0x30), SPLAT16(0x40),
-    SPLAT16(0x50), SPLAT16(0x60), SPLAT16(0x70), SPLAT16(0x80), SPLAT16(0x90), SPLAT16(0xA0),
-    SPLAT16(0xB0), SPLAT16(0xC0), SPLAT16(0xD0), SPLAT16(0xE0), SPLAT16(0xF0),
-};
+/* The S-box's tables (sm4_wasm_sbox.h). */
+static const unsigned char tables[FS2_SM4_VP_BYTES] __attribute__((aligned(16))) = {FS2_SM4_VP_TABLE_DATA};
 /* Read through a volatile pointer, once per call: clang would otherwise
  * fold the loads into v128.const values, which V8 builds in a register
- * with four instructions each (32 per S-box), where a load is one. */
+ * with several instructions each, where a load is one. */
 static const unsigned char *const volatile tables_at = tables;
-
-/* Row h of the table looked up with x ^ (h << 4): S(x) where x's high
- * nibble is h, 0 elsewhere. */
-#define ROW(h) \
-    wasm_i8x16_swizzle(wasm_v128_load(tab + 16 * (h)), wasm_v128_xor(x, wasm_v128_load(tab + 256 + 16 * (h))))
-#define OR(a, b) wasm_v128_or((a), (b))
-
-/* S on each of the 16 bytes of x (tab: tables): the 16 rows ORed (clang
- * makes the tree one chain; a tree kept with alternating OR and XOR
- * measured slower in V8, more registers live). */
-static inline v128_t sbox16(const unsigned char *tab, v128_t x)
-{
-    return OR(OR(OR(OR(ROW(0), ROW(1)), OR(ROW(2), ROW(3))), OR(OR(ROW(4), ROW(5)), OR(ROW(6), ROW(7)))),
-              OR(OR(OR(ROW(8), ROW(9)), OR(ROW(10), ROW(11))), OR(OR(ROW(12), ROW(13)), OR(ROW(14), ROW(15)))));
-}
 
 static inline v128_t rotl32x4(v128_t x, int n)
 {
@@ -64,33 +42,71 @@ static inline v128_t rotl32x4(v128_t x, int n)
 }
 
 /* L (clause 6.2) in each 32-bit lane: b ^ (b <<< 24) ^ ((b ^ (b <<< 8) ^
- * (b <<< 16)) <<< 2); lanes are little-endian, so b <<< 8 moves byte k to
- * byte k + 1. */
+ * (b <<< 16)) <<< 2), the rotations by shifts (V8 builds the mask of a
+ * byte shuffle in a register each time, four instructions). */
 static inline v128_t lin4(v128_t b)
 {
-    v128_t r8 = wasm_i8x16_shuffle(b, b, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
-    v128_t r16 = wasm_i8x16_shuffle(b, b, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-    v128_t r24 = wasm_i8x16_shuffle(b, b, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12);
-    return wasm_v128_xor(wasm_v128_xor(b, r24), rotl32x4(wasm_v128_xor(wasm_v128_xor(b, r8), r16), 2));
+    v128_t t = wasm_v128_xor(wasm_v128_xor(b, rotl32x4(b, 8)), rotl32x4(b, 16));
+    return wasm_v128_xor(wasm_v128_xor(b, rotl32x4(b, 24)), rotl32x4(t, 2));
+}
+
+/* What the rounds use: the S-box's tables and the round keys splatted,
+ * with the S-box's output constant moved into them. S(x) = S'(x) ^ 0xD3
+ * with S' fs2_sm4_vp_sbox_lin, so a round adds L(S'(.)) ^ LC to its word,
+ * LC = L(0xD3D3D3D3). The rounds keep Y_k = X_k ^ d_k instead of X_k, with
+ * d_k = LC where k / 4 is odd and 0 elsewhere (d_(k+4) = d_k ^ LC absorbs
+ * each round's LC); the round function's input X_(i+1) ^ X_(i+2) ^ X_(i+3)
+ * ^ rk_i is then Y_(i+1) ^ Y_(i+2) ^ Y_(i+3) ^ rk'_i with rk'_i = rk_i ^
+ * d_(i+1) ^ d_(i+2) ^ d_(i+3), and the outputs X_32 .. X_35 are Y_32 ..
+ * Y_35 (d = 0 there). One XOR fewer per S-box layer. */
+typedef struct {
+    fs2_sm4_vp t;
+    v128_t rk[32];
+} keys;
+
+static inline uint32_t rotl32(uint32_t x, unsigned n)
+{
+    return (x << n) | (x >> (32 - n));
+}
+
+static inline uint32_t lin(uint32_t b)
+{
+    return b ^ rotl32(b, 2) ^ rotl32(b, 10) ^ rotl32(b, 18) ^ rotl32(b, 24);
+}
+
+static inline uint32_t offset(int k)
+{
+    return (k >> 2) & 1 ? lin(0xD3D3D3D3u) : 0; /* k is public */
+}
+
+static inline void keys_init(keys *k, const uint32_t rk[32])
+{
+    fs2_sm4_vp_load(&k->t, tables_at);
+    for (int i = 0; i < 32; i++)
+        k->rk[i] = wasm_i32x4_splat((int32_t)(rk[i] ^ offset(i + 1) ^ offset(i + 2) ^ offset(i + 3)));
+}
+
+static inline void keys_wipe(keys *k)
+{
+    fs2_wipe(k->rk, sizeof k->rk);
+}
+
+/* One round's T on each 32-bit lane. */
+static inline v128_t tau4(const keys *k, v128_t a)
+{
+    return lin4(fs2_sm4_vp_sbox_lin(&k->t, a));
 }
 
 /* 32 rounds on 4 blocks in transposed form (x[j]: word j of each block),
  * x becomes R's order (X35, X34, X33, X32). */
-static inline void rounds4(const unsigned char *tab, const uint32_t rk[32], v128_t x[4])
+static inline void rounds4(const keys *k, v128_t x[4])
 {
     v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
     for (int i = 0; i < 32; i += 4) {
-        x0 = wasm_v128_xor(x0, lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x1, x2),
-                                                              wasm_v128_xor(x3, wasm_i32x4_splat((int32_t)rk[i]))))));
-        x1 = wasm_v128_xor(x1,
-                           lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x2, x3),
-                                                          wasm_v128_xor(x0, wasm_i32x4_splat((int32_t)rk[i + 1]))))));
-        x2 = wasm_v128_xor(x2,
-                           lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x3, x0),
-                                                          wasm_v128_xor(x1, wasm_i32x4_splat((int32_t)rk[i + 2]))))));
-        x3 = wasm_v128_xor(x3,
-                           lin4(sbox16(tab, wasm_v128_xor(wasm_v128_xor(x0, x1),
-                                                          wasm_v128_xor(x2, wasm_i32x4_splat((int32_t)rk[i + 3]))))));
+        x0 = wasm_v128_xor(x0, tau4(k, wasm_v128_xor(wasm_v128_xor(x1, x2), wasm_v128_xor(x3, k->rk[i]))));
+        x1 = wasm_v128_xor(x1, tau4(k, wasm_v128_xor(wasm_v128_xor(x2, x3), wasm_v128_xor(x0, k->rk[i + 1]))));
+        x2 = wasm_v128_xor(x2, tau4(k, wasm_v128_xor(wasm_v128_xor(x3, x0), wasm_v128_xor(x1, k->rk[i + 2]))));
+        x3 = wasm_v128_xor(x3, tau4(k, wasm_v128_xor(wasm_v128_xor(x0, x1), wasm_v128_xor(x2, k->rk[i + 3]))));
     }
     x[0] = x3;
     x[1] = x2;
@@ -130,56 +146,42 @@ static inline void store4(unsigned char *out, v128_t x[4])
         wasm_v128_store(out + 16 * j, bswap32x4(x[j]));
 }
 
-/* One block, for chains: the S-box on the word splatted, L on the word. */
-static inline uint32_t rotl32(uint32_t x, unsigned n)
+/* One block, for chains (latency counts): each word splatted into a
+ * vector, the whole round in vectors (no move between vector and scalar
+ * registers inside the 32 rounds). */
+static inline void one_block(const keys *k, unsigned char out[16], const unsigned char in[16])
 {
-    return (x << n) | (x >> (32 - n));
-}
-
-static inline uint32_t tau_l(const unsigned char *tab, uint32_t a)
-{
-    uint32_t b = (uint32_t)wasm_i32x4_extract_lane(sbox16(tab, wasm_i32x4_splat((int32_t)a)), 0);
-    return b ^ rotl32(b, 2) ^ rotl32(b, 10) ^ rotl32(b, 18) ^ rotl32(b, 24);
-}
-
-static inline void one_block(const unsigned char *tab, const uint32_t rk[32], unsigned char out[16],
-                             const unsigned char in[16])
-{
-    uint32_t x0 = fs2_load32_be(in), x1 = fs2_load32_be(in + 4), x2 = fs2_load32_be(in + 8),
-             x3 = fs2_load32_be(in + 12);
-    for (int i = 0; i < 32; i += 4) {
-        x0 ^= tau_l(tab, x1 ^ x2 ^ x3 ^ rk[i]);
-        x1 ^= tau_l(tab, x2 ^ x3 ^ x0 ^ rk[i + 1]);
-        x2 ^= tau_l(tab, x3 ^ x0 ^ x1 ^ rk[i + 2]);
-        x3 ^= tau_l(tab, x0 ^ x1 ^ x2 ^ rk[i + 3]);
-    }
-    fs2_store32_be(out, x3);
-    fs2_store32_be(out + 4, x2);
-    fs2_store32_be(out + 8, x1);
-    fs2_store32_be(out + 12, x0);
+    v128_t x[4];
+    for (int j = 0; j < 4; j++)
+        x[j] = wasm_i32x4_splat((int32_t)fs2_load32_be(in + 4 * j));
+    rounds4(k, x);
+    for (int j = 0; j < 4; j++)
+        fs2_store32_be(out + 4 * j, (uint32_t)wasm_i32x4_extract_lane(x[j], 0));
 }
 
 static void blocks_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n)
 {
-    const unsigned char *tab = tables_at;
+    keys k;
+    keys_init(&k, rk);
     v128_t x[4];
     for (; n >= 4; n -= 4, in += 64, out += 64) {
         load4(x, in);
-        rounds4(tab, rk, x);
+        rounds4(&k, x);
         store4(out, x);
     }
     if (n == 1) { /* the count is public */
-        one_block(tab, rk, out, in);
+        one_block(&k, out, in);
     } else if (n > 1) {
         unsigned char buf[64] = {0};
         memcpy(buf, in, 16 * n);
         load4(x, buf);
-        rounds4(tab, rk, x);
+        rounds4(&k, x);
         store4(buf, x);
         memcpy(out, buf, 16 * n);
         fs2_wipe(buf, sizeof buf);
     }
     fs2_wipe(x, sizeof x);
+    keys_wipe(&k);
 }
 
 /* CTR: the counters made in transposed form (words 0-2 splatted, word 3
@@ -187,7 +189,8 @@ static void blocks_wasm(const uint32_t rk[32], unsigned char *out, const unsigne
 static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
                        const unsigned char ctr[16])
 {
-    const unsigned char *tab = tables_at;
+    keys k;
+    keys_init(&k, rk);
     v128_t x[4];
     const v128_t c0 = wasm_i32x4_splat((int32_t)fs2_load32_be(ctr)),
                  c1 = wasm_i32x4_splat((int32_t)fs2_load32_be(ctr + 4)),
@@ -202,7 +205,7 @@ static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned
         x[2] = c2;
         x[3] = c3;
         c3 = wasm_i32x4_add(c3, four);
-        rounds4(tab, rk, x);
+        rounds4(&k, x);
         if (m == 4) {
             transpose4(x);
             for (int j = 0; j < 4; j++)
@@ -219,32 +222,37 @@ static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned
     fs2_wipe(ks, sizeof ks);
     fs2_wipe(x, sizeof x);
     fs2_wipe(&c3, sizeof c3);
+    keys_wipe(&k);
 }
 
 static void cbc_enc_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
                          unsigned char iv[16])
 {
-    const unsigned char *tab = tables_at;
+    keys k;
+    keys_init(&k, rk);
     v128_t c = wasm_v128_load(iv);
     unsigned char x[16];
     for (size_t i = 0; i < n; i++) {
         wasm_v128_store(x, wasm_v128_xor(c, wasm_v128_load(in + 16 * i)));
-        one_block(tab, rk, out + 16 * i, x);
+        one_block(&k, out + 16 * i, x);
         c = wasm_v128_load(out + 16 * i);
     }
     wasm_v128_store(iv, c);
     fs2_wipe(x, sizeof x);
+    keys_wipe(&k);
 }
 
 static void cbc_mac_wasm(const uint32_t rk[32], unsigned char mac[16], const unsigned char *in, size_t n)
 {
-    const unsigned char *tab = tables_at;
+    keys k;
+    keys_init(&k, rk);
     unsigned char x[16];
     for (size_t i = 0; i < n; i++) {
         wasm_v128_store(x, wasm_v128_xor(wasm_v128_load(mac), wasm_v128_load(in + 16 * i)));
-        one_block(tab, rk, mac, x);
+        one_block(&k, mac, x);
     }
     fs2_wipe(x, sizeof x);
+    keys_wipe(&k);
 }
 
 #define CHUNK 16 /* blocks per pass of the modes below */
