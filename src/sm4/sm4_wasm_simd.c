@@ -41,13 +41,15 @@ static inline v128_t rotl32x4(v128_t x, int n)
     return wasm_v128_or(wasm_i32x4_shl(x, n), wasm_u32x4_shr(x, 32 - n));
 }
 
-/* L (clause 6.2) in each 32-bit lane: b ^ (b <<< 24) ^ ((b ^ (b <<< 8) ^
- * (b <<< 16)) <<< 2), the rotations by shifts (V8 builds the mask of a
- * byte shuffle in a register each time, four instructions). */
-static inline v128_t lin4(v128_t b)
+/* x ^ L(b) in each 32-bit lane, L (clause 6.2) b ^ (b <<< 2) ^ (b <<< 10)
+ * ^ (b <<< 18) ^ (b <<< 24): the rotations by shifts (V8 would build the
+ * mask of a byte shuffle in a register each time, four instructions), all
+ * four side by side and the six terms XORed as a tree, which keeps the
+ * chain from b short (the rounds are latency-bound). */
+static inline v128_t xor_lin4(v128_t x, v128_t b)
 {
-    v128_t t = wasm_v128_xor(wasm_v128_xor(b, rotl32x4(b, 8)), rotl32x4(b, 16));
-    return wasm_v128_xor(wasm_v128_xor(b, rotl32x4(b, 24)), rotl32x4(t, 2));
+    return wasm_v128_xor(wasm_v128_xor(wasm_v128_xor(x, b), wasm_v128_xor(rotl32x4(b, 2), rotl32x4(b, 10))),
+                         wasm_v128_xor(rotl32x4(b, 18), rotl32x4(b, 24)));
 }
 
 /* What the rounds use: the S-box's tables and the round keys splatted,
@@ -91,10 +93,10 @@ static inline void keys_wipe(keys *k)
     fs2_wipe(k->rk, sizeof k->rk);
 }
 
-/* One round's T on each 32-bit lane. */
-static inline v128_t tau4(const keys *k, v128_t a)
+/* x ^ T(a) (one round) on each 32-bit lane. */
+static inline v128_t round4(const keys *k, v128_t x, v128_t a)
 {
-    return lin4(fs2_sm4_vp_sbox_lin(&k->t, a));
+    return xor_lin4(x, fs2_sm4_vp_sbox_lin(&k->t, a));
 }
 
 /* 32 rounds on 4 blocks in transposed form (x[j]: word j of each block),
@@ -103,10 +105,10 @@ static inline void rounds4(const keys *k, v128_t x[4])
 {
     v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
     for (int i = 0; i < 32; i += 4) {
-        x0 = wasm_v128_xor(x0, tau4(k, wasm_v128_xor(wasm_v128_xor(x1, x2), wasm_v128_xor(x3, k->rk[i]))));
-        x1 = wasm_v128_xor(x1, tau4(k, wasm_v128_xor(wasm_v128_xor(x2, x3), wasm_v128_xor(x0, k->rk[i + 1]))));
-        x2 = wasm_v128_xor(x2, tau4(k, wasm_v128_xor(wasm_v128_xor(x3, x0), wasm_v128_xor(x1, k->rk[i + 2]))));
-        x3 = wasm_v128_xor(x3, tau4(k, wasm_v128_xor(wasm_v128_xor(x0, x1), wasm_v128_xor(x2, k->rk[i + 3]))));
+        x0 = round4(k, x0, wasm_v128_xor(wasm_v128_xor(x1, x2), wasm_v128_xor(x3, k->rk[i])));
+        x1 = round4(k, x1, wasm_v128_xor(wasm_v128_xor(x2, x3), wasm_v128_xor(x0, k->rk[i + 1])));
+        x2 = round4(k, x2, wasm_v128_xor(wasm_v128_xor(x3, x0), wasm_v128_xor(x1, k->rk[i + 2])));
+        x3 = round4(k, x3, wasm_v128_xor(wasm_v128_xor(x0, x1), wasm_v128_xor(x2, k->rk[i + 3])));
     }
     x[0] = x3;
     x[1] = x2;
