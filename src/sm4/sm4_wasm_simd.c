@@ -10,9 +10,10 @@
  * and shifts for the one by 2.
  *
  * Several blocks: four per vector, transposed (vector j holds word j of
- * four blocks), the round key splatted; CTR builds its counters in that
- * form. One block (CBC encryption, CBC-MAC): the round function's word
- * splatted into a vector for the S-box, L on the scalar word.
+ * four blocks), the round key splatted, two such groups side by side
+ * where there are 8 blocks (the rounds are latency-bound); CTR builds its
+ * counters in that form. One block (CBC encryption, CBC-MAC): each word
+ * splatted into a vector, the same rounds.
  *
  * Constant time: every lookup is a swizzle of one of 8 fixed table
  * vectors, a shuffle instruction in every engine (PSHUFB/VPSHUFB on x86,
@@ -116,6 +117,32 @@ static inline void rounds4(const keys *k, v128_t x[4])
     x[3] = x0;
 }
 
+/* rounds4 on two groups of 4 blocks side by side: the rounds are
+ * latency-bound, and the two chains fill each other's gaps. */
+static inline void rounds8(const keys *k, v128_t x[4], v128_t y[4])
+{
+    v128_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+    v128_t y0 = y[0], y1 = y[1], y2 = y[2], y3 = y[3];
+    for (int i = 0; i < 32; i += 4) {
+        x0 = round4(k, x0, wasm_v128_xor(wasm_v128_xor(x1, x2), wasm_v128_xor(x3, k->rk[i])));
+        y0 = round4(k, y0, wasm_v128_xor(wasm_v128_xor(y1, y2), wasm_v128_xor(y3, k->rk[i])));
+        x1 = round4(k, x1, wasm_v128_xor(wasm_v128_xor(x2, x3), wasm_v128_xor(x0, k->rk[i + 1])));
+        y1 = round4(k, y1, wasm_v128_xor(wasm_v128_xor(y2, y3), wasm_v128_xor(y0, k->rk[i + 1])));
+        x2 = round4(k, x2, wasm_v128_xor(wasm_v128_xor(x3, x0), wasm_v128_xor(x1, k->rk[i + 2])));
+        y2 = round4(k, y2, wasm_v128_xor(wasm_v128_xor(y3, y0), wasm_v128_xor(y1, k->rk[i + 2])));
+        x3 = round4(k, x3, wasm_v128_xor(wasm_v128_xor(x0, x1), wasm_v128_xor(x2, k->rk[i + 3])));
+        y3 = round4(k, y3, wasm_v128_xor(wasm_v128_xor(y0, y1), wasm_v128_xor(y2, k->rk[i + 3])));
+    }
+    x[0] = x3;
+    x[1] = x2;
+    x[2] = x1;
+    x[3] = x0;
+    y[0] = y3;
+    y[1] = y2;
+    y[2] = y1;
+    y[3] = y0;
+}
+
 /* 4 x 4 transpose of 32-bit words. */
 static inline void transpose4(v128_t x[4])
 {
@@ -165,7 +192,15 @@ static void blocks_wasm(const uint32_t rk[32], unsigned char *out, const unsigne
 {
     keys k;
     keys_init(&k, rk);
-    v128_t x[4];
+    v128_t x[4], y[4];
+    for (; n >= 8; n -= 8, in += 128, out += 128) {
+        load4(x, in);
+        load4(y, in + 64);
+        rounds8(&k, x, y);
+        store4(out, x);
+        store4(out + 64, y);
+    }
+    fs2_wipe(y, sizeof y);
     for (; n >= 4; n -= 4, in += 64, out += 64) {
         load4(x, in);
         rounds4(&k, x);
@@ -200,6 +235,23 @@ static void ctr32_wasm(const uint32_t rk[32], unsigned char *out, const unsigned
     v128_t c3 = wasm_i32x4_add(wasm_i32x4_splat((int32_t)fs2_load32_be(ctr + 12)), wasm_i32x4_make(0, 1, 2, 3));
     const v128_t four = wasm_i32x4_splat(4);
     unsigned char ks[64];
+    v128_t y[4];
+    for (; n >= 8; n -= 8, in += 128, out += 128) {
+        x[0] = y[0] = c0;
+        x[1] = y[1] = c1;
+        x[2] = y[2] = c2;
+        x[3] = c3;
+        y[3] = wasm_i32x4_add(c3, four);
+        c3 = wasm_i32x4_add(y[3], four);
+        rounds8(&k, x, y);
+        transpose4(x);
+        transpose4(y);
+        for (int j = 0; j < 4; j++) {
+            wasm_v128_store(out + 16 * j, wasm_v128_xor(wasm_v128_load(in + 16 * j), bswap32x4(x[j])));
+            wasm_v128_store(out + 64 + 16 * j, wasm_v128_xor(wasm_v128_load(in + 64 + 16 * j), bswap32x4(y[j])));
+        }
+    }
+    fs2_wipe(y, sizeof y);
     while (n > 0) {
         size_t m = n < 4 ? n : 4;
         x[0] = c0;
