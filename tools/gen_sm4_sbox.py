@@ -549,9 +549,11 @@ def main():
         w("#define FS2_SM4_AESNI_%s \\" % name)
         w("    " + ", ".join("0x%02X" % v for v in tab))
     w("")
+    w("/* clang-format off */")
     for name in ("K_LO", "K_HI", "I_LO", "I_HI", "AK", "INV", "OUT_IO", "OUT_JO"):
         w("#define FS2_SM4_VP_%s \\" % name)
         w("    " + ", ".join("0x%02X" % v for v in vp[name]))
+    w("/* clang-format on */")
     w("")
     w("/* clang-format off */")
     w("#define FS2_SM4_ROWS \\")
