@@ -5,9 +5,9 @@
  *
  * The S-box on 16 bytes at once by 12 i8x16.swizzle lookups of nibbles
  * (sm4_wasm_sbox.h: the vector-permute form, with the inversion in
- * GF((2^4)^2); tools/gen_sm4_sbox.py derives its tables). Then L (clause
- * 6.2) on 32-bit lanes: byte shuffles for the rotations by 8, 16 and 24
- * and shifts for the one by 2.
+ * GF((2^4)^2); tools/gen_sm4_sbox.py derives its tables), less its output
+ * constant, which the round keys carry (keys_init). Then L (clause 6.2)
+ * on 32-bit lanes, its four rotations by shifts.
  *
  * Several blocks: four per vector, transposed (vector j holds word j of
  * four blocks), the round key splatted, two such groups side by side
