@@ -302,8 +302,9 @@ void fs2_xts_mul_alpha(unsigned char t[16], int standard)
     }
 }
 
-static void xts_generic(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
-                        unsigned char t[16], int standard)
+void fs2_sm4_xts_by(void (*blocks)(const uint32_t *, unsigned char *, const unsigned char *, size_t),
+                    const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n, unsigned char t[16],
+                    int standard)
 {
     unsigned char tw[16 * BS_N], x[16 * BS_N];
     while (n > 0) {
@@ -314,7 +315,7 @@ static void xts_generic(const uint32_t rk[32], unsigned char *out, const unsigne
         }
         for (size_t i = 0; i < 16 * m; i++)
             x[i] = in[i] ^ tw[i];
-        fs2_sm4_blocks_generic(rk, x, x, m);
+        blocks(rk, x, x, m);
         for (size_t i = 0; i < 16 * m; i++)
             out[i] = x[i] ^ tw[i];
         in += 16 * m;
@@ -323,6 +324,12 @@ static void xts_generic(const uint32_t rk[32], unsigned char *out, const unsigne
     }
     fs2_wipe(tw, sizeof tw);
     fs2_wipe(x, sizeof x);
+}
+
+static void xts_generic(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
+                        unsigned char t[16], int standard)
+{
+    fs2_sm4_xts_by(fs2_sm4_blocks_generic, rk, out, in, n, t, standard);
 }
 
 const fs2_sm4_ops fs2_sm4_ops_generic = {

@@ -102,6 +102,11 @@ FS2_HIDDEN extern const fs2_sm4_ops fs2_sm4_ops_generic;
 FS2_HIDDEN void fs2_sm4_cbc_enc_by(void (*blocks)(const uint32_t *, unsigned char *, const unsigned char *, size_t),
                                    const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
                                    unsigned char iv[16]);
+/* XTS over a table's `blocks`, 16 blocks per pass (tweaks t, t * alpha,
+ * ...; t advanced past the last): for tables with no XTS of their own. */
+FS2_HIDDEN void fs2_sm4_xts_by(void (*blocks)(const uint32_t *, unsigned char *, const unsigned char *, size_t),
+                               const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n,
+                               unsigned char t[16], int standard);
 /* T * alpha in GF(2^128), in place, in the order of standard. */
 FS2_HIDDEN void fs2_xts_mul_alpha(unsigned char t[16], int standard);
 /* One GHASH multiplication, portable: x = x * y (both in the representation

@@ -333,23 +333,7 @@ static void cbc_dec_wasm(const uint32_t rkd[32], unsigned char *out, const unsig
 static void xts_wasm(const uint32_t rk[32], unsigned char *out, const unsigned char *in, size_t n, unsigned char t[16],
                      int standard)
 {
-    unsigned char tw[16 * CHUNK], x[16 * CHUNK];
-    while (n > 0) {
-        size_t m = n < CHUNK ? n : CHUNK;
-        for (size_t i = 0; i < m; i++) {
-            memcpy(tw + 16 * i, t, 16);
-            fs2_xts_mul_alpha(t, standard);
-            wasm_v128_store(x + 16 * i, wasm_v128_xor(wasm_v128_load(in + 16 * i), wasm_v128_load(tw + 16 * i)));
-        }
-        blocks_wasm(rk, x, x, m);
-        for (size_t i = 0; i < m; i++)
-            wasm_v128_store(out + 16 * i, wasm_v128_xor(wasm_v128_load(x + 16 * i), wasm_v128_load(tw + 16 * i)));
-        in += 16 * m;
-        out += 16 * m;
-        n -= m;
-    }
-    fs2_wipe(tw, sizeof tw);
-    fs2_wipe(x, sizeof x);
+    fs2_sm4_xts_by(blocks_wasm, rk, out, in, n, t, standard);
 }
 
 const fs2_sm4_ops fs2_sm4_ops_wasm_simd = {
