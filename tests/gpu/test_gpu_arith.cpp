@@ -722,12 +722,19 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         fs2_affine want;
         lib_mul_g(&want, k.data());
         fs2g_jac r;
-        fs2g_ecmult_gen_fast(&r, k.data(), t8.data(), 8);
+        fs2g_ecmult_gen_fast(&r, k.data(), t8.data(), 8, 1);
         CHECK(jac_eq_lib(&r, &want));
-        fs2g_ecmult_gen_fast(&r, k.data(), t4.data(), 4);
+        fs2g_ecmult_gen_fast(&r, k.data(), t4.data(), 4, 1);
         CHECK(jac_eq_lib(&r, &want));
-        fs2g_ecmult_gen_ct(&r, k.data(), t8.data());
+        fs2g_ecmult_gen_ct(&r, k.data(), t8.data(), 1);
         CHECK(jac_eq_lib(&r, &want));
+        /* want_y = 0 (signing): the same X and Z */
+        fs2g_jac rx;
+        fs2g_ecmult_gen_ct(&rx, k.data(), t8.data(), 0);
+        CHECK(memcmp(rx.x, r.x, 32) == 0 && memcmp(rx.z, r.z, 32) == 0);
+        fs2g_ecmult_gen_fast(&r, k.data(), t8.data(), 8, 1);
+        fs2g_ecmult_gen_fast(&rx, k.data(), t8.data(), 8, 0);
+        CHECK(memcmp(rx.x, r.x, 32) == 0 && memcmp(rx.z, r.z, 32) == 0);
         /* keygen item: affine */
         fs2g_aff a;
         CHECK(fs2g_keygen_item(&a, k.data(), t8.data(), 8, FS2G_MODE_FAST) != 0);
@@ -746,12 +753,16 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             uint32_t k[8];
             exceptional_scalar(k, w, twin);
             fs2g_jac r;
-            fs2g_ecmult_gen_fast(&r, k, t.data(), w);
+            fs2g_ecmult_gen_fast(&r, k, t.data(), w, 1);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
+            fs2g_ecmult_gen_fast(&r, k, t.data(), w, 0);
             CHECK(fs2g_jac_is_inf(&r) != 0);
             fs2g_aff a;
             CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_FAST) == 0);
             if (w == FS2G_CT_W) {
-                fs2g_ecmult_gen_ct(&r, k, t.data());
+                fs2g_ecmult_gen_ct(&r, k, t.data(), 1);
+                CHECK(fs2g_jac_is_inf(&r) != 0);
+                fs2g_ecmult_gen_ct(&r, k, t.data(), 0);
                 CHECK(fs2g_jac_is_inf(&r) != 0);
                 CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_CT) == 0);
             }
@@ -764,7 +775,7 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
                     (void)fs2g_sub256(k2, k, one);
                 fs2_affine want;
                 lib_mul_g(&want, k2);
-                fs2g_ecmult_gen_fast(&r, k2, t.data(), w);
+                fs2g_ecmult_gen_fast(&r, k2, t.data(), w, 1);
                 CHECK(jac_eq_lib(&r, &want));
             }
         }
@@ -789,7 +800,7 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         lib_mul(&tp, &p, ks[i].data());
         lib_add(&sum, &sg, &tp);
         fs2g_jac a, b;
-        fs2g_ecmult_gen_fast(&a, s, t8.data(), 8);
+        fs2g_ecmult_gen_fast(&a, s, t8.data(), 8, 1);
         fs2g_ecmult_var(&b, &pa, ks[i].data(), tab, 1);
         fs2g_jac_add_var(&a, &a, &b);
         CHECK(jac_eq_lib(&a, &sum));

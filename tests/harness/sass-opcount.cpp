@@ -120,7 +120,7 @@ int main(int argc, char **argv)
                     pre[i] = rnd32();
                 }
                 fs2g_nonce_derive(K[j], pre, e, (uint64_t)t);
-                fs2g_ecmult_gen(&q, K[j], tab, tw, mode);
+                fs2g_ecmult_gen(&q, K[j], tab, tw, mode, 0);
                 fs2g_copy(X[j], q.x);
                 fs2g_copy(Z[j], q.z);
             }

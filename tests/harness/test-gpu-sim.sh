@@ -326,7 +326,8 @@ if [ "$MODE" = full ] || [ "$MODE" = rates ]; then
   export FASTSM2_GPU_KEY_TABLE_BITS=${FASTSM2_GPU_KEY_TABLE_BITS:-13}
   for op in ${FS2_GPU_SIM_OPS:-sign sign-ct verify verify-keys}; do
     case $op in
-      sign | sign-ct) dflt=${FS2_GPU_SIM_SIGN_ITEMS:-768} ;;
+      # 3 blocks of 128 threads, FS2G_SIGN_ITEMS = 3 items each: the SM full
+      sign | sign-ct) dflt=${FS2_GPU_SIM_SIGN_ITEMS:-1152} ;;
       verify) dflt=${FS2_GPU_SIM_VERIFY_ITEMS:-384} ;;
       *) dflt=${FS2_GPU_SIM_VERIFY_KEYS_ITEMS:-192} ;;
     esac

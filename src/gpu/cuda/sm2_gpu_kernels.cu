@@ -33,6 +33,23 @@
 #else
 #define FS2G_BOUNDS(threads) __launch_bounds__(threads)
 #endif
+/* The sign kernel's blocks per SM asked of ptxas: 3 (at most 168
+ * registers at sm_86, three 128-thread blocks per SM) unless
+ * FS2G_MIN_BLOCKS says otherwise; 0: ptxas's own target (179 registers at
+ * sm_86 for two items a thread with the specialised first and last
+ * additions: two blocks per SM; docs/GPU.md). */
+#ifndef FS2G_SIGN_MIN_BLOCKS
+#if FS2G_MIN_BLOCKS > 0
+#define FS2G_SIGN_MIN_BLOCKS FS2G_MIN_BLOCKS
+#else
+#define FS2G_SIGN_MIN_BLOCKS 3
+#endif
+#endif
+#if FS2G_SIGN_MIN_BLOCKS > 0
+#define FS2G_SIGN_BOUNDS(threads) __launch_bounds__(threads, FS2G_SIGN_MIN_BLOCKS)
+#else
+#define FS2G_SIGN_BOUNDS(threads) __launch_bounds__(threads)
+#endif
 #define FS2G_STREAMS 3
 /* Items per chunk: a build option (FASTSM2_GPU_CHUNK), small in the
  * emulator's tests so that a small batch spans several chunks. */
@@ -134,7 +151,7 @@ __device__ __forceinline__ void fs2g_sign_key(uint32_t d[8], uint32_t dinv[8], u
  * exist depends only on n (public). Every thread runs the multiplications,
  * a missing item with k = 1 (the constant-time mode's table reads need
  * the whole warp), and its result is not stored. */
-static __global__ void FS2G_BOUNDS(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
+static __global__ void FS2G_SIGN_BOUNDS(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_params p)
 {
     size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * FS2G_SIGN_ITEMS;
     uint32_t X[FS2G_SIGN_ITEMS][8], Z[FS2G_SIGN_ITEMS][8], K[FS2G_SIGN_ITEMS][8], x1[FS2G_SIGN_ITEMS][8];
@@ -155,7 +172,7 @@ static __global__ void FS2G_BOUNDS(FS2G_BLOCK) fs2g_k_sign(const fs2g_sign_param
                 K[j][t] = t == 0;
         }
         fs2g_jac q;
-        fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode);
+        fs2g_ecmult_gen(&q, K[j], p.table, p.w, p.mode, 0);
         fs2g_copy(X[j], q.x);
         fs2g_copy(Z[j], q.z);
     }
@@ -313,7 +330,7 @@ static __global__ void __launch_bounds__(FS2G_BLOCK)
         for (int t = 0; t < 8; t++)
             pre[t] = secrets[24 * it + 8 + t];
         fs2g_nonce_derive(K[j], pre, e, it);
-        fs2g_ecmult_gen(&q, K[j], table, FS2G_CT_W, FS2G_MODE_CT);
+        fs2g_ecmult_gen(&q, K[j], table, FS2G_CT_W, FS2G_MODE_CT, 0);
         fs2g_copy(X[j], q.x);
         fs2g_copy(Z[j], q.z);
     }

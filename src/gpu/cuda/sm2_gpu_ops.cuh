@@ -15,16 +15,17 @@
 #include "sm2_gpu_point.cuh"
 #include "sm2_gpu_sm3.cuh"
 
-/* Which fixed-base routine the kernels use. */
+/* Which fixed-base routine the kernels use. want_y = 0: r->y is not
+ * computed (signing needs only x = X / Z^2). */
 #define FS2G_MODE_FAST 0 /* width-w table, digit-indexed loads */
 #define FS2G_MODE_CT   1 /* width-FS2G_CT_W table, every entry read by the warp */
 
-FS2G_HD void fs2g_ecmult_gen(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int mode)
+FS2G_HD void fs2g_ecmult_gen(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int mode, int want_y)
 {
     if (mode == FS2G_MODE_CT) /* a kernel parameter: the same for every thread */
-        fs2g_ecmult_gen_ct(r, k, table);
+        fs2g_ecmult_gen_ct(r, k, table, want_y);
     else
-        fs2g_ecmult_gen_fast(r, k, table, w);
+        fs2g_ecmult_gen_fast(r, k, table, w, want_y);
 }
 
 /* Table entry i of a segment whose base point is `base` (2^(s w) G):
@@ -69,15 +70,17 @@ FS2G_HD uint32_t fs2g_sign_item(uint32_t r_out[8], uint32_t s_out[8], const uint
 {
     fs2g_jac q;
     fs2g_aff a;
-    fs2g_ecmult_gen(&q, k, table, w, mode);
+    fs2g_ecmult_gen(&q, k, table, w, mode, 1);
     const uint32_t zero = fs2g_jac_is_inf(&q);
     fs2g_jac_to_aff(&a, &q);
     return fs2g_sign_finish(r_out, s_out, e, k, dinv_m, a.x) & ~zero;
 }
 
-/* Items signed by one thread of the sign kernel, sharing one inversion. */
+/* Items signed by one thread of the sign kernel, sharing one inversion:
+ * 3 (with the sign kernel held to 168 registers at sm_86, three blocks of
+ * 128 per SM; 2 and 4 were slower in the simulator, docs/GPU.md). */
 #ifndef FS2G_SIGN_ITEMS
-#define FS2G_SIGN_ITEMS 2
+#define FS2G_SIGN_ITEMS 3
 #endif
 
 /* x[j] = X[j] / Z[j]^2 for j < FS2G_SIGN_ITEMS, canonical (0 where Z[j] =
@@ -125,7 +128,7 @@ FS2G_HD void fs2g_batch_x(uint32_t x[FS2G_SIGN_ITEMS][8], uint32_t zero[FS2G_SIG
 FS2G_HD uint32_t fs2g_keygen_item(fs2g_aff *p, const uint32_t d[8], const uint32_t *table, int w, int mode)
 {
     fs2g_jac q;
-    fs2g_ecmult_gen(&q, d, table, w, mode);
+    fs2g_ecmult_gen(&q, d, table, w, mode, 1);
     const uint32_t zero = fs2g_jac_is_inf(&q);
     fs2g_jac_to_aff(p, &q);
     return ~zero;
@@ -155,9 +158,9 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
         return 0;
     /* B6: (x1, y1) = sG + tP */
     fs2g_jac sg, tp;
-    fs2g_ecmult_gen_fast(&sg, s, table, w);
+    fs2g_ecmult_gen_fast(&sg, s, table, w, 1);
     if (ktable)
-        fs2g_ecmult_gen_fast(&tp, t, ktable, kw);
+        fs2g_ecmult_gen_fast(&tp, t, ktable, kw, 1);
     else
         fs2g_ecmult_var(&tp, p, t, tab, stride);
     if (fs2g_jac_is_inf(&sg) || (ktable && fs2g_jac_is_inf(&tp)))

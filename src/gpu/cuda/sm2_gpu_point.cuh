@@ -132,6 +132,54 @@ FS2G_HDU void fs2g_jac_add_aff(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b
     *r = o;
 }
 
+/* r = a + b for a and b both affine (4M + 2S: Z1 = 1, so Z3 = H), constant
+ * time, for a != +-b (the first addition of the fixed-base multiplications,
+ * from two table entries of different segments: see below). */
+FS2G_HD void fs2g_aff_add_aff(fs2g_jac *r, const fs2g_aff *a, const fs2g_aff *b)
+{
+    uint32_t h[8], rr[8], hh[8], hhh[8], v[8], t[8];
+    fs2g_fp_sub(h, b->x, a->x);
+    fs2g_fp_sub(rr, b->y, a->y);
+    fs2g_fp_sqr(hh, h);
+    fs2g_fp_mul(hhh, h, hh);
+    fs2g_fp_mul(v, a->x, hh);
+    /* X3 = R^2 - H^3 - 2V */
+    fs2g_fp_sqr(t, rr);
+    fs2g_fp_sub(t, t, hhh);
+    fs2g_fp_sub(t, t, v);
+    fs2g_fp_sub(r->x, t, v);
+    /* Y3 = R (V - X3) - Y1 H^3 */
+    fs2g_fp_sub(t, v, r->x);
+    fs2g_fp_mul(t, rr, t);
+    fs2g_fp_mul(hhh, a->y, hhh);
+    fs2g_fp_sub(r->y, t, hhh);
+    fs2g_copy(r->z, h);
+}
+
+/* X3 and Z3 of r = a + b for b affine (6M + 3S), as fs2g_jac_add_aff
+ * computes them, without Y3 (r->y is left as it was): the last addition of
+ * a fixed-base multiplication whose caller needs only x = X / Z^2
+ * (signing). The same conditions and the same Z = 0 case as
+ * fs2g_jac_add_aff. r may be a. */
+FS2G_HD void fs2g_jac_add_aff_xz(fs2g_jac *r, const fs2g_jac *a, const fs2g_aff *b)
+{
+    uint32_t z1z1[8], u2[8], s2[8], h[8], rr[8], hh[8], hhh[8], v[8], t[8];
+    fs2g_fp_sqr(z1z1, a->z);
+    fs2g_fp_mul(u2, b->x, z1z1);
+    fs2g_fp_mul(s2, a->z, z1z1);
+    fs2g_fp_mul(s2, s2, b->y);
+    fs2g_fp_sub(h, u2, a->x);
+    fs2g_fp_sub(rr, s2, a->y);
+    fs2g_fp_sqr(hh, h);
+    fs2g_fp_mul(hhh, h, hh);
+    fs2g_fp_mul(v, a->x, hh);
+    fs2g_fp_sqr(t, rr);
+    fs2g_fp_sub(t, t, hhh);
+    fs2g_fp_sub(t, t, v);
+    fs2g_fp_mul(r->z, a->z, h);
+    fs2g_fp_sub(r->x, t, v);
+}
+
 /* r = a + b, both Jacobian, public inputs (variable time): every case
  * (infinity, a = b, a = -b) handled by branches. r may alias a or b. */
 FS2G_HDU void fs2g_jac_add_var(fs2g_jac *r, const fs2g_jac *a, const fs2g_jac *b)
@@ -365,46 +413,70 @@ FS2G_HDU void fs2g_table_select_ct(fs2g_aff *e, const uint32_t *seg, uint32_t id
 #define FS2G_PREFETCH 1
 #endif
 
-/* r = k G from a width-w table (w in 2..16), the fast mode: the entry of
- * each segment is loaded at an address that depends on k's digit (with
- * FS2G_PREFETCH, the next segment's before the current one is added). k in
- * [1, n - 1]; r has Z = 0 in the exceptional case described above. */
-FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w)
+/* The last addition of a fixed-base multiplication: in full, or X and Z
+ * only when want_y is 0 (a constant where the callers inline it). */
+FS2G_HD void fs2g_gen_last_add(fs2g_jac *r, const fs2g_aff *e, int want_y)
 {
-    uint32_t kk[8], idx, neg;
+    if (want_y)
+        fs2g_jac_add_aff(r, r, e);
+    else
+        fs2g_jac_add_aff_xz(r, r, e);
+}
+
+/* r = k G from a width-w table (w in 2..16, so at least 16 segments), the
+ * fast mode: the entry of each segment is loaded at an address that depends
+ * on k's digit (with FS2G_PREFETCH, the next segment's before the current
+ * one is added). Segments 0 and 1 are added as affine points
+ * (fs2g_aff_add_aff); with want_y = 0 the last addition leaves r->y unset
+ * (fs2g_jac_add_aff_xz: signing needs only x). k in [1, n - 1]; r has Z = 0
+ * in the exceptional case described above. */
+FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int want_y)
+{
+    uint32_t kk[8], idx;
     const uint32_t flip = fs2g_scalar_odd(kk, k);
     const int nseg = fs2g_table_segments(w);
     const uint32_t nent = fs2g_table_entries(w);
-    fs2g_aff e;
-    neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
-    fs2g_table_select_fast(&e, table, idx);
+    const size_t sstride = (size_t)nent * FS2G_ENTRY_WORDS;
+    fs2g_aff e, e0;
+    uint32_t neg0 = fs2g_digit(&idx, kk[0], w, 0u, flip);
+    fs2g_table_select_fast(&e0, table, idx);
+    fs2g_shr_small(kk, w);
+    uint32_t neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
+    fs2g_table_select_fast(&e, table + sstride, idx);
 #if FS2G_PREFETCH
+    /* segment 2's entry in flight while segments 0 and 1 are added */
     fs2g_aff nxt;
     fs2g_shr_small(kk, w);
-    uint32_t nneg = fs2g_digit(&idx, kk[0], w, nseg == 2 ? ~0u : 0u, flip);
-    fs2g_table_select_fast(&nxt, table + (size_t)nent * FS2G_ENTRY_WORDS, idx);
+    uint32_t nneg = fs2g_digit(&idx, kk[0], w, nseg == 3 ? ~0u : 0u, flip);
+    fs2g_table_select_fast(&nxt, table + 2 * sstride, idx);
+    fs2g_aff_cneg(&e0, neg0);
     fs2g_aff_cneg(&e, neg);
-    fs2g_jac_from_aff(r, &e);
-    for (int s = 1; s < nseg; s++) {
+    fs2g_aff_add_aff(r, &e0, &e);
+    for (int s = 2; s < nseg - 1; s++) {
         e = nxt;
         neg = nneg;
-        if (s + 1 < nseg) { /* s is public: the same branch for every thread */
-            fs2g_shr_small(kk, w);
-            nneg = fs2g_digit(&idx, kk[0], w, s + 2 == nseg ? ~0u : 0u, flip);
-            fs2g_table_select_fast(&nxt, table + (size_t)(s + 1) * nent * FS2G_ENTRY_WORDS, idx);
-        }
+        /* s is public: the same branch for every thread */
+        fs2g_shr_small(kk, w);
+        nneg = fs2g_digit(&idx, kk[0], w, s + 2 == nseg ? ~0u : 0u, flip);
+        fs2g_table_select_fast(&nxt, table + (size_t)(s + 1) * sstride, idx);
         fs2g_aff_cneg(&e, neg);
         fs2g_jac_add_aff(r, r, &e);
     }
+    fs2g_aff_cneg(&nxt, nneg);
+    fs2g_gen_last_add(r, &nxt, want_y);
 #else
+    fs2g_aff_cneg(&e0, neg0);
     fs2g_aff_cneg(&e, neg);
-    fs2g_jac_from_aff(r, &e);
-    for (int s = 1; s < nseg; s++) {
+    fs2g_aff_add_aff(r, &e0, &e);
+    for (int s = 2; s < nseg; s++) {
         fs2g_shr_small(kk, w);
         neg = fs2g_digit(&idx, kk[0], w, s + 1 == nseg ? ~0u : 0u, flip);
-        fs2g_table_select_fast(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, idx);
+        fs2g_table_select_fast(&e, table + (size_t)s * sstride, idx);
         fs2g_aff_cneg(&e, neg);
-        fs2g_jac_add_aff(r, r, &e);
+        if (s + 1 < nseg)
+            fs2g_jac_add_aff(r, r, &e);
+        else
+            fs2g_gen_last_add(r, &e, want_y);
     }
 #endif
 }
@@ -412,25 +484,36 @@ FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32
 /* r = k G from the width-FS2G_CT_W table, constant-time mode: every entry
  * read through fs2g_table_select_ct, so that neither the addresses read nor
  * the instructions run depend on k. All 32 threads of a warp must run it
- * together (on a device). */
-FS2G_HD void fs2g_ecmult_gen_ct(fs2g_jac *r, const uint32_t k[8], const uint32_t *table)
+ * together (on a device). Segments 0 and 1 added as affine points, and the
+ * last addition X and Z only when want_y is 0, as in fs2g_ecmult_gen_fast. */
+FS2G_HD void fs2g_ecmult_gen_ct(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int want_y)
 {
     const int w = FS2G_CT_W, nseg = (256 + FS2G_CT_W - 1) / FS2G_CT_W;
     const uint32_t nent = (uint32_t)1 << (FS2G_CT_W - 1);
     uint32_t kk[8], idx;
     const uint32_t flip = fs2g_scalar_odd(kk, k);
-    fs2g_aff e;
+    fs2g_aff e, e0;
     uint32_t neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
-    fs2g_table_select_ct(&e, table, idx);
+    fs2g_table_select_ct(&e0, table, idx);
+    fs2g_aff_cneg(&e0, neg);
+    fs2g_shr_small(kk, w);
+    neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
+    fs2g_table_select_ct(&e, table + (size_t)nent * FS2G_ENTRY_WORDS, idx);
     fs2g_aff_cneg(&e, neg);
-    fs2g_jac_from_aff(r, &e);
-    for (int s = 1; s < nseg; s++) {
+    fs2g_aff_add_aff(r, &e0, &e);
+    for (int s = 2; s < nseg - 1; s++) {
         fs2g_shr_small(kk, w);
-        neg = fs2g_digit(&idx, kk[0], w, s + 1 == nseg ? ~0u : 0u, flip);
+        neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
         fs2g_table_select_ct(&e, table + (size_t)s * nent * FS2G_ENTRY_WORDS, idx);
         fs2g_aff_cneg(&e, neg);
         fs2g_jac_add_aff(r, r, &e);
     }
+    /* the last segment outside the loop: no branch in it, not even on s */
+    fs2g_shr_small(kk, w);
+    neg = fs2g_digit(&idx, kk[0], w, ~0u, flip);
+    fs2g_table_select_ct(&e, table + (size_t)(nseg - 1) * nent * FS2G_ENTRY_WORDS, idx);
+    fs2g_aff_cneg(&e, neg);
+    fs2g_gen_last_add(r, &e, want_y);
 }
 
 /* r = j * base for a public j >= 1 (table construction), variable time. */
