@@ -53,13 +53,15 @@ AES_POLY = 0x11B
 
 
 def gmul(a, b, poly):
+    """a * b in GF(2)[x] / poly, for a field of any degree (poly's top bit)."""
+    top = 1 << (poly.bit_length() - 1)
     r = 0
     while b:
         if b & 1:
             r ^= a
         b >>= 1
         a <<= 1
-        if a & 0x100:
+        if a & top:
             a ^= poly
     return r
 
@@ -417,15 +419,7 @@ VP_INF = 0x80
 
 
 def m16p(a, b):
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        b >>= 1
-        a <<= 1
-        if a & 0x10:
-            a ^= GF16_POLY
-    return r
+    return gmul(a, b, GF16_POLY)
 
 
 def inv16(a):
