@@ -10,6 +10,14 @@
 enable_language(CXX)
 set(FS2_WITH_CUDA_EMU ON)
 target_sources(fastsm2_obj PRIVATE ${PROJECT_SOURCE_DIR}/tests/gpu/emu/sm2_gpu_kernels_emu.cpp)
+# FS2_GPU_EMU_KERNEL_FLAGS: extra flags for the emulated kernels alone (the
+# ASan + UBSan run of tests/harness/test-gpu-emu.sh gives -O1 to its Debug
+# build: the same checks, several times faster than -O0).
+set(FS2_GPU_EMU_KERNEL_FLAGS "" CACHE STRING "Extra compiler flags for the emulated GPU kernels (FASTSM2_CUDA=EMU)")
+if(FS2_GPU_EMU_KERNEL_FLAGS)
+  separate_arguments(fs2_emu_flags UNIX_COMMAND "${FS2_GPU_EMU_KERNEL_FLAGS}")
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/tests/gpu/emu/sm2_gpu_kernels_emu.cpp PROPERTIES COMPILE_OPTIONS "${fs2_emu_flags}")
+endif()
 target_compile_definitions(fastsm2_obj PRIVATE FASTSM2_WITH_CUDA=1 FS2G_CHUNK_ITEMS=${FASTSM2_GPU_CHUNK}
                            $<$<COMPILE_LANGUAGE:CXX>:FS2G_EMU=1>)
 target_include_directories(fastsm2_obj PRIVATE ${PROJECT_SOURCE_DIR}/tests/gpu/emu ${PROJECT_SOURCE_DIR}/src/gpu/cuda)
