@@ -85,8 +85,13 @@ build:
 test:
 	@bash tests/harness/stages.sh $(TEST_STAGES)
 
+# Three stages that keep one core busy (a compiler, the fuzzer, the GPU
+# simulator) run in the background (STAGES_BACKGROUND), niced, in the core
+# the others leave idle: they hold no file or port the others use, and
+# deps installs their packages first (FS2_DEPS_BACKGROUND).
 test-all:
-	@WERROR=ON FS2_GPU_EMU_FULL=1 FS2_IFMA_TRACE_SETS=6 STAGES_BACKGROUND="test-gpu-sim-brief" bash tests/harness/stages.sh $(TEST_ALL_STAGES)
+	@WERROR=ON FS2_GPU_EMU_FULL=1 FS2_IFMA_TRACE_SETS=6 FS2_DEPS_BACKGROUND=1 \
+	  STAGES_BACKGROUND="build-hip fuzz-brief test-gpu-sim-brief" bash tests/harness/stages.sh $(TEST_ALL_STAGES)
 
 # Sources laid out as .clang-format says (clang-format 14); `make format` fixes.
 check-format:
@@ -245,9 +250,8 @@ test-gpu-sim:
 test-gpu-sim-brief:
 	bash tests/harness/test-gpu-sim.sh brief || test $$? -eq 77
 # test-all runs the brief one in the background (STAGES_BACKGROUND: the
-# simulator keeps one core busy for about 3 minutes after a 3-minute
-# build, in time the other stages leave idle; skipped at once where no
-# built GPGPU-Sim is cached).
+# simulator keeps one core busy, in time the other stages leave idle;
+# skipped at once where no built GPGPU-Sim is cached).
 TEST_ALL_STAGES += test-gpu-sim-brief
 
 # SASS instructions per signature / verification / key generation for sm_90

@@ -24,6 +24,9 @@ if ! command -v hipcc >/dev/null 2>&1; then
   command -v apt-get >/dev/null 2>&1 || { echo "build-hip: no hipcc, and no apt-get to install Debian's" >&2; exit 1; }
   bash tools/apt-install.sh build-hip hipcc
 fi
+# FS2_DEPS_ONLY=1: install, nothing more (make test-all's deps stage, so
+# that this stage can run in the background without apt of its own)
+[ "${FS2_DEPS_ONLY:-0}" != 1 ] || exit 0
 # The LLVM tools beside hipcc's clang: where hipconfig says (a ROCm install:
 # /opt/rocm/llvm/bin), else beside clang++-15 (Debian's hipcc drives it).
 LLVM_BIN=""

@@ -41,6 +41,9 @@ if ! command -v clang >/dev/null 2>&1 || ! probe "$B"; then
   bash tools/apt-install.sh fuzz "libclang-rt-$v-dev" || bash tools/apt-install.sh fuzz libclang-rt-dev
   probe "$B" || { echo "fuzz: clang cannot link -fsanitize=fuzzer" >&2; exit 1; }
 fi
+# FS2_DEPS_ONLY=1: install, nothing more (make test-all's deps stage, so
+# that this stage can run in the background without apt of its own)
+[ "${FS2_DEPS_ONLY:-0}" != 1 ] || exit 0
 
 GEN=()
 command -v ninja >/dev/null 2>&1 && GEN=(-G Ninja)

@@ -14,9 +14,11 @@
 #
 # STAGES_BACKGROUND="STAGE..." names stages (of those given) that run in
 # the background instead, niced, all started when the first stage (deps)
-# has ended: a stage that keeps one core busy for minutes (the GPU
-# simulator) then takes the time the other stages leave idle. They are
-# waited for at the end and reported like the others.
+# has ended: a stage that keeps one core busy for minutes (a compiler, the
+# fuzzer, the GPU simulator) then takes the time the other stages leave
+# idle. They are waited for at the end and reported like the others. Such
+# a stage must share no build directory, file or port with the others,
+# and run no apt (deps installs what it needs first).
 #
 # The tests draw their random inputs from FS2T_SEED. When it is not set, a
 # fresh seed is drawn here and printed: a failure is replayed with
@@ -31,6 +33,13 @@ if [ -z "${FS2T_SEED:-}" ]; then
 fi
 export FS2T_SEED
 echo "stages: FS2T_SEED=$FS2T_SEED (replay a failure with: make <target> FS2T_SEED=$FS2T_SEED)"
+
+# cpu_of FILE: the CPU seconds (user + system) in the output of bash's
+# `times` that FILE holds (its second line: the children's), "" if none
+cpu_of() {
+  [ -f "$1" ] || return 0
+  sed -n 2p "$1" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d\n", s + 0.5 }'
+}
 
 fmt_time() { # seconds -> "1m05s" or "12s"
   local s=$1
@@ -68,18 +77,23 @@ start_bg() { # after the first stage (deps: what gets installed is there)
     (
       nice -n 10 make --no-print-directory "$stage" >"$LOGS/$stage.log" 2>&1
       echo $? >"$LOGS/$stage.rc"
+      times >"$LOGS/$stage.times"
       date +%s >"$LOGS/$stage.end"
     ) &
     echo "[bg] $stage started in the background (log: $LOGS/$stage.log)"
   done
 }
 
-# report STAGE RC SECONDS: the stage's line and its summary entry
+# report STAGE RC SECONDS: the stage's line and its summary entry (with the
+# CPU time its processes took, of the cores' time: where it is well below
+# twice the wall time, a core was left idle)
 report() {
-  local stage=$1 rc=$2 took=$3 log=$LOGS/$1.log skips skipped=""
+  local stage=$1 rc=$2 took=$3 log=$LOGS/$1.log skips skipped="" cpu
   skips=$(count_skips "$log")
   skips_all=$((skips_all + skips))
-  [ "$skips" -gt 0 ] && skipped=", $skips tests skipped"
+  cpu=$(cpu_of "$LOGS/$stage.times")
+  [ -n "$cpu" ] && skipped=", cpu $(fmt_time "$cpu")"
+  [ "$skips" -gt 0 ] && skipped="$skipped, $skips tests skipped"
   if [ "$rc" -eq 0 ]; then
     echo "ok ($(fmt_time "$took")$skipped)"
     summary+=("$(printf '  ok    %-16s %8s%s' "$stage" "$(fmt_time "$took")" "$skipped")")
@@ -103,12 +117,18 @@ for stage in "$@"; do
   log=$LOGS/$stage.log
   printf '[%d/%d] %-16s ... ' "$i" "$total" "$stage"
   start=$(date +%s)
+  rm -f "$LOGS/$stage.times"
   if [ "${STAGES_VERBOSE:-0}" = 1 ]; then
     echo
     make --no-print-directory "$stage" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
   else
-    make --no-print-directory "$stage" >"$log" 2>&1 &
+    (
+      make --no-print-directory "$stage" >"$log" 2>&1
+      rc=$?
+      times >"$LOGS/$stage.times"
+      exit $rc
+    ) &
     pid=$!
     # a line a minute while the stage runs
     (
