@@ -726,6 +726,11 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
         CHECK(jac_eq_lib(&r, &want));
         fs2g_ecmult_gen_fast(&r, k.data(), t4.data(), 4, 1);
         CHECK(jac_eq_lib(&r, &want));
+        /* the smaller code of the verification kernels */
+        fs2g_ecmult_gen_fast(&r, k.data(), t8.data(), 8, FS2G_GEN_SMALL);
+        CHECK(jac_eq_lib(&r, &want));
+        fs2g_ecmult_gen_fast(&r, k.data(), t4.data(), 4, FS2G_GEN_SMALL);
+        CHECK(jac_eq_lib(&r, &want));
         fs2g_ecmult_gen_ct(&r, k.data(), t8.data(), 1);
         CHECK(jac_eq_lib(&r, &want));
         /* want_y = 0 (signing): the same X and Z */
@@ -757,6 +762,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
             CHECK(fs2g_jac_is_inf(&r) != 0);
             fs2g_ecmult_gen_fast(&r, k, t.data(), w, 0);
             CHECK(fs2g_jac_is_inf(&r) != 0);
+            fs2g_ecmult_gen_fast(&r, k, t.data(), w, FS2G_GEN_SMALL);
+            CHECK(fs2g_jac_is_inf(&r) != 0);
             fs2g_aff a;
             CHECK(fs2g_keygen_item(&a, k, t.data(), w, FS2G_MODE_FAST) == 0);
             if (w == FS2G_CT_W) {
@@ -776,6 +783,8 @@ static void test_points(const std::vector<uint32_t> &t4, const std::vector<uint3
                 fs2_affine want;
                 lib_mul_g(&want, k2);
                 fs2g_ecmult_gen_fast(&r, k2, t.data(), w, 1);
+                CHECK(jac_eq_lib(&r, &want));
+                fs2g_ecmult_gen_fast(&r, k2, t.data(), w, FS2G_GEN_SMALL);
                 CHECK(jac_eq_lib(&r, &want));
             }
         }

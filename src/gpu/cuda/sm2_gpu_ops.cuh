@@ -158,9 +158,9 @@ FS2G_HD int fs2g_verify_item(const uint32_t e[8], const uint32_t r[8], const uin
         return 0;
     /* B6: (x1, y1) = sG + tP */
     fs2g_jac sg, tp;
-    fs2g_ecmult_gen_fast(&sg, s, table, w, 1);
+    fs2g_ecmult_gen_fast(&sg, s, table, w, FS2G_GEN_SMALL);
     if (ktable)
-        fs2g_ecmult_gen_fast(&tp, t, ktable, kw, 1);
+        fs2g_ecmult_gen_fast(&tp, t, ktable, kw, FS2G_GEN_SMALL);
     else
         fs2g_ecmult_var(&tp, p, t, tab, stride);
     if (fs2g_jac_is_inf(&sg) || (ktable && fs2g_jac_is_inf(&tp)))

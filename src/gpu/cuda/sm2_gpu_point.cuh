@@ -413,6 +413,14 @@ FS2G_HDU void fs2g_table_select_ct(fs2g_aff *e, const uint32_t *seg, uint32_t id
 #define FS2G_PREFETCH 1
 #endif
 
+/* want_y of the fixed-base multiplications: x only (X and Z: signing), x
+ * and y, or x and y from the smaller code (FS2G_GEN_SMALL: the sum starts at
+ * segment 0's entry and one mixed addition in a loop adds every other
+ * segment, 2M + 1S more per multiplication than the specialised first and
+ * last additions but one addition's code instead of three: the verification
+ * kernels, with two multiplications each). */
+#define FS2G_GEN_SMALL 2
+
 /* The last addition of a fixed-base multiplication: in full, or X and Z
  * only when want_y is 0 (a constant where the callers inline it). */
 FS2G_HD void fs2g_gen_last_add(fs2g_jac *r, const fs2g_aff *e, int want_y)
@@ -426,57 +434,71 @@ FS2G_HD void fs2g_gen_last_add(fs2g_jac *r, const fs2g_aff *e, int want_y)
 /* r = k G from a width-w table (w in 2..16, so at least 16 segments), the
  * fast mode: the entry of each segment is loaded at an address that depends
  * on k's digit (with FS2G_PREFETCH, the next segment's before the current
- * one is added). Segments 0 and 1 are added as affine points
- * (fs2g_aff_add_aff); with want_y = 0 the last addition leaves r->y unset
- * (fs2g_jac_add_aff_xz: signing needs only x). k in [1, n - 1]; r has Z = 0
- * in the exceptional case described above. */
+ * one is added). Unless want_y is FS2G_GEN_SMALL, segments 0 and 1 are added
+ * as affine points (fs2g_aff_add_aff) and the last addition is outside the
+ * loop: with want_y = 0 it leaves r->y unset (fs2g_jac_add_aff_xz: signing
+ * needs only x). k in [1, n - 1]; r has Z = 0 in the exceptional case
+ * described above. */
 FS2G_HD void fs2g_ecmult_gen_fast(fs2g_jac *r, const uint32_t k[8], const uint32_t *table, int w, int want_y)
 {
+    const int small = want_y == FS2G_GEN_SMALL; /* a constant where inlined */
     uint32_t kk[8], idx;
     const uint32_t flip = fs2g_scalar_odd(kk, k);
     const int nseg = fs2g_table_segments(w);
     const uint32_t nent = fs2g_table_entries(w);
     const size_t sstride = (size_t)nent * FS2G_ENTRY_WORDS;
+    /* the first segment the loop adds, and the end of the loop */
+    const int s0 = small ? 1 : 2, send = small ? nseg : nseg - 1;
     fs2g_aff e, e0;
-    uint32_t neg0 = fs2g_digit(&idx, kk[0], w, 0u, flip);
+    uint32_t neg0 = fs2g_digit(&idx, kk[0], w, 0u, flip), neg = 0;
     fs2g_table_select_fast(&e0, table, idx);
-    fs2g_shr_small(kk, w);
-    uint32_t neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
-    fs2g_table_select_fast(&e, table + sstride, idx);
+    if (!small) {
+        fs2g_shr_small(kk, w);
+        neg = fs2g_digit(&idx, kk[0], w, 0u, flip);
+        fs2g_table_select_fast(&e, table + sstride, idx);
+    }
 #if FS2G_PREFETCH
-    /* segment 2's entry in flight while segments 0 and 1 are added */
+    /* segment s0's entry in flight while the sum starts */
     fs2g_aff nxt;
     fs2g_shr_small(kk, w);
-    uint32_t nneg = fs2g_digit(&idx, kk[0], w, nseg == 3 ? ~0u : 0u, flip);
-    fs2g_table_select_fast(&nxt, table + 2 * sstride, idx);
+    uint32_t nneg = fs2g_digit(&idx, kk[0], w, s0 + 1 == nseg ? ~0u : 0u, flip);
+    fs2g_table_select_fast(&nxt, table + (size_t)s0 * sstride, idx);
+#endif
     fs2g_aff_cneg(&e0, neg0);
-    fs2g_aff_cneg(&e, neg);
-    fs2g_aff_add_aff(r, &e0, &e);
-    for (int s = 2; s < nseg - 1; s++) {
+    if (small) {
+        fs2g_jac_from_aff(r, &e0);
+    } else {
+        fs2g_aff_cneg(&e, neg);
+        fs2g_aff_add_aff(r, &e0, &e);
+    }
+    /* s is public: the same branches for every thread */
+#if FS2G_PREFETCH
+    for (int s = s0; s < send; s++) {
         e = nxt;
         neg = nneg;
-        /* s is public: the same branch for every thread */
-        fs2g_shr_small(kk, w);
-        nneg = fs2g_digit(&idx, kk[0], w, s + 2 == nseg ? ~0u : 0u, flip);
-        fs2g_table_select_fast(&nxt, table + (size_t)(s + 1) * sstride, idx);
-        fs2g_aff_cneg(&e, neg);
-        fs2g_jac_add_aff(r, r, &e);
-    }
-    fs2g_aff_cneg(&nxt, nneg);
-    fs2g_gen_last_add(r, &nxt, want_y);
+        if (s + 1 < nseg) {
+            fs2g_shr_small(kk, w);
+            nneg = fs2g_digit(&idx, kk[0], w, s + 2 == nseg ? ~0u : 0u, flip);
+            fs2g_table_select_fast(&nxt, table + (size_t)(s + 1) * sstride, idx);
+        }
 #else
-    fs2g_aff_cneg(&e0, neg0);
-    fs2g_aff_cneg(&e, neg);
-    fs2g_aff_add_aff(r, &e0, &e);
-    for (int s = 2; s < nseg; s++) {
+    for (int s = s0; s < nseg; s++) {
         fs2g_shr_small(kk, w);
         neg = fs2g_digit(&idx, kk[0], w, s + 1 == nseg ? ~0u : 0u, flip);
         fs2g_table_select_fast(&e, table + (size_t)s * sstride, idx);
-        fs2g_aff_cneg(&e, neg);
-        if (s + 1 < nseg)
-            fs2g_jac_add_aff(r, r, &e);
-        else
+        if (s == send) {
+            fs2g_aff_cneg(&e, neg);
             fs2g_gen_last_add(r, &e, want_y);
+            break;
+        }
+#endif
+        fs2g_aff_cneg(&e, neg);
+        fs2g_jac_add_aff(r, r, &e);
+    }
+#if FS2G_PREFETCH
+    if (!small) {
+        fs2g_aff_cneg(&nxt, nneg);
+        fs2g_gen_last_add(r, &nxt, want_y);
     }
 #endif
 }
