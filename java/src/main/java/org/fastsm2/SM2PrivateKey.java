@@ -89,12 +89,12 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
     /** d as 32 bytes big-endian (a copy: wipe it after use).
      *  @throws IllegalStateException if the key was destroyed */
     public byte[] toBytes() {
-        check();
-        return d.clone();
-    }
-
-    private void check() {
-        if (ref.isFreed()) throw new IllegalStateException("fastsm2: the key was destroyed");
+        long stamp = ref.acquire();
+        try {
+            return d.clone();
+        } finally {
+            ref.release(stamp);
+        }
     }
 
     /** The key file: PEM ("PRIVATE KEY" or, with sec1, "EC PRIVATE KEY") or DER.
@@ -143,8 +143,14 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
 
     @Override
     public BigInteger getS() {
-        check();
-        return new BigInteger(1, d);
+        // under the key's read lock: destroy() wipes d only after it has the
+        // write lock, so a read never sees d half wiped
+        long stamp = ref.acquire();
+        try {
+            return new BigInteger(1, d);
+        } finally {
+            ref.release(stamp);
+        }
     }
 
     @Override
@@ -185,7 +191,19 @@ public final class SM2PrivateKey implements ECPrivateKey, Destroyable {
         if (o == this) return true;
         if (!(o instanceof ECPrivateKey) || isDestroyed()) return false;
         ECPrivateKey k = (ECPrivateKey) o;
-        return SM2Curve.isSM2(k.getParams()) && java.security.MessageDigest.isEqual(SM2Curve.to32(k.getS()), d);
+        if (!SM2Curve.isSM2(k.getParams())) return false;
+        byte[] theirs = SM2Curve.to32(k.getS()); // before this key's lock: one lock held at a time
+        long stamp;
+        try {
+            stamp = ref.acquire();
+        } catch (IllegalStateException destroyed) {
+            return false;
+        }
+        try {
+            return java.security.MessageDigest.isEqual(theirs, d);
+        } finally {
+            ref.release(stamp);
+        }
     }
 
     @Override
