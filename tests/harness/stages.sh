@@ -88,15 +88,15 @@ start_bg() { # after the first stage (deps: what gets installed is there)
 # CPU time its processes took, of the cores' time: where it is well below
 # twice the wall time, a core was left idle)
 report() {
-  local stage=$1 rc=$2 took=$3 log=$LOGS/$1.log skips skipped="" cpu
+  local stage=$1 rc=$2 took=$3 log=$LOGS/$1.log skips extra="" cpu
   skips=$(count_skips "$log")
   skips_all=$((skips_all + skips))
   cpu=$(cpu_of "$LOGS/$stage.times")
-  [ -n "$cpu" ] && skipped=", cpu $(fmt_time "$cpu")"
-  [ "$skips" -gt 0 ] && skipped="$skipped, $skips tests skipped"
+  [ -n "$cpu" ] && extra=", cpu $(fmt_time "$cpu")"
+  [ "$skips" -gt 0 ] && extra="$extra, $skips tests skipped"
   if [ "$rc" -eq 0 ]; then
-    echo "ok ($(fmt_time "$took")$skipped)"
-    summary+=("$(printf '  ok    %-16s %8s%s' "$stage" "$(fmt_time "$took")" "$skipped")")
+    echo "ok ($(fmt_time "$took")$extra)"
+    summary+=("$(printf '  ok    %-16s %8s%s' "$stage" "$(fmt_time "$took")" "$extra")")
   else
     echo "FAILED ($(fmt_time "$took"), exit $rc; log: $log)"
     summary+=("$(printf '  FAIL  %-16s %8s   %s' "$stage" "$(fmt_time "$took")" "$log")")
